@@ -1,0 +1,346 @@
+# cython: language_level=3
+"""Cython core: character table, %hex codec, tokenizer (built as ``urlsift._core_c``).
+
+Twin of ``src/urlsift/_core_py.py``: same functions, same results. Read that file
+first; this one is the same walk over C arrays. The character table is not
+written here: it is copied from ``urlsift.charclass.TABLE`` at import.
+Text that is not ASCII goes through the twin's slow paths, so the rare cases
+share one implementation.
+"""
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
+from libc.string cimport memchr
+from libc.stdint cimport uint16_t, uint8_t
+
+from urlsift import _core_py
+from urlsift._layout import CODE_INDEX, NFIELDS
+from urlsift.charclass import TABLE as _PY_TABLE
+from urlsift import charclass as _cc
+from urlsift.errors import URLSyntaxError
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object s)
+    void *PyUnicode_DATA(object s)
+    Py_ssize_t PyUnicode_GET_LENGTH(object s)
+    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t i) nogil
+    int PyUnicode_IS_ASCII(object s)
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
+
+# ---- the table, copied once from the single Python definition ------------------
+cdef uint16_t TABLE[256]
+for _i in range(256):
+    TABLE[_i] = _PY_TABLE[_i]
+
+cdef uint16_t C_HEX = _cc.HEX
+cdef uint16_t C_SCHEME = _cc.SCHEME
+cdef uint16_t C_ALPHA = _cc.ALPHA
+cdef uint16_t C_UNSAFE = _cc.UNSAFE
+cdef uint16_t C_UNRESERVED = _cc.UNRESERVED
+
+cdef int MISSING_SCHEME = CODE_INDEX["missing-scheme"]
+cdef int UPPERCASE_SCHEME = CODE_INDEX["uppercase-scheme"]
+cdef int CONTROL = CODE_INDEX["control-char"]
+cdef int NON_ASCII = CODE_INDEX["non-ascii"]
+cdef int UNSAFE_CHAR = CODE_INDEX["unsafe-char"]
+cdef int BAD_ESCAPE = CODE_INDEX["bad-escape"]
+assert NFIELDS == 17
+
+cdef uint8_t HEXVAL[256]
+for _i in range(256):
+    HEXVAL[_i] = int(chr(_i), 16) if _PY_TABLE[_i] & _cc.HEX else 0
+
+
+cdef inline bint is_hex(Py_UCS4 c) noexcept nogil:
+    return c < 128 and (TABLE[c] & C_HEX) != 0
+
+
+# ---- %hex codec (RFC 1738 §2.2) ---------------------------------------------------
+
+cdef Py_ssize_t decode_into(const unsigned char *src, Py_ssize_t n, unsigned char *dst,
+                            bint strict) noexcept nogil:
+    """Decode escapes of src[:n] into dst; return the length, or -(1 + position)."""
+    cdef Py_ssize_t i = 0, o = 0
+    cdef const unsigned char *p
+    cdef unsigned char c
+    while i < n:
+        p = <const unsigned char *>memchr(src + i, 0x25, n - i)
+        if p == NULL:
+            while i < n:
+                dst[o] = src[i]
+                o += 1
+                i += 1
+            break
+        while src + i < p:
+            dst[o] = src[i]
+            o += 1
+            i += 1
+        if i + 2 < n and is_hex(src[i + 1]) and is_hex(src[i + 2]):
+            dst[o] = HEXVAL[src[i + 1]] * 16 + HEXVAL[src[i + 2]]
+            o += 1
+            i += 3
+        elif strict:
+            return -(1 + i)
+        else:
+            dst[o] = 0x25
+            o += 1
+            i += 1
+    return o
+
+
+cdef bytes _unquote_buffer(object s, const unsigned char *src, Py_ssize_t n, bint strict):
+    if memchr(src, 0x25, n) == NULL:
+        return PyBytes_FromStringAndSize(<const char *>src, n)
+    cdef bytes out = PyBytes_FromStringAndSize(NULL, n)
+    cdef unsigned char *dst = <unsigned char *>PyBytes_AS_STRING(out)
+    cdef Py_ssize_t m
+    with nogil:
+        m = decode_into(src, n, dst, strict)
+    if m < 0:
+        data = PyBytes_FromStringAndSize(<const char *>src, n)
+        raise _core_py._bad_escape(s, data, -m - 1)
+    return out[:m]
+
+
+def unquote_to_bytes(s, bint strict=True):
+    """Decode every ``%hex`` escape of ``s`` into its octet."""
+    cdef Py_buffer view
+    if isinstance(s, str):
+        if PyUnicode_IS_ASCII(s):
+            return _unquote_buffer(s, <const unsigned char *>PyUnicode_DATA(s),
+                                   PyUnicode_GET_LENGTH(s), strict)
+        return _core_py.unquote_to_bytes(s, strict)
+    if isinstance(s, bytes):
+        return _unquote_buffer(s, <const unsigned char *>PyBytes_AS_STRING(s), len(<bytes>s), strict)
+    if isinstance(s, (bytearray, memoryview)):
+        PyObject_GetBuffer(s, &view, PyBUF_SIMPLE)
+        try:
+            return _unquote_buffer(s, <const unsigned char *>view.buf, view.len, strict)
+        finally:
+            PyBuffer_Release(&view)
+    raise TypeError(f"expected str or a bytes-like object, not {type(s).__name__}")
+
+
+def unquote(s, str encoding="utf-8", str errors="strict", bint strict=True):
+    """Decode ``%hex`` escapes and the octets they stand for as ``encoding`` text."""
+    cdef Py_ssize_t n, m
+    cdef const unsigned char *src
+    cdef unsigned char *dst
+    cdef bytearray buf
+    if not isinstance(s, str):
+        return unquote_to_bytes(s, strict).decode(encoding, errors)
+    if PyUnicode_IS_ASCII(s) and (encoding == "utf-8" or encoding.lower().replace("_", "-") in ("utf-8", "utf8")):
+        src = <const unsigned char *>PyUnicode_DATA(s)
+        n = PyUnicode_GET_LENGTH(s)
+        if memchr(src, 0x25, n) == NULL:
+            return s
+        buf = bytearray(n)
+        dst = <unsigned char *><char *>buf
+        with nogil:
+            m = decode_into(src, n, dst, strict)
+        if m < 0:
+            raise _core_py._bad_escape(s, s.encode("ascii"), -m - 1)
+        if errors == "strict":
+            return PyUnicode_DecodeUTF8(<char *>dst, m, NULL)
+        errors_b = errors.encode("ascii")
+        return PyUnicode_DecodeUTF8(<char *>dst, m, <char *>errors_b)
+    return _core_py.unquote(s, encoding, errors, strict)
+
+
+def quote(s, str safe=""):
+    """Encode every octet that is not unreserved (RFC 1738 §2.2) or in ``safe``."""
+    cdef bytes data = _core_py._as_bytes(s)
+    cdef uint8_t keep[256]
+    cdef Py_ssize_t i, n = len(data), o = 0, extra = 0
+    cdef const unsigned char *src = <const unsigned char *>PyBytes_AS_STRING(data)
+    cdef unsigned char c
+    cdef Py_UCS4 ch
+    for i in range(256):
+        keep[i] = (TABLE[i] & C_UNRESERVED) != 0
+    for ch in safe:
+        if ch < 128:
+            keep[ch] = 1
+    for i in range(n):
+        if not keep[src[i]]:
+            extra += 2
+    out = PyUnicode_New(n + extra, 127)
+    cdef unsigned char *dst = <unsigned char *>PyUnicode_DATA(out)
+    for i in range(n):
+        c = src[i]
+        if keep[c]:
+            dst[o] = c
+            o += 1
+        else:
+            dst[o] = 0x25
+            dst[o + 1] = b"0123456789ABCDEF"[c >> 4]
+            dst[o + 2] = b"0123456789ABCDEF"[c & 15]
+            o += 3
+    return out
+
+
+# ---- tokenizer (RFC 1738 §3.1 common Internet scheme syntax, §5 genericurl) -------
+
+cdef inline int char_problem(Py_UCS4 c) noexcept nogil:
+    if c < 0x20 or c == 0x7F:
+        return CONTROL
+    if c >= 0x80:
+        return NON_ASCII
+    if (TABLE[c] & C_UNSAFE) != 0 and c != 0x25:
+        return UNSAFE_CHAR
+    return 0
+
+
+cdef inline void close_authority(Py_ssize_t *r, Py_ssize_t start, Py_ssize_t end,
+                                 Py_ssize_t last_at, Py_ssize_t colon_user,
+                                 Py_ssize_t colon_host) noexcept nogil:
+    cdef Py_ssize_t host_start = start
+    if last_at >= 0:
+        host_start = last_at + 1
+        r[1] = start
+        if colon_user >= 0:
+            r[2] = colon_user
+            r[3] = colon_user + 1
+            r[4] = last_at
+        else:
+            r[2] = last_at
+    r[5] = host_start
+    if colon_host >= 0:
+        r[6] = colon_host
+        r[7] = colon_host + 1
+        r[8] = end
+    else:
+        r[6] = end
+
+
+cdef void tokenize_into(int kind, void *data, Py_ssize_t n, Py_ssize_t *r) noexcept nogil:
+    """The walk of ``_core_py.tokenize``, filling r[0:17]."""
+    cdef Py_ssize_t i = 0, k, upper_at = -1, prob_pos = -1
+    cdef int prob_code = 0, state, p
+    cdef Py_ssize_t auth_start = -1, last_at = -1, colon_user = -1, colon_host = -1, first_colon = -1
+    cdef bint in_brackets = False, hier
+    cdef Py_UCS4 c
+    for k in range(17):
+        r[k] = -1
+    while i < n:
+        c = PyUnicode_READ(kind, data, i)
+        if c < 128 and (TABLE[c] & C_SCHEME) != 0:
+            pass
+        elif c < 128 and (TABLE[c] & C_ALPHA) != 0:
+            if upper_at < 0:
+                upper_at = i
+        else:
+            break
+        i += 1
+    if i > 0 and i < n and PyUnicode_READ(kind, data, i) == 0x3A:
+        r[0] = i
+        if upper_at >= 0:
+            prob_pos = upper_at
+            prob_code = UPPERCASE_SCHEME
+        i += 1
+    else:
+        prob_pos = 0
+        prob_code = MISSING_SCHEME
+        i = 0
+
+    if i + 1 < n and PyUnicode_READ(kind, data, i) == 0x2F and PyUnicode_READ(kind, data, i + 1) == 0x2F:
+        state = 1
+        auth_start = i + 2
+        i += 2
+        hier = True
+    else:
+        state = 0
+        r[9] = i
+        hier = False
+
+    while i < n:
+        c = PyUnicode_READ(kind, data, i)
+        if c == 0x23 and state != 3:
+            if state == 1:
+                close_authority(r, auth_start, i, last_at, colon_user, colon_host)
+            elif state == 0:
+                r[10] = i
+            elif state == 2:
+                r[12] = i
+            state = 3
+            r[13] = i + 1
+            i += 1
+            continue
+        if state == 1:
+            if c == 0x2F or c == 0x3F:
+                close_authority(r, auth_start, i, last_at, colon_user, colon_host)
+                if c == 0x2F:
+                    state = 0
+                    r[9] = i
+                else:
+                    state = 2
+                    r[11] = i + 1
+                i += 1
+                continue
+            if c == 0x40:
+                last_at = i
+                colon_user = first_colon
+                colon_host = -1
+                in_brackets = False
+            elif c == 0x3A:
+                if first_colon < 0:
+                    first_colon = i
+                if colon_host < 0 and not in_brackets:
+                    colon_host = i
+            elif c == 0x5B:
+                if i == (last_at + 1 if last_at >= 0 else auth_start):
+                    in_brackets = True
+            elif c == 0x5D:
+                in_brackets = False
+        elif state == 0 and hier and c == 0x3F:
+            r[10] = i
+            state = 2
+            r[11] = i + 1
+            i += 1
+            continue
+        if prob_code == 0:
+            if c == 0x25:
+                if not (i + 2 < n and is_hex(PyUnicode_READ(kind, data, i + 1))
+                        and is_hex(PyUnicode_READ(kind, data, i + 2))):
+                    prob_pos = i
+                    prob_code = BAD_ESCAPE
+            else:
+                p = char_problem(c)
+                if p:
+                    prob_pos = i
+                    prob_code = p
+        i += 1
+
+    if state == 1:
+        close_authority(r, auth_start, n, last_at, colon_user, colon_host)
+    elif state == 0:
+        r[10] = n
+    elif state == 2:
+        r[12] = n
+    else:
+        r[14] = n
+    r[15] = prob_pos
+    r[16] = prob_code
+
+
+cdef inline tuple _tokenize(str s):
+    cdef Py_ssize_t r[17]
+    tokenize_into(PyUnicode_KIND(s), PyUnicode_DATA(s), PyUnicode_GET_LENGTH(s), r)
+    return (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
+            r[11], r[12], r[13], r[14], r[15], r[16])
+
+
+def tokenize(s):
+    """Offsets of the parts of a URL and its first character-level problem."""
+    if not isinstance(s, str):
+        raise TypeError(f"expected str, not {type(s).__name__}")
+    return _tokenize(<str>s)
+
+
+def tokenize_many(urls):
+    """:func:`tokenize` for every string of ``urls``, in one call."""
+    cdef list out = []
+    for s in urls:
+        if not isinstance(s, str):
+            raise TypeError(f"expected str, not {type(s).__name__}")
+        out.append(_tokenize(<str>s))
+    return out

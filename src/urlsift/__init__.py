@@ -1,0 +1,25 @@
+"""urlsift: find, validate and take apart RFC 1738 URLs at the speed of the disk.
+
+>>> import urlsift
+>>> urlsift.unquote("a%20b")
+'a b'
+>>> urlsift.CORE in ("cython", "python")
+True
+"""
+from __future__ import annotations
+
+from . import charclass
+from ._select import load as _load
+from .codec import quote, unquote, unquote_to_bytes
+from .errors import URLSyntaxError
+from .tokens import Tokens, tokenize, tokenize_many
+
+#: Which core is in use: "cython" (compiled) or "python" (the pure twin).
+CORE: str = _load("_core")[1]
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CORE", "URLSyntaxError", "Tokens", "charclass", "quote", "tokenize", "tokenize_many",
+    "unquote", "unquote_to_bytes",
+]

@@ -1,0 +1,305 @@
+"""Pure-Python twin of the Cython core (``ext/urlsift/core.pyx``).
+
+Same functions, same results, on every input: the test suite runs every core test
+against both, and a hypothesis test compares them on random text. Keep the two
+files in step, function by function; the Cython one is the fast one, this one is
+the readable one and the fallback when the extension is not built.
+
+Nothing here is policy: no scheme knows anything yet. Those decisions live in the
+Python modules above the core.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Union
+
+from ._layout import CODE_INDEX, NFIELDS
+from .charclass import ESCAPE, HEX, SCHEME, TABLE, UNRESERVED, UNSAFE, ALPHA
+from .errors import URLSyntaxError
+
+BytesLike = Union[bytes, bytearray, memoryview]
+Text = Union[str, bytes, bytearray, memoryview]
+
+_MISSING_SCHEME = CODE_INDEX["missing-scheme"]
+_UPPERCASE_SCHEME = CODE_INDEX["uppercase-scheme"]
+_CONTROL = CODE_INDEX["control-char"]
+_NON_ASCII = CODE_INDEX["non-ascii"]
+_UNSAFE = CODE_INDEX["unsafe-char"]
+_BAD_ESCAPE = CODE_INDEX["bad-escape"]
+
+_HEXVAL = {c: int(chr(c), 16) for c in range(256) if TABLE[c] & HEX}
+
+
+# ---- input handling ------------------------------------------------------------
+
+def _as_bytes(s: object) -> bytes:
+    """The octets of ``s``: UTF-8 for str (lossless for surrogateescape text)."""
+    if isinstance(s, str):
+        return s.encode("utf-8", "surrogateescape")
+    if isinstance(s, (bytes, bytearray, memoryview)):
+        return bytes(s)
+    raise TypeError(f"expected str or a bytes-like object, not {type(s).__name__}")
+
+
+def _char_position(s: object, data: bytes, pos: int) -> int:
+    """Turn an octet offset in ``data`` back into a position in the caller's ``s``."""
+    if isinstance(s, str):
+        return len(data[:pos].decode("utf-8", "surrogateescape"))
+    return pos
+
+
+def _bad_escape(s: object, data: bytes, pos: int) -> URLSyntaxError:
+    where = _char_position(s, data, pos)
+    bad = data[pos:pos + 3].decode("utf-8", "backslashreplace")
+    return URLSyntaxError("bad-escape", where, f"malformed escape {bad!r}", s)
+
+
+def _is_escape_at(data: bytes, j: int) -> bool:
+    return j + 2 < len(data) and (TABLE[data[j + 1]] & HEX) != 0 and (TABLE[data[j + 2]] & HEX) != 0
+
+
+# ---- %hex codec (RFC 1738 §2.2) ---------------------------------------------------
+
+def unquote_to_bytes(s: Text, strict: bool = True) -> bytes:
+    """Decode every ``%hex`` escape of ``s`` into its octet."""
+    data = _as_bytes(s)
+    if b"%" not in data:
+        return data
+    out = bytearray()
+    i = 0
+    while True:
+        j = data.find(b"%", i)
+        if j < 0:
+            out += data[i:]
+            return bytes(out)
+        out += data[i:j]
+        if _is_escape_at(data, j):
+            out.append(_HEXVAL[data[j + 1]] * 16 + _HEXVAL[data[j + 2]])
+            i = j + 3
+        elif strict:
+            raise _bad_escape(s, data, j)
+        else:
+            out.append(0x25)
+            i = j + 1
+
+
+def unquote(s: Text, encoding: str = "utf-8", errors: str = "strict", strict: bool = True) -> str:
+    """Decode ``%hex`` escapes and the octets they stand for as ``encoding`` text."""
+    if not isinstance(s, str):
+        return unquote_to_bytes(s, strict).decode(encoding, errors)
+    if "%" not in s:
+        return s
+    if s.isascii() and encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
+        # Decoding the whole buffer equals decoding each run of escapes on its
+        # own: an ASCII octet always ends an incomplete UTF-8 sequence.
+        return unquote_to_bytes(s, strict).decode("utf-8", errors)
+    return _unquote_runs(s, encoding, errors, strict)
+
+
+def _unquote_runs(s: str, encoding: str, errors: str, strict: bool) -> str:
+    """urllib.parse's semantics: literal text kept, each run of escapes decoded."""
+    parts: list[str] = []
+    run = bytearray()
+    i, n = 0, len(s)
+    while i < n:
+        j = s.find("%", i)
+        if j < 0:
+            j = n
+        if j > i:
+            if run:
+                parts.append(run.decode(encoding, errors))
+                run.clear()
+            parts.append(s[i:j])
+        if j == n:
+            break
+        if j + 2 < n and ord(s[j + 1]) < 256 and ord(s[j + 2]) < 256 \
+                and TABLE[ord(s[j + 1])] & HEX and TABLE[ord(s[j + 2])] & HEX:
+            run.append(int(s[j + 1:j + 3], 16))
+            i = j + 3
+        elif strict:
+            raise URLSyntaxError("bad-escape", j, f"malformed escape {s[j:j + 3]!r}", s)
+        else:
+            if run:
+                parts.append(run.decode(encoding, errors))
+                run.clear()
+            parts.append("%")
+            i = j + 1
+    if run:
+        parts.append(run.decode(encoding, errors))
+    return "".join(parts)
+
+
+def quote(s: Text, safe: str = "") -> str:
+    """Encode every octet that is not unreserved (RFC 1738 §2.2) or in ``safe``."""
+    data = _as_bytes(s)
+    if not isinstance(safe, str):
+        raise TypeError(f"safe must be str, not {type(safe).__name__}")
+    keep = {ord(c) for c in safe if ord(c) < 128}
+    out: list[str] = []
+    for c in data:
+        if TABLE[c] & UNRESERVED or c in keep:
+            out.append(chr(c))
+        else:
+            out.append("%%%02X" % c)
+    return "".join(out)
+
+
+# ---- tokenizer (RFC 1738 §3.1 common Internet scheme syntax, §5 genericurl) -------
+
+def _char_problem(c: int) -> int:
+    """Problem code of one character wherever it stands, 0 when it may appear."""
+    if c < 0x20 or c == 0x7F:
+        return _CONTROL
+    if c >= 0x80:
+        return _NON_ASCII
+    if TABLE[c] & UNSAFE and c != 0x25:
+        return _UNSAFE
+    return 0
+
+
+def tokenize(s: str) -> tuple:
+    """Offsets of the parts of a URL and its first character-level problem.
+
+    One left-to-right walk. See ``urlsift._layout.FIELDS`` for the result.
+    """
+    if not isinstance(s, str):
+        raise TypeError(f"expected str, not {type(s).__name__}")
+    n = len(s)
+    r = [-1] * NFIELDS
+    r[16] = 0
+    prob_pos, prob_code = -1, 0
+
+    # scheme: 1*[ lowalpha | digit | "+" | "-" | "." ] ":" -- uppercase noted
+    i = 0
+    upper_at = -1
+    while i < n:
+        c = ord(s[i])
+        if c < 128 and TABLE[c] & SCHEME:
+            pass
+        elif c < 128 and TABLE[c] & ALPHA:
+            if upper_at < 0:
+                upper_at = i
+        else:
+            break
+        i += 1
+    if i > 0 and i < n and s[i] == ":":
+        r[0] = i
+        if upper_at >= 0:
+            prob_pos, prob_code = upper_at, _UPPERCASE_SCHEME
+        i += 1
+    else:
+        prob_pos, prob_code = 0, _MISSING_SCHEME
+        i = 0
+
+    # state: 0 opaque schemepart / path, 1 authority, 2 search, 3 fragment
+    if i + 1 < n and s[i] == "/" and s[i + 1] == "/":
+        state = 1
+        auth_start = i + 2
+        i += 2
+        last_at = -1
+        colon_user = -1       # first ":" before the last "@"
+        colon_host = -1       # first ":" after the last "@", outside [...]
+        first_colon = -1
+        in_brackets = False
+        hier = True
+    else:
+        state = 0
+        r[9] = i
+        hier = False
+        auth_start = last_at = colon_user = colon_host = first_colon = -1
+        in_brackets = False
+
+    while i < n:
+        c = ord(s[i])
+        if c == 0x23 and state != 3:        # "#": the fragment delimiter
+            if state == 1:
+                _close_authority(r, s, auth_start, i, last_at, colon_user, colon_host)
+            elif state == 0:
+                r[10] = i
+            elif state == 2:
+                r[12] = i
+            state = 3
+            r[13] = i + 1
+            i += 1
+            continue
+        if state == 1:
+            if c == 0x2F or c == 0x3F:      # "/" or "?" ends the login
+                _close_authority(r, s, auth_start, i, last_at, colon_user, colon_host)
+                if c == 0x2F:
+                    state = 0
+                    r[9] = i
+                else:
+                    state = 2
+                    r[11] = i + 1
+                i += 1
+                continue
+            if c == 0x40:                   # "@"
+                last_at = i
+                colon_user = first_colon
+                colon_host = -1
+                in_brackets = False
+            elif c == 0x3A:                 # ":"
+                if first_colon < 0:
+                    first_colon = i
+                if colon_host < 0 and not in_brackets:
+                    colon_host = i
+            elif c == 0x5B:                 # "[" opening an IPv6 literal host
+                if i == (last_at + 1 if last_at >= 0 else auth_start):
+                    in_brackets = True
+            elif c == 0x5D:
+                in_brackets = False
+        elif state == 0 and hier and c == 0x3F:   # "?" starts the search
+            r[10] = i
+            state = 2
+            r[11] = i + 1
+            i += 1
+            continue
+        # character-level check, in the same walk
+        if prob_code == 0:
+            if c == 0x25:
+                if not (i + 2 < n and ord(s[i + 1]) < 128 and ord(s[i + 2]) < 128
+                        and TABLE[ord(s[i + 1])] & HEX and TABLE[ord(s[i + 2])] & HEX):
+                    prob_pos, prob_code = i, _BAD_ESCAPE
+            else:
+                p = _char_problem(c)
+                if p:
+                    prob_pos, prob_code = i, p
+        i += 1
+
+    if state == 1:
+        _close_authority(r, s, auth_start, n, last_at, colon_user, colon_host)
+    elif state == 0:
+        r[10] = n
+    elif state == 2:
+        r[12] = n
+    else:
+        r[14] = n
+    r[15] = prob_pos
+    r[16] = prob_code
+    return tuple(r)
+
+
+def _close_authority(r: list, s: str, start: int, end: int, last_at: int,
+                     colon_user: int, colon_host: int) -> None:
+    """Fill user, password, host and port from the login ``s[start:end]``."""
+    host_start = start
+    if last_at >= 0:
+        host_start = last_at + 1
+        r[1] = start
+        if colon_user >= 0:
+            r[2] = colon_user
+            r[3] = colon_user + 1
+            r[4] = last_at
+        else:
+            r[2] = last_at
+    r[5] = host_start
+    if colon_host >= 0:
+        r[6] = colon_host
+        r[7] = colon_host + 1
+        r[8] = end
+    else:
+        r[6] = end
+
+
+def tokenize_many(urls: Iterable[str]) -> list:
+    """:func:`tokenize` for every string of ``urls``, in one call."""
+    return [tokenize(u) for u in urls]

@@ -1,0 +1,66 @@
+"""The tokenizer's answer, named: where each part of a URL starts and ends.
+
+>>> t = tokenize("ftp://foo:@host.com:21/pub;type=d#x")
+>>> t.part("user"), t.part("password"), t.part("host"), t.part("port")
+('foo', '', 'host.com', '21')
+>>> t.part("path"), t.part("search"), t.part("fragment")
+('/pub;type=d', None, 'x')
+"""
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple, Optional
+
+from ._layout import CODES, FIELDS
+from ._select import load
+
+_core, _ = load("_core")
+
+__all__ = ["Tokens", "tokenize", "tokenize_many", "PARTS"]
+
+#: The parts a tokenizer result names, in URL order.
+PARTS = ("scheme", "user", "password", "host", "port", "path", "search", "fragment")
+
+
+class Tokens(NamedTuple):
+    """Offsets into ``text`` (see ``urlsift._layout.FIELDS``) plus the text itself."""
+
+    text: str
+    offsets: tuple
+
+    def span(self, part: str) -> Optional[tuple[int, int]]:
+        """``(start, end)`` of a part, or None when the part is absent."""
+        if part == "scheme":
+            end = self.offsets[0]
+            return None if end < 0 else (0, end)
+        start = self.offsets[FIELDS.index(part + "_start")]
+        return None if start < 0 else (start, self.offsets[FIELDS.index(part + "_end")])
+
+    def part(self, part: str) -> Optional[str]:
+        """The part as written, or None when it is absent."""
+        sp = self.span(part)
+        return None if sp is None else self.text[sp[0]:sp[1]]
+
+    @property
+    def has_login(self) -> bool:
+        """True for the ``scheme://login...`` form (RFC 1738 §3.1)."""
+        return self.offsets[5] >= 0
+
+    @property
+    def problem(self) -> Optional[tuple[int, str]]:
+        """``(position, code)`` of the first character-level problem, or None."""
+        pos, code = self.offsets[15], self.offsets[16]
+        return None if code == 0 else (pos, CODES[code])
+
+
+def tokenize(s: str) -> Tokens:
+    """Split ``s`` into its parts in one walk; nothing is decoded or copied.
+
+    >>> tokenize("http://a b").problem
+    (8, 'unsafe-char')
+    """
+    return Tokens(s, _core.tokenize(s))
+
+
+def tokenize_many(urls: Iterable[str]) -> list[tuple]:
+    """Raw offset tuples for every URL of ``urls`` in one call to the core."""
+    return _core.tokenize_many(urls)
