@@ -9,13 +9,10 @@ True
 from __future__ import annotations
 
 from . import charclass
-from ._select import load as _load
+from ._select import KIND as CORE
 from .codec import quote, unquote, unquote_to_bytes
 from .errors import URLSyntaxError
 from .tokens import Tokens, tokenize, tokenize_many
-
-#: Which core is in use: "cython" (compiled) or "python" (the pure twin).
-CORE: str = _load("_core")[1]
 
 __version__ = "0.1.0"
 

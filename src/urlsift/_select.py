@@ -1,32 +1,65 @@
 """Which core is in use: the compiled Cython modules, or their pure-Python twins.
 
 Like yarl: import the compiled module, fall back to the twin when it is missing,
-and let ``URLSIFT_PURE=1`` force the twin (for debugging and for the tests).
+and let ``URLSIFT_PURE=1`` force the twin. Every core ``NAME`` is a pair
+``urlsift.NAME_c`` (built from ``ext/urlsift/NAME.pyx``) and ``urlsift.NAME_py``.
+
+Modules above the core reach it through :data:`cores` at call time
+(``cores.core.tokenize(s)``), so that :func:`use` can switch every module to the
+other twin at once; the test suite runs each test under both this way.
 """
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
+from typing import Iterator
+
+#: The cores: attribute name in :data:`cores` -> module base name.
+CORE_NAMES: dict[str, str] = {"core": "_core"}
 
 PURE = os.environ.get("URLSIFT_PURE", "") not in ("", "0")
 
 
-def load(name: str) -> tuple[ModuleType, str]:
-    """Return (module, kind) for core ``name``: ``urlsift.{name}_c`` or ``urlsift.{name}_py``."""
-    if not PURE:
-        try:
-            return importlib.import_module(f"urlsift.{name}_c"), "cython"
-        except ImportError:
-            pass
-    return importlib.import_module(f"urlsift.{name}_py"), "python"
+def _import(name: str, kind: str) -> ModuleType:
+    suffix = "_c" if kind == "cython" else "_py"
+    return importlib.import_module(f"urlsift.{name}{suffix}")
+
+
+def _compiled_available() -> bool:
+    try:
+        for name in CORE_NAMES.values():
+            _import(name, "cython")
+    except ImportError:
+        return False
+    return True
+
+
+#: "cython" when every compiled core imports (and URLSIFT_PURE is not set), else "python".
+KIND: str = "python" if PURE or not _compiled_available() else "cython"
+
+#: The modules in use, by attribute: ``cores.core``...
+cores = SimpleNamespace(**{attr: _import(name, KIND) for attr, name in CORE_NAMES.items()})
+
+
+def available_kinds() -> list[str]:
+    """The kinds that can be imported here: always "python", and "cython" when built."""
+    return ["cython", "python"] if _compiled_available() else ["python"]
 
 
 def twins(name: str) -> dict[str, ModuleType]:
     """Both implementations of core ``name`` that can be imported, by kind (for tests)."""
-    found = {"python": importlib.import_module(f"urlsift.{name}_py")}
+    return {kind: _import(name, kind) for kind in available_kinds()}
+
+
+@contextlib.contextmanager
+def use(kind: str) -> Iterator[None]:
+    """Switch every module to the ``kind`` core ("cython" or "python") for a while."""
+    saved = dict(vars(cores))
+    for attr, name in CORE_NAMES.items():
+        setattr(cores, attr, _import(name, kind))
     try:
-        found["cython"] = importlib.import_module(f"urlsift.{name}_c")
-    except ImportError:
-        pass
-    return found
+        yield
+    finally:
+        vars(cores).update(saved)

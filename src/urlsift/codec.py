@@ -13,9 +13,7 @@ from __future__ import annotations
 
 from typing import Union
 
-from ._select import load
-
-_core, _ = load("_core")
+from ._select import cores
 
 Text = Union[str, bytes, bytearray, memoryview]
 
@@ -35,7 +33,7 @@ def unquote_to_bytes(s: Text, *, strict: bool = True) -> bytes:
     >>> unquote_to_bytes("50%zz", strict=False)
     b'50%zz'
     """
-    return _core.unquote_to_bytes(s, strict)
+    return cores.core.unquote_to_bytes(s, strict)
 
 
 def unquote(s: Text, encoding: str = "utf-8", errors: str = "strict", *, strict: bool = True) -> str:
@@ -51,7 +49,7 @@ def unquote(s: Text, encoding: str = "utf-8", errors: str = "strict", *, strict:
     >>> unquote("%E9t%E9", encoding="latin-1")
     'été'
     """
-    return _core.unquote(s, encoding, errors, strict)
+    return cores.core.unquote(s, encoding, errors, strict)
 
 
 def quote(s: Text, safe: str = "") -> str:
@@ -67,4 +65,4 @@ def quote(s: Text, safe: str = "") -> str:
     >>> quote("é")
     '%C3%A9'
     """
-    return _core.quote(s, safe)
+    return cores.core.quote(s, safe)

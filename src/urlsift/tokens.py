@@ -11,9 +11,7 @@ from __future__ import annotations
 from typing import Iterable, NamedTuple, Optional
 
 from ._layout import CODES, FIELDS
-from ._select import load
-
-_core, _ = load("_core")
+from ._select import cores
 
 __all__ = ["Tokens", "tokenize", "tokenize_many", "PARTS"]
 
@@ -58,9 +56,9 @@ def tokenize(s: str) -> Tokens:
     >>> tokenize("http://a b").problem
     (8, 'unsafe-char')
     """
-    return Tokens(s, _core.tokenize(s))
+    return Tokens(s, cores.core.tokenize(s))
 
 
 def tokenize_many(urls: Iterable[str]) -> list[tuple]:
     """Raw offset tuples for every URL of ``urls`` in one call to the core."""
-    return _core.tokenize_many(urls)
+    return cores.core.tokenize_many(urls)

@@ -1,0 +1,35 @@
+"""Every test runs twice: once on the Cython core, once on the pure-Python twin.
+
+The autouse fixture ``core_kind`` switches all of urlsift to one core for the
+test (``urlsift._select.use``); ``core`` hands the test the ``_core`` module in
+use. Tests that compare the two twins directly use ``urlsift._select.twins``.
+"""
+from __future__ import annotations
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+from urlsift import _select
+
+settings.register_profile("default", max_examples=300, deadline=None)
+settings.register_profile(
+    "ci", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+KINDS = _select.available_kinds()
+
+
+@pytest.fixture(params=KINDS, autouse=True)
+def core_kind(request):
+    """The kind of core this test runs on: "cython" or "python"."""
+    with _select.use(request.param):
+        yield request.param
+
+
+@pytest.fixture
+def core(core_kind):
+    """The ``_core`` module of the kind this test runs on."""
+    return _select.cores.core

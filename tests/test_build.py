@@ -1,0 +1,20 @@
+"""The installed package really carries the compiled core."""
+import os
+
+import pytest
+
+import urlsift
+from urlsift import _select
+
+
+@pytest.mark.skipif(os.environ.get("URLSIFT_PURE", "") not in ("", "0"),
+                    reason="URLSIFT_PURE forces the twin")
+def test_normal_install_loads_the_cython_core():
+    # A broken build must not pass silently on the twin (issue: core selection).
+    assert urlsift.CORE == "cython"
+    assert "cython" in _select.available_kinds()
+    assert _select.twins("_core")["cython"].__name__ == "urlsift._core_c"
+
+
+def test_use_switches_every_module(core_kind):
+    assert _select.cores.core.__name__ == f"urlsift._core_{'c' if core_kind == 'cython' else 'py'}"
