@@ -1,0 +1,155 @@
+"""%hex codec (RFC 1738 §2.2). Runs on both cores (see conftest)."""
+import urllib.parse
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urlsift import URLSyntaxError
+from urlsift.codec import quote, unquote, unquote_to_bytes
+
+HEXDIGITS = "0123456789ABCDEFabcdef"
+
+
+# ---- decoding -------------------------------------------------------------------
+
+@pytest.mark.parametrize("text, octets", [
+    ("", b""),
+    ("plain", b"plain"),
+    ("a%20b", b"a b"),
+    ("%41%42", b"AB"),
+    ("%e9", b"\xe9"),                   # §2.2: "abcdef may also be used"
+    ("%2F", b"/"),                      # a reserved character comes back too
+    ("%00", b"\x00"),
+    ("%25", b"%"),
+    ("%2525", b"%25"),                  # one level only
+    ("x%FFy", b"x\xffy"),
+    ("é%20", "é ".encode()),            # non-ASCII str is taken as UTF-8
+])
+def test_unquote_to_bytes(text, octets):
+    assert unquote_to_bytes(text) == octets
+    assert unquote_to_bytes(text.encode("utf-8")) == octets
+    assert unquote_to_bytes(bytearray(text.encode("utf-8"))) == octets
+    assert unquote_to_bytes(memoryview(text.encode("utf-8"))) == octets
+
+
+@pytest.mark.parametrize("text, position, quoted", [
+    ("%", 0, "%"),
+    ("ab%4", 2, "%4"),
+    ("%zz", 0, "%zz"),
+    ("ok%41%g1", 5, "%g1"),
+    ("100%", 3, "%"),
+    ("é%4", 1, "%4"),                   # position counts characters of a str
+])
+def test_malformed_escape_is_reported_with_position(text, position, quoted):
+    with pytest.raises(URLSyntaxError) as info:
+        unquote_to_bytes(text)
+    err = info.value
+    assert isinstance(err, ValueError)
+    assert err.code == "bad-escape" and err.position == position
+    assert repr(quoted) in str(err)
+    with pytest.raises(URLSyntaxError) as info:
+        unquote(text)
+    assert info.value.position == position
+
+
+def test_malformed_escape_position_in_bytes_counts_octets():
+    with pytest.raises(URLSyntaxError) as info:
+        unquote_to_bytes("é%4".encode())
+    assert info.value.position == 2
+
+
+@pytest.mark.parametrize("text, kept", [
+    ("%", b"%"), ("100%", b"100%"), ("%zz", b"%zz"), ("%4", b"%4"),
+    ("%%41", b"%A"), ("%4%41", b"%4A"),
+])
+def test_lenient_keeps_malformed_escapes_literally(text, kept):
+    assert unquote_to_bytes(text, strict=False) == kept
+    assert unquote(text, strict=False) == kept.decode()
+
+
+def test_unquote_text():
+    assert unquote("caf%C3%A9") == "café"
+    assert unquote("é%20x") == "é x"
+    assert unquote(b"caf%C3%A9") == "café"
+    assert unquote("%E9t%E9", encoding="latin-1") == "été"
+    assert unquote("no escapes") == "no escapes"
+
+
+def test_errors_is_only_about_the_text_decoding():
+    with pytest.raises(UnicodeDecodeError):
+        unquote("%FF")
+    assert unquote("%FF", errors="replace") == "\ufffd"
+    assert unquote("%FF", errors="surrogateescape") == "\udcff"
+    # strict=False does not change how octets are decoded
+    with pytest.raises(UnicodeDecodeError):
+        unquote("%FF%", strict=False)
+
+
+@pytest.mark.parametrize("bad", [None, 12, 1.5, ["a"], object()])
+def test_type_errors_name_the_type(bad):
+    for fn in (unquote, unquote_to_bytes, quote):
+        with pytest.raises(TypeError, match=type(bad).__name__):
+            fn(bad)
+
+
+# ---- encoding -------------------------------------------------------------------
+
+def test_quote_keeps_only_unreserved():
+    # §2.2: "only alphanumerics, the special characters $-_.+!*'(), and reserved
+    # characters used for their reserved purposes may be used unencoded"
+    unreserved = "azAZ09$-_.+!*'(),"
+    assert quote(unreserved) == unreserved
+    assert quote(";/?:@&=") == "%3B%2F%3F%3A%40%26%3D"
+    assert quote(" <>\"#%{}|\\^~[]`") == "%20%3C%3E%22%23%25%7B%7D%7C%5C%5E%7E%5B%5D%60"
+    assert quote("\x00\x7f") == "%00%7F"
+
+
+def test_quote_safe_set_and_text():
+    assert quote("/pub/a b", safe="/") == "/pub/a%20b"
+    assert quote("é") == "%C3%A9"
+    assert quote(b"\xff") == "%FF"
+    assert quote("é", safe="é") == "%C3%A9"      # only ASCII can be kept
+
+
+# ---- properties -----------------------------------------------------------------
+
+text_no_surrogates = st.text(st.characters(blacklist_categories=("Cs",)))
+
+
+@given(text_no_surrogates)
+def test_quote_then_unquote_round_trips(s):
+    assert unquote(quote(s)) == s
+
+
+@given(st.binary())
+def test_quote_then_unquote_to_bytes_round_trips(b):
+    assert unquote_to_bytes(quote(b)) == b
+
+
+@given(st.binary())
+def test_quote_output_is_all_unreserved_or_escapes(b):
+    q = quote(b)
+    i = 0
+    while i < len(q):
+        if q[i] == "%":
+            assert q[i + 1] in "0123456789ABCDEF" and q[i + 2] in "0123456789ABCDEF"
+            i += 3
+        else:
+            assert q[i].isascii() and (q[i].isalnum() or q[i] in "$-_.+!*'(),")
+            i += 1
+
+
+well_formed = st.lists(
+    st.one_of(
+        st.text(st.characters(blacklist_characters="%", blacklist_categories=("Cs",)), max_size=5),
+        st.builds(lambda a, b: "%" + a + b, st.sampled_from(HEXDIGITS), st.sampled_from(HEXDIGITS)),
+    )
+).map("".join)
+
+
+@given(well_formed)
+def test_agrees_with_urllib_on_well_formed_input(s):
+    assert unquote_to_bytes(s) == urllib.parse.unquote_to_bytes(s)
+    assert unquote(s, errors="replace") == urllib.parse.unquote(s, errors="replace")
+    assert unquote(s, encoding="latin-1") == urllib.parse.unquote(s, encoding="latin-1")

@@ -1,0 +1,70 @@
+"""The Cython core and its pure-Python twin agree on every input (hypothesis).
+
+These tests call both twins directly, so they need the compiled core; the
+autouse ``core_kind`` fixture is irrelevant here.
+"""
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urlsift import _select
+
+TWINS = _select.twins("_core")
+pytestmark = pytest.mark.skipif("cython" not in TWINS, reason="the Cython core is not built")
+
+# Text that looks like URLs often enough to reach every branch of the tokenizer.
+URLISH = "abcAZ09:/?#@[]%;=&+-._~ \t\n\x00\x7fé"
+texts = st.one_of(
+    st.text(st.sampled_from(URLISH)),
+    st.text(st.characters(max_codepoint=0x7F)),
+    st.text(st.characters(max_codepoint=0xFF)),
+    st.text(),
+    st.builds(lambda a, b, c: a + "://" + b + c,
+              st.sampled_from(["http", "ftp", "X", "", "a+b"]),
+              st.text(st.sampled_from(URLISH)), st.text()),
+)
+
+
+def outcome(fn, *args):
+    """The result, or the type and text of the exception (both must agree)."""
+    try:
+        return ("ok", fn(*args))
+    except Exception as exc:  # noqa: BLE001 - comparing how each twin fails
+        return ("raised", type(exc).__name__, str(exc), getattr(exc, "position", None))
+
+
+def same(name, *args):
+    results = {kind: outcome(getattr(mod, name), *args) for kind, mod in TWINS.items()}
+    assert results["cython"] == results["python"], (name, args)
+
+
+@given(texts)
+def test_tokenize(s):
+    same("tokenize", s)
+
+
+@given(st.lists(texts, max_size=5))
+def test_tokenize_many(urls):
+    same("tokenize_many", urls)
+
+
+@given(st.one_of(texts, st.binary()), st.booleans())
+def test_unquote_to_bytes(s, strict):
+    same("unquote_to_bytes", s, strict)
+
+
+@given(texts, st.sampled_from(["utf-8", "latin-1", "ascii", "UTF8"]),
+       st.sampled_from(["strict", "replace", "surrogateescape", "ignore"]), st.booleans())
+def test_unquote(s, encoding, errors, strict):
+    same("unquote", s, encoding, errors, strict)
+
+
+@given(st.binary(), st.booleans())
+def test_unquote_bytes_input(b, strict):
+    same("unquote", b, "utf-8", "replace", strict)
+    same("unquote", bytearray(b), "utf-8", "replace", strict)
+
+
+@given(st.one_of(texts, st.binary()), st.text(st.characters(max_codepoint=0x1FF), max_size=4))
+def test_quote(s, safe):
+    same("quote", s, safe)
