@@ -68,3 +68,14 @@ def test_unquote_bytes_input(b, strict):
 @given(st.one_of(texts, st.binary()), st.text(st.characters(max_codepoint=0x1FF), max_size=4))
 def test_quote(s, safe):
     same("quote", s, safe)
+
+
+@given(st.one_of(st.binary(), st.text().map(lambda t: t.encode("utf-8", "surrogatepass"))),
+       st.sampled_from(["strict", "replace", "surrogateescape", "backslashreplace"]))
+def test_unquote_decodes_octets_exactly_as_bytes_decode(b, errors):
+    # The Cython core decodes valid UTF-8 itself; invalid input must still behave
+    # exactly as bytes.decode does, with every error handler.
+    escaped = TWINS["python"].quote(b)
+    same("unquote", escaped, "utf-8", errors, True)
+    expected = outcome(b.decode, "utf-8", errors)
+    assert outcome(TWINS["cython"].unquote, escaped, "utf-8", errors, True)[:2] == expected[:2]

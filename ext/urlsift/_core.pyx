@@ -9,8 +9,9 @@ share one implementation.
 """
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
-from libc.string cimport memchr
+from libc.string cimport memchr, memcpy
 from libc.stdint cimport uint16_t, uint8_t
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
 from urlsift import _core_py
 from urlsift._layout import CODE_INDEX, NFIELDS
@@ -19,6 +20,8 @@ from urlsift import charclass as _cc
 from urlsift.errors import URLSyntaxError
 
 cdef extern from "Python.h":
+    ctypedef unsigned char Py_UCS1
+    ctypedef unsigned short Py_UCS2
     int PyUnicode_KIND(object s)
     void *PyUnicode_DATA(object s)
     Py_ssize_t PyUnicode_GET_LENGTH(object s)
@@ -26,8 +29,14 @@ cdef extern from "Python.h":
     int PyUnicode_IS_ASCII(object s)
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
     object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
+    object PyUnicode_DecodeASCII(const char *s, Py_ssize_t size, const char *errors)
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
 
 # ---- the table, copied once from the single Python definition ------------------
+# Escapes of strings up to this many octets are decoded on the stack.
+cdef enum:
+    STACK = 512
+
 cdef uint16_t TABLE[256]
 for _i in range(256):
     TABLE[_i] = _PY_TABLE[_i]
@@ -46,6 +55,14 @@ cdef int UNSAFE_CHAR = CODE_INDEX["unsafe-char"]
 cdef int BAD_ESCAPE = CODE_INDEX["bad-escape"]
 assert NFIELDS == 17
 
+# Characters the tokenizer must look at: delimiters of the common Internet scheme
+# syntax, "%" (an escape to check) and everything that is a problem wherever it
+# stands (unsafe, control). Other ASCII characters are skipped in a tight loop.
+cdef uint8_t ATTENTION[128]
+for _i in range(128):
+    ATTENTION[_i] = (_i < 0x20 or _i == 0x7F or chr(_i) in "#/?@:[]%"
+                     or (_PY_TABLE[_i] & _cc.UNSAFE) != 0)
+
 cdef uint8_t HEXVAL[256]
 for _i in range(256):
     HEXVAL[_i] = int(chr(_i), 16) if _PY_TABLE[_i] & _cc.HEX else 0
@@ -60,22 +77,20 @@ cdef inline bint is_hex(Py_UCS4 c) noexcept nogil:
 cdef Py_ssize_t decode_into(const unsigned char *src, Py_ssize_t n, unsigned char *dst,
                             bint strict) noexcept nogil:
     """Decode escapes of src[:n] into dst; return the length, or -(1 + position)."""
-    cdef Py_ssize_t i = 0, o = 0
-    cdef const unsigned char *p
+    cdef const unsigned char *p = <const unsigned char *>memchr(src, 0x25, n)
+    if p == NULL:
+        memcpy(dst, src, n)
+        return n
+    cdef Py_ssize_t i = p - src, o = p - src
     cdef unsigned char c
+    memcpy(dst, src, i)
     while i < n:
-        p = <const unsigned char *>memchr(src + i, 0x25, n - i)
-        if p == NULL:
-            while i < n:
-                dst[o] = src[i]
-                o += 1
-                i += 1
-            break
-        while src + i < p:
-            dst[o] = src[i]
+        c = src[i]
+        if c != 0x25:
+            dst[o] = c
             o += 1
             i += 1
-        if i + 2 < n and is_hex(src[i + 1]) and is_hex(src[i + 2]):
+        elif i + 2 < n and is_hex(src[i + 1]) and is_hex(src[i + 2]):
             dst[o] = HEXVAL[src[i + 1]] * 16 + HEXVAL[src[i + 2]]
             o += 1
             i += 3
@@ -91,15 +106,18 @@ cdef Py_ssize_t decode_into(const unsigned char *src, Py_ssize_t n, unsigned cha
 cdef bytes _unquote_buffer(object s, const unsigned char *src, Py_ssize_t n, bint strict):
     if memchr(src, 0x25, n) == NULL:
         return PyBytes_FromStringAndSize(<const char *>src, n)
-    cdef bytes out = PyBytes_FromStringAndSize(NULL, n)
-    cdef unsigned char *dst = <unsigned char *>PyBytes_AS_STRING(out)
+    cdef unsigned char stackbuf[STACK]
+    cdef unsigned char *dst = stackbuf
+    cdef bytearray heap
     cdef Py_ssize_t m
-    with nogil:
-        m = decode_into(src, n, dst, strict)
+    if n > STACK:
+        heap = bytearray(n)
+        dst = <unsigned char *><char *>heap
+    m = decode_into(src, n, dst, strict)   # no nogil: releasing costs more than a URL
     if m < 0:
         data = PyBytes_FromStringAndSize(<const char *>src, n)
         raise _core_py._bad_escape(s, data, -m - 1)
-    return out[:m]
+    return PyBytes_FromStringAndSize(<const char *>dst, m)
 
 
 def unquote_to_bytes(s, bint strict=True):
@@ -125,26 +143,110 @@ def unquote(s, str encoding="utf-8", str errors="strict", bint strict=True):
     """Decode ``%hex`` escapes and the octets they stand for as ``encoding`` text."""
     cdef Py_ssize_t n, m
     cdef const unsigned char *src
-    cdef unsigned char *dst
-    cdef bytearray buf
+    cdef unsigned char stackbuf[STACK]
+    cdef unsigned char *dst = stackbuf
+    cdef bytearray heap
     if not isinstance(s, str):
         return unquote_to_bytes(s, strict).decode(encoding, errors)
-    if PyUnicode_IS_ASCII(s) and (encoding == "utf-8" or encoding.lower().replace("_", "-") in ("utf-8", "utf8")):
-        src = <const unsigned char *>PyUnicode_DATA(s)
-        n = PyUnicode_GET_LENGTH(s)
-        if memchr(src, 0x25, n) == NULL:
-            return s
-        buf = bytearray(n)
-        dst = <unsigned char *><char *>buf
-        with nogil:
-            m = decode_into(src, n, dst, strict)
-        if m < 0:
-            raise _core_py._bad_escape(s, s.encode("ascii"), -m - 1)
-        if errors == "strict":
-            return PyUnicode_DecodeUTF8(<char *>dst, m, NULL)
-        errors_b = errors.encode("ascii")
-        return PyUnicode_DecodeUTF8(<char *>dst, m, <char *>errors_b)
-    return _core_py.unquote(s, encoding, errors, strict)
+    if not PyUnicode_IS_ASCII(s) or not (encoding == "utf-8" or _is_utf8_name(encoding)):
+        return _core_py.unquote(s, encoding, errors, strict)
+    src = <const unsigned char *>PyUnicode_DATA(s)
+    n = PyUnicode_GET_LENGTH(s)
+    if memchr(src, 0x25, n) == NULL:
+        return s
+    if n > STACK:
+        heap = bytearray(n)
+        dst = <unsigned char *><char *>heap
+    m = decode_into(src, n, dst, strict)   # no nogil: releasing costs more than a URL
+    if m < 0:
+        raise _core_py._bad_escape(s, s.encode("ascii"), -m - 1)
+    return _utf8_text(dst, m, errors)
+
+
+cdef object _utf8_text(const unsigned char *src, Py_ssize_t n, str errors):
+    """``src[:n].decode("utf-8", errors)``, without the codec machinery for valid input.
+
+    Valid UTF-8 is decoded here into code points (the common case: a short URL
+    part); anything invalid goes to CPython's decoder, so ``errors`` behaves
+    exactly as in :meth:`bytes.decode`.
+    """
+    cdef Py_UCS4 stackchars[STACK]
+    cdef Py_UCS4 *chars = stackchars
+    cdef Py_ssize_t k
+    cdef Py_UCS4 maxchar = 0
+    if n > STACK:
+        chars = <Py_UCS4 *>PyMem_Malloc(n * sizeof(Py_UCS4))
+        if chars == NULL:
+            raise MemoryError()
+    try:
+        k = utf8_decode(src, n, chars, &maxchar)
+        if k >= 0:
+            if maxchar < 128:
+                return PyUnicode_DecodeASCII(<const char *>src, n, NULL)
+            return PyUnicode_FromKindAndData(4, chars, k)
+    finally:
+        if chars != stackchars:
+            PyMem_Free(chars)
+    if errors == "strict":
+        return PyUnicode_DecodeUTF8(<const char *>src, n, NULL)
+    errors_b = errors.encode("ascii")
+    return PyUnicode_DecodeUTF8(<const char *>src, n, <char *>errors_b)
+
+
+cdef Py_ssize_t utf8_decode(const unsigned char *s, Py_ssize_t n, Py_UCS4 *out,
+                            Py_UCS4 *maxchar) noexcept nogil:
+    """Strict UTF-8 (RFC 3629 table: no overlongs, no surrogates, at most U+10FFFF).
+
+    Returns the number of code points, or -1 at the first invalid sequence.
+    """
+    cdef Py_ssize_t i = 0, k = 0
+    cdef unsigned int c, c1, c2, c3, lo, hi
+    cdef Py_UCS4 cp, mx = 0
+    while i < n:
+        c = s[i]
+        if c < 0x80:
+            cp = c
+            i += 1
+        elif 0xC2 <= c <= 0xDF:
+            if i + 1 >= n or not (0x80 <= s[i + 1] <= 0xBF):
+                return -1
+            cp = ((c & 0x1F) << 6) | (s[i + 1] & 0x3F)
+            i += 2
+        elif 0xE0 <= c <= 0xEF:
+            lo = 0xA0 if c == 0xE0 else 0x80
+            hi = 0x9F if c == 0xED else 0xBF
+            if i + 2 >= n:
+                return -1
+            c1 = s[i + 1]
+            c2 = s[i + 2]
+            if not (lo <= c1 <= hi and 0x80 <= c2 <= 0xBF):
+                return -1
+            cp = ((c & 0x0F) << 12) | ((c1 & 0x3F) << 6) | (c2 & 0x3F)
+            i += 3
+        elif 0xF0 <= c <= 0xF4:
+            lo = 0x90 if c == 0xF0 else 0x80
+            hi = 0x8F if c == 0xF4 else 0xBF
+            if i + 3 >= n:
+                return -1
+            c1 = s[i + 1]
+            c2 = s[i + 2]
+            c3 = s[i + 3]
+            if not (lo <= c1 <= hi and 0x80 <= c2 <= 0xBF and 0x80 <= c3 <= 0xBF):
+                return -1
+            cp = ((c & 0x07) << 18) | ((c1 & 0x3F) << 12) | ((c2 & 0x3F) << 6) | (c3 & 0x3F)
+            i += 4
+        else:
+            return -1
+        if cp > mx:
+            mx = cp
+        out[k] = cp
+        k += 1
+    maxchar[0] = mx
+    return k
+
+
+cdef bint _is_utf8_name(str encoding):
+    return encoding.lower().replace("_", "-") in ("utf-8", "utf8")
 
 
 def quote(s, str safe=""):
@@ -212,8 +314,14 @@ cdef inline void close_authority(Py_ssize_t *r, Py_ssize_t start, Py_ssize_t end
         r[6] = end
 
 
-cdef void tokenize_into(int kind, void *data, Py_ssize_t n, Py_ssize_t *r) noexcept nogil:
-    """The walk of ``_core_py.tokenize``, filling r[0:17]."""
+ctypedef fused text_t:
+    Py_UCS1
+    Py_UCS2
+    Py_UCS4
+
+
+cdef void walk(const text_t *data, Py_ssize_t n, Py_ssize_t *r) noexcept nogil:
+    """The walk of ``_core_py.tokenize``, filling r[0:17]; one copy per character width."""
     cdef Py_ssize_t i = 0, k, upper_at = -1, prob_pos = -1
     cdef int prob_code = 0, state, p
     cdef Py_ssize_t auth_start = -1, last_at = -1, colon_user = -1, colon_host = -1, first_colon = -1
@@ -222,7 +330,7 @@ cdef void tokenize_into(int kind, void *data, Py_ssize_t n, Py_ssize_t *r) noexc
     for k in range(17):
         r[k] = -1
     while i < n:
-        c = PyUnicode_READ(kind, data, i)
+        c = data[i]
         if c < 128 and (TABLE[c] & C_SCHEME) != 0:
             pass
         elif c < 128 and (TABLE[c] & C_ALPHA) != 0:
@@ -231,7 +339,7 @@ cdef void tokenize_into(int kind, void *data, Py_ssize_t n, Py_ssize_t *r) noexc
         else:
             break
         i += 1
-    if i > 0 and i < n and PyUnicode_READ(kind, data, i) == 0x3A:
+    if i > 0 and i < n and data[i] == 0x3A:
         r[0] = i
         if upper_at >= 0:
             prob_pos = upper_at
@@ -242,7 +350,7 @@ cdef void tokenize_into(int kind, void *data, Py_ssize_t n, Py_ssize_t *r) noexc
         prob_code = MISSING_SCHEME
         i = 0
 
-    if i + 1 < n and PyUnicode_READ(kind, data, i) == 0x2F and PyUnicode_READ(kind, data, i + 1) == 0x2F:
+    if i + 1 < n and data[i] == 0x2F and data[i + 1] == 0x2F:
         state = 1
         auth_start = i + 2
         i += 2
@@ -253,7 +361,22 @@ cdef void tokenize_into(int kind, void *data, Py_ssize_t n, Py_ssize_t *r) noexc
         hier = False
 
     while i < n:
-        c = PyUnicode_READ(kind, data, i)
+        c = data[i]
+        if c < 128 and not ATTENTION[c]:   # most characters of a URL: nothing to do
+            i += 1
+            continue
+        if c == 0x25:                      # "%": an escape in every state
+            if i + 2 < n and is_hex(data[i + 1]) and is_hex(data[i + 2]):
+                i += 3
+                continue
+            if prob_code == 0:
+                prob_pos = i
+                prob_code = BAD_ESCAPE
+            i += 1
+            continue
+        if c == 0x2F and state != 1:       # "/" only ends the login
+            i += 1
+            continue
         if c == 0x23 and state != 3:
             if state == 1:
                 close_authority(r, auth_start, i, last_at, colon_user, colon_host)
@@ -299,8 +422,8 @@ cdef void tokenize_into(int kind, void *data, Py_ssize_t n, Py_ssize_t *r) noexc
             continue
         if prob_code == 0:
             if c == 0x25:
-                if not (i + 2 < n and is_hex(PyUnicode_READ(kind, data, i + 1))
-                        and is_hex(PyUnicode_READ(kind, data, i + 2))):
+                if not (i + 2 < n and is_hex(data[i + 1])
+                        and is_hex(data[i + 2])):
                     prob_pos = i
                     prob_code = BAD_ESCAPE
             else:
@@ -320,6 +443,16 @@ cdef void tokenize_into(int kind, void *data, Py_ssize_t n, Py_ssize_t *r) noexc
         r[14] = n
     r[15] = prob_pos
     r[16] = prob_code
+
+
+cdef void tokenize_into(int kind, void *data, Py_ssize_t n, Py_ssize_t *r) noexcept nogil:
+    """Tokenize a str's buffer of any kind (1, 2 or 4 bytes per character) into r[0:17]."""
+    if kind == 1:
+        walk(<const Py_UCS1 *>data, n, r)
+    elif kind == 2:
+        walk(<const Py_UCS2 *>data, n, r)
+    else:
+        walk(<const Py_UCS4 *>data, n, r)
 
 
 cdef inline tuple _tokenize(str s):
