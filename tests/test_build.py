@@ -18,3 +18,12 @@ def test_normal_install_loads_the_cython_core():
 
 def test_use_switches_every_module(core_kind):
     assert _select.cores.core.__name__ == f"urlsift._core_{'c' if core_kind == 'cython' else 'py'}"
+
+
+def test_public_codec_functions_are_the_core_in_use(core_kind):
+    # No wrapper between a user's hot loop and the core; switching cores rebinds them.
+    import urlsift.codec
+
+    for name in ("unquote", "unquote_to_bytes", "quote"):
+        assert getattr(urlsift, name) is getattr(_select.cores.core, name)
+        assert getattr(urlsift.codec, name) is getattr(_select.cores.core, name)

@@ -25,17 +25,17 @@ texts = st.one_of(
 )
 
 
-def outcome(fn, *args):
+def outcome(fn, *args, **kwargs):
     """The result, or the type and text of the exception (both must agree)."""
     try:
-        return ("ok", fn(*args))
+        return ("ok", fn(*args, **kwargs))
     except Exception as exc:  # noqa: BLE001 - comparing how each twin fails
         return ("raised", type(exc).__name__, str(exc), getattr(exc, "position", None))
 
 
-def same(name, *args):
-    results = {kind: outcome(getattr(mod, name), *args) for kind, mod in TWINS.items()}
-    assert results["cython"] == results["python"], (name, args)
+def same(name, *args, **kwargs):
+    results = {kind: outcome(getattr(mod, name), *args, **kwargs) for kind, mod in TWINS.items()}
+    assert results["cython"] == results["python"], (name, args, kwargs)
 
 
 @given(texts)
@@ -50,19 +50,19 @@ def test_tokenize_many(urls):
 
 @given(st.one_of(texts, st.binary()), st.booleans())
 def test_unquote_to_bytes(s, strict):
-    same("unquote_to_bytes", s, strict)
+    same("unquote_to_bytes", s, strict=strict)
 
 
 @given(texts, st.sampled_from(["utf-8", "latin-1", "ascii", "UTF8"]),
        st.sampled_from(["strict", "replace", "surrogateescape", "ignore"]), st.booleans())
 def test_unquote(s, encoding, errors, strict):
-    same("unquote", s, encoding, errors, strict)
+    same("unquote", s, encoding, errors, strict=strict)
 
 
 @given(st.binary(), st.booleans())
 def test_unquote_bytes_input(b, strict):
-    same("unquote", b, "utf-8", "replace", strict)
-    same("unquote", bytearray(b), "utf-8", "replace", strict)
+    same("unquote", b, "utf-8", "replace", strict=strict)
+    same("unquote", bytearray(b), "utf-8", "replace", strict=strict)
 
 
 @given(st.one_of(texts, st.binary()), st.text(st.characters(max_codepoint=0x1FF), max_size=4))
@@ -76,6 +76,6 @@ def test_unquote_decodes_octets_exactly_as_bytes_decode(b, errors):
     # The Cython core decodes valid UTF-8 itself; invalid input must still behave
     # exactly as bytes.decode does, with every error handler.
     escaped = TWINS["python"].quote(b)
-    same("unquote", escaped, "utf-8", errors, True)
+    same("unquote", escaped, "utf-8", errors)
     expected = outcome(b.decode, "utf-8", errors)
-    assert outcome(TWINS["cython"].unquote, escaped, "utf-8", errors, True)[:2] == expected[:2]
+    assert outcome(TWINS["cython"].unquote, escaped, "utf-8", errors)[:2] == expected[:2]

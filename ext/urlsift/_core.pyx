@@ -120,14 +120,14 @@ cdef bytes _unquote_buffer(object s, const unsigned char *src, Py_ssize_t n, bin
     return PyBytes_FromStringAndSize(<const char *>dst, m)
 
 
-def unquote_to_bytes(s, bint strict=True):
+def unquote_to_bytes(s, *, bint strict=True):
     """Decode every ``%hex`` escape of ``s`` into its octet."""
     cdef Py_buffer view
     if isinstance(s, str):
         if PyUnicode_IS_ASCII(s):
             return _unquote_buffer(s, <const unsigned char *>PyUnicode_DATA(s),
                                    PyUnicode_GET_LENGTH(s), strict)
-        return _core_py.unquote_to_bytes(s, strict)
+        return _core_py.unquote_to_bytes(s, strict=strict)
     if isinstance(s, bytes):
         return _unquote_buffer(s, <const unsigned char *>PyBytes_AS_STRING(s), len(<bytes>s), strict)
     if isinstance(s, (bytearray, memoryview)):
@@ -139,7 +139,7 @@ def unquote_to_bytes(s, bint strict=True):
     raise TypeError(f"expected str or a bytes-like object, not {type(s).__name__}")
 
 
-def unquote(s, str encoding="utf-8", str errors="strict", bint strict=True):
+def unquote(s, str encoding="utf-8", str errors="strict", *, bint strict=True):
     """Decode ``%hex`` escapes and the octets they stand for as ``encoding`` text."""
     cdef Py_ssize_t n, m
     cdef const unsigned char *src
@@ -147,9 +147,9 @@ def unquote(s, str encoding="utf-8", str errors="strict", bint strict=True):
     cdef unsigned char *dst = stackbuf
     cdef bytearray heap
     if not isinstance(s, str):
-        return unquote_to_bytes(s, strict).decode(encoding, errors)
+        return unquote_to_bytes(s, strict=strict).decode(encoding, errors)
     if not PyUnicode_IS_ASCII(s) or not (encoding == "utf-8" or _is_utf8_name(encoding)):
-        return _core_py.unquote(s, encoding, errors, strict)
+        return _core_py.unquote(s, encoding, errors, strict=strict)
     src = <const unsigned char *>PyUnicode_DATA(s)
     n = PyUnicode_GET_LENGTH(s)
     if memchr(src, 0x25, n) == NULL:
@@ -477,3 +477,8 @@ def tokenize_many(urls):
             raise TypeError(f"expected str, not {type(s).__name__}")
         out.append(_tokenize(<str>s))
     return out
+
+
+# One text for both twins: the public docstrings (with their examples) are the twin's.
+for _name in ("unquote_to_bytes", "unquote", "quote", "tokenize", "tokenize_many"):
+    globals()[_name].__doc__ = getattr(_core_py, _name).__doc__

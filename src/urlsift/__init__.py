@@ -8,11 +8,18 @@ True
 """
 from __future__ import annotations
 
-from . import charclass
+from typing import TYPE_CHECKING
+
+from . import charclass, codec
 from ._select import KIND as CORE
-from .codec import quote, unquote, unquote_to_bytes
+from ._select import bind as _bind
 from .errors import URLSyntaxError
 from .tokens import Tokens, tokenize, tokenize_many
+
+if TYPE_CHECKING:
+    from .codec import quote, unquote, unquote_to_bytes
+else:  # the core's own functions, re-bound when tests switch cores
+    _bind(globals(), "core", tuple(codec.__all__))
 
 __version__ = "0.1.0"
 

@@ -59,8 +59,19 @@ def _is_escape_at(data: bytes, j: int) -> bool:
 
 # ---- %hex codec (RFC 1738 §2.2) ---------------------------------------------------
 
-def unquote_to_bytes(s: Text, strict: bool = True) -> bytes:
-    """Decode every ``%hex`` escape of ``s`` into its octet."""
+def unquote_to_bytes(s: Text, *, strict: bool = True) -> bytes:
+    """Decode every ``%hex`` escape of ``s`` into its octet (RFC 1738 §2.2).
+
+    ``str`` input is taken as UTF-8 (``surrogateescape``, so text decoded that way
+    comes back byte for byte). A malformed escape (``%``, ``%4``, ``%zz``) raises
+    :class:`~urlsift.URLSyntaxError` with code ``bad-escape`` and its position;
+    with ``strict=False`` it is kept literally.
+
+    >>> unquote_to_bytes("caf%C3%A9")
+    b'caf\\xc3\\xa9'
+    >>> unquote_to_bytes("50%zz", strict=False)
+    b'50%zz'
+    """
     data = _as_bytes(s)
     if b"%" not in data:
         return data
@@ -82,16 +93,30 @@ def unquote_to_bytes(s: Text, strict: bool = True) -> bytes:
             i = j + 1
 
 
-def unquote(s: Text, encoding: str = "utf-8", errors: str = "strict", strict: bool = True) -> str:
-    """Decode ``%hex`` escapes and the octets they stand for as ``encoding`` text."""
+def unquote(s: Text, encoding: str = "utf-8", errors: str = "strict", *,
+            strict: bool = True) -> str:
+    """Decode ``%hex`` escapes; the octets are read as ``encoding`` text.
+
+    ``errors`` is about that text decoding only, as in :meth:`bytes.decode`;
+    ``strict`` is about malformed escapes, as in :func:`unquote_to_bytes`.
+    Unlike :func:`urllib.parse.unquote` the default is ``errors="strict"``: bad
+    octets are reported, not replaced.
+
+    >>> unquote("marie%2Dclaude")
+    'marie-claude'
+    >>> unquote("%E9t%E9", encoding="latin-1")
+    'été'
+    >>> unquote("100%", strict=False)
+    '100%'
+    """
     if not isinstance(s, str):
-        return unquote_to_bytes(s, strict).decode(encoding, errors)
+        return unquote_to_bytes(s, strict=strict).decode(encoding, errors)
     if "%" not in s:
         return s
     if s.isascii() and encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
         # Decoding the whole buffer equals decoding each run of escapes on its
         # own: an ASCII octet always ends an incomplete UTF-8 sequence.
-        return unquote_to_bytes(s, strict).decode("utf-8", errors)
+        return unquote_to_bytes(s, strict=strict).decode("utf-8", errors)
     return _unquote_runs(s, encoding, errors, strict)
 
 
@@ -129,7 +154,19 @@ def _unquote_runs(s: str, encoding: str, errors: str, strict: bool) -> str:
 
 
 def quote(s: Text, safe: str = "") -> str:
-    """Encode every octet that is not unreserved (RFC 1738 §2.2) or in ``safe``."""
+    """Encode every octet except the unreserved ones and those in ``safe``.
+
+    Unreserved is RFC 1738's ``alpha | digit | safe | extra`` (§2.2, §5): letters,
+    digits and ``$-_.+!*'(),``. Everything else, reserved characters included unless
+    listed in ``safe``, becomes ``%XX`` with upper-case hex; ``str`` is encoded as
+    UTF-8. (``urllib.parse.quote`` differs: it keeps ``~`` and ``/`` and encodes
+    ``$+!*'(),``.)
+
+    >>> quote("/pub/a b", safe="/")
+    '/pub/a%20b'
+    >>> quote("é~")
+    '%C3%A9%7E'
+    """
     data = _as_bytes(s)
     if not isinstance(safe, str):
         raise TypeError(f"safe must be str, not {type(safe).__name__}")

@@ -5,8 +5,9 @@ and let ``URLSIFT_PURE=1`` force the twin. Every core ``NAME`` is a pair
 ``urlsift.NAME_c`` (built from ``ext/urlsift/NAME.pyx``) and ``urlsift.NAME_py``.
 
 Modules above the core reach it through :data:`cores` at call time
-(``cores.core.tokenize(s)``), so that :func:`use` can switch every module to the
-other twin at once; the test suite runs each test under both this way.
+(``cores.core.tokenize(s)``), or export a core function itself under a public name
+with :func:`bind` (no wrapper: hot loops pay one call). :func:`use` switches both
+to the other twin at once; the test suite runs each test under both this way.
 """
 from __future__ import annotations
 
@@ -53,13 +54,31 @@ def twins(name: str) -> dict[str, ModuleType]:
     return {kind: _import(name, kind) for kind in available_kinds()}
 
 
+_bound: list[tuple[dict, str, tuple[str, ...]]] = []
+
+
+def bind(namespace: dict, attr: str, names: tuple[str, ...]) -> None:
+    """Put the functions ``names`` of core ``attr`` into ``namespace`` (a module's globals)."""
+    _bound.append((namespace, attr, names))
+    _rebind()
+
+
+def _rebind() -> None:
+    for namespace, attr, names in _bound:
+        module = getattr(cores, attr)
+        for name in names:
+            namespace[name] = getattr(module, name)
+
+
 @contextlib.contextmanager
 def use(kind: str) -> Iterator[None]:
     """Switch every module to the ``kind`` core ("cython" or "python") for a while."""
     saved = dict(vars(cores))
     for attr, name in CORE_NAMES.items():
         setattr(cores, attr, _import(name, kind))
+    _rebind()
     try:
         yield
     finally:
         vars(cores).update(saved)
+        _rebind()
