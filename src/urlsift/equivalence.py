@@ -139,6 +139,12 @@ def _fold_typecode(tail: str) -> str:
     return tail
 
 
+def _part(s: str, o: tuple, start: int) -> Optional[str]:
+    """The part whose start offset is field ``start`` (its end is the next field)."""
+    i = o[start]
+    return None if i < 0 else s[i:o[start + 1]]
+
+
 def normalized(s: str) -> str:
     """The canonical string of ``s`` under DESIGN.md's equivalence rules 1-7.
 
@@ -159,23 +165,22 @@ def normalized(s: str) -> str:
     'news:12345667123%asdghfh@info.cern.ch'
     """
     check_controls(s)
-    t = tokenize(s)
-    o = t.offsets
+    o = tokenize(s).offsets   # field order: urlsift._layout.FIELDS
     if o[0] < 0:
         raise URLSyntaxError("missing-scheme", 0, "not an absolute URL: no scheme", s)
     scheme = s[:o[0]].lower()
-    fragment = t.part("fragment")
-    if not t.has_login:      # opaque schemepart: only rule 2 applies
+    fragment = _part(s, o, 13)
+    if o[5] < 0:             # not the "//" form: an opaque schemepart, rule 2 only
         body = _norm_escapes(s[o[9]:o[10]])
         if scheme == "ftp":
             body = _fold_typecode(body)
     else:
-        user, password = t.part("user"), t.part("password")
+        user, password = _part(s, o, 1), _part(s, o, 3)
         host = _norm_escapes(_fold(s[o[5]:o[6]]), fold=True)
-        port = t.part("port")
+        port = _part(s, o, 7)
         if port is not None:
             port = _norm_port(port, scheme)
-        path, search = t.part("path"), t.part("search")
+        path, search = _part(s, o, 9), _part(s, o, 11)
         if path is not None:
             path = _norm_escapes(path)
         if search is not None:

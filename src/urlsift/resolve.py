@@ -185,7 +185,8 @@ def _remove_dots_draft(path: str) -> str:
 
 # ---- RFC 3986 §5.2 ----------------------------------------------------------------
 
-Parts = tuple  # (scheme, authority, path, query, fragment); None when undefined
+#: (scheme, authority, path, query, fragment); None where a part is undefined
+Parts = tuple[Optional[str], Optional[str], str, Optional[str], Optional[str]]
 
 
 def _split3986(s: str) -> Parts:
