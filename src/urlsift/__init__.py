@@ -13,7 +13,10 @@ from typing import TYPE_CHECKING
 from . import charclass, codec
 from ._select import KIND as CORE
 from ._select import bind as _bind
+from .equivalence import equivalent, normalized
 from .errors import URLSyntaxError
+from .ports import DEFAULT_PORTS
+from .resolve import resolve
 from .tokens import Tokens, tokenize, tokenize_many
 
 if TYPE_CHECKING:
@@ -24,6 +27,7 @@ else:  # the core's own functions, re-bound when tests switch cores
 __version__ = "0.1.0"
 
 __all__ = [
-    "CORE", "URLSyntaxError", "Tokens", "charclass", "quote", "tokenize", "tokenize_many",
-    "unquote", "unquote_to_bytes",
+    "CORE", "DEFAULT_PORTS", "URLSyntaxError", "Tokens", "charclass", "equivalent",
+    "normalized", "quote", "resolve", "tokenize", "tokenize_many", "unquote",
+    "unquote_to_bytes",
 ]

@@ -18,6 +18,9 @@ __all__ = ["Tokens", "tokenize", "tokenize_many", "PARTS"]
 #: The parts a tokenizer result names, in URL order.
 PARTS = ("scheme", "user", "password", "host", "port", "path", "search", "fragment")
 
+# part -> (index of its start, index of its end) in the offsets tuple
+_SPAN_FIELDS = {p: (FIELDS.index(p + "_start"), FIELDS.index(p + "_end")) for p in PARTS[1:]}
+
 
 class Tokens(NamedTuple):
     """Offsets into ``text`` (see ``urlsift._layout.FIELDS``) plus the text itself."""
@@ -30,8 +33,9 @@ class Tokens(NamedTuple):
         if part == "scheme":
             end = self.offsets[0]
             return None if end < 0 else (0, end)
-        start = self.offsets[FIELDS.index(part + "_start")]
-        return None if start < 0 else (start, self.offsets[FIELDS.index(part + "_end")])
+        i, j = _SPAN_FIELDS[part]
+        start = self.offsets[i]
+        return None if start < 0 else (start, self.offsets[j])
 
     def part(self, part: str) -> Optional[str]:
         """The part as written, or None when it is absent."""
