@@ -1,7 +1,7 @@
 """Partial forms: the 1994 URI draft's rules, and RFC 3986 §5.2 on request.
 
 "the draft" is draft-www-uri-00 (spec/001_*.txt), section "Partial (relative)
-form"; its rules are quoted in ``urlsift/resolve.py``.
+form"; its rules are quoted in ``urlsift/partial.py``.
 """
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from urllib.parse import urljoin
 import pytest
 from hypothesis import assume, given, strategies as st
 
-from urlsift import resolve as resolve_module
+from urlsift import partial as resolve_module
 from urlsift.errors import URLSyntaxError
-from urlsift.resolve import resolve
+from urlsift.partial import resolve
 
 
 def test_docstring_examples():

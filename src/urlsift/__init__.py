@@ -16,7 +16,7 @@ from ._select import bind as _bind
 from .equivalence import equivalent, normalized
 from .errors import URLSyntaxError
 from .ports import DEFAULT_PORTS
-from .resolve import resolve
+from .partial import resolve
 from .tokens import Tokens, tokenize, tokenize_many
 
 if TYPE_CHECKING:
