@@ -1,0 +1,128 @@
+"""Issue 2: the core — ``%hex`` decoding and tokenizing — beside the peers.
+
+Group ``unquote``: every request target of the access log, decoded in one round by
+urlsift (Cython core, through the public ``urlsift.codec.unquote`` and the core
+function directly; the pure twin for reference), ``urllib.parse.unquote`` and yarl's
+Cython ``_Unquoter``. All decode leniently: malformed escapes are kept
+(``strict=False`` for urlsift) and bad UTF-8 is replaced (urllib's default).
+
+Group ``tokenize``: the URL list split into parts by urlsift's bulk
+``tokenize_many``, by ``tokenize`` called once per URL (the public wrapper and the
+bare core function), and by ``urllib.parse.urlsplit`` (which has an LRU cache of 128
+entries; the list is far larger, so it misses).
+
+``extra_info`` holds ``bytes`` and ``items`` per round for ``report.py``.
+"""
+from __future__ import annotations
+
+import urllib.parse
+
+import pytest
+
+from urlsift import _select, codec, tokens
+
+KINDS = _select.available_kinds()
+
+
+def _core(kind: str):
+    if kind not in KINDS:
+        pytest.skip(f"the {kind} core is not built (python setup.py build_ext --inplace)")
+    return _select.twins("_core")[kind]
+
+
+# ---- unquote ---------------------------------------------------------------------
+
+@pytest.mark.benchmark(group="unquote")
+@pytest.mark.parametrize("kind", ["cython", "python"])
+def test_unquote_urlsift(bench, request_targets, targets_bytes, kind):
+    """``urlsift.codec.unquote`` on the ``kind`` core, lenient like its peers."""
+    _core(kind)
+    unquote = codec.unquote
+
+    def run(items):
+        return [unquote(t, "utf-8", "replace", strict=False) for t in items]
+
+    with _select.use(kind):
+        out = bench(run, request_targets, bytes=targets_bytes, items=len(request_targets))
+    assert out[0] == urllib.parse.unquote(request_targets[0])
+
+
+@pytest.mark.benchmark(group="unquote")
+def test_unquote_urlsift_core_direct(bench, request_targets, targets_bytes):
+    """The Cython core's ``unquote`` without the ``codec`` wrapper (its floor)."""
+    unquote = _core("cython").unquote
+
+    def run(items):
+        return [unquote(t, "utf-8", "replace", False) for t in items]
+
+    bench(run, request_targets, bytes=targets_bytes, items=len(request_targets))
+
+
+@pytest.mark.benchmark(group="unquote")
+def test_unquote_urllib(bench, request_targets, targets_bytes):
+    """``urllib.parse.unquote`` (errors="replace" by default)."""
+    unquote = urllib.parse.unquote
+
+    def run(items):
+        return [unquote(t) for t in items]
+
+    bench(run, request_targets, bytes=targets_bytes, items=len(request_targets))
+
+
+@pytest.mark.benchmark(group="unquote")
+def test_unquote_yarl(bench, request_targets, targets_bytes):
+    """yarl's Cython ``_Unquoter`` (keeps malformed and non-UTF-8 escapes as written)."""
+    quoting_c = pytest.importorskip("yarl._quoting_c", reason="yarl's Cython extension is not installed")
+    unquote = quoting_c._Unquoter()
+
+    def run(items):
+        return [unquote(t) for t in items]
+
+    bench(run, request_targets, bytes=targets_bytes, items=len(request_targets))
+
+
+# ---- tokenize --------------------------------------------------------------------
+
+@pytest.mark.benchmark(group="tokenize")
+@pytest.mark.parametrize("kind", ["cython", "python"])
+def test_tokenize_many(bench, url_list, urls_bytes, kind):
+    """``urlsift.tokens.tokenize_many(list)``: one call for the whole list."""
+    _core(kind)
+    with _select.use(kind):
+        out = bench(tokens.tokenize_many, url_list, bytes=urls_bytes, items=len(url_list))
+    assert len(out) == len(url_list)
+
+
+@pytest.mark.benchmark(group="tokenize")
+def test_tokenize_per_call(bench, url_list, urls_bytes):
+    """``urlsift.tokens.tokenize(u)`` once per URL (builds a ``Tokens`` each time)."""
+    _core("cython")
+    tokenize = tokens.tokenize
+
+    def run(items):
+        return [tokenize(u) for u in items]
+
+    with _select.use("cython"):
+        bench(run, url_list, bytes=urls_bytes, items=len(url_list))
+
+
+@pytest.mark.benchmark(group="tokenize")
+def test_tokenize_per_call_core(bench, url_list, urls_bytes):
+    """The Cython core's ``tokenize(u)`` once per URL (the bare 17-int tuple)."""
+    tokenize = _core("cython").tokenize
+
+    def run(items):
+        return [tokenize(u) for u in items]
+
+    bench(run, url_list, bytes=urls_bytes, items=len(url_list))
+
+
+@pytest.mark.benchmark(group="tokenize")
+def test_tokenize_urlsplit(bench, url_list, urls_bytes):
+    """``[urllib.parse.urlsplit(u) for u in list]``."""
+    urlsplit = urllib.parse.urlsplit
+
+    def run(items):
+        return [urlsplit(u) for u in items]
+
+    bench(run, url_list, bytes=urls_bytes, items=len(url_list))
