@@ -34,6 +34,19 @@ def _cached(name: str, make: Callable[[Path], Any]) -> Path:
 
 
 @pytest.fixture(scope="session")
+def size_name() -> str:
+    """``tiny``, ``small`` or ``full``: the value of ``URLSIFT_BENCH_SIZE``."""
+    return SIZE
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """Where corpora and reports are written (``benchmarks/data/``, not in git)."""
+    DATA.mkdir(exist_ok=True)
+    return DATA
+
+
+@pytest.fixture(scope="session")
 def sizes() -> dict[str, float]:
     """The corpus sizes of this run."""
     return corpus.sizes(SIZE)

@@ -1,0 +1,124 @@
+"""The corpora are deterministic and what they claim to be (not timed).
+
+Same seed -> same bytes; another seed -> other bytes; sizes land where asked; the
+URL labels follow RFC 1738 where that can be checked without a validator; the mbox
+separators are escaped; ``report.py`` renders a benchmark JSON.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import mailbox
+import re
+
+import pytest
+
+import corpus
+import corpus_urls
+import report
+
+
+def _digest(path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("kind", ["log", "mbox"])
+def test_same_seed_same_bytes(tmp_path, kind):
+    write = corpus.write_log if kind == "log" else corpus.write_mbox
+    a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    write(a, 0.05, seed=3)
+    write(b, 0.05, seed=3)
+    write(c, 0.05, seed=4)
+    assert _digest(a) == _digest(b)
+    assert _digest(a) != _digest(c)
+
+
+def test_urls_same_seed_same_bytes(tmp_path):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    corpus.write_urls(a, 500, seed=3)
+    corpus.write_urls(b, 500, seed=3)
+    assert _digest(a) == _digest(b)
+    assert (tmp_path / "a.txt.labels").read_bytes() == (tmp_path / "b.txt.labels").read_bytes()
+    assert corpus.read_urls(a) == corpus.urls(500, seed=3)
+    assert [ok for ok, _ in corpus.read_labels(a)] == [u.valid for u in corpus.labeled_urls(500, seed=3)]
+
+
+def test_sizes_and_prefix(tmp_path):
+    small, large = tmp_path / "s.log", tmp_path / "l.log"
+    n_small = corpus.write_log(small, 0.02)
+    n_large = corpus.write_log(large, 0.05)
+    assert 20_000 <= n_small < 21_000            # stops at the first line end past the size
+    assert small.stat().st_size == n_small
+    assert large.read_bytes().startswith(small.read_bytes())   # a smaller log is a prefix
+    assert not list(tmp_path.glob("*.part"))
+
+
+def test_log_lines_are_combined_format(tmp_path):
+    path = tmp_path / "a.log"
+    corpus.write_log(path, 0.05)
+    line_re = re.compile(r'^\S+ - \S+ \[\d\d/\w{3}/\d{4}:\d\d:\d\d:\d\d \+0000\] "[A-Z]+ \S+ HTTP/\d\.\d" '
+                         r'\d{3} \d+ "[^"]*" "[^"]*"$')
+    text = path.read_text(encoding="utf-8")
+    lines = text.splitlines()
+    assert all(line_re.match(line) for line in lines)
+    targets = corpus.request_targets(path)
+    assert len(targets) == len(lines)
+    assert any("%C3%A9" in t for t in targets) and any("%zz" in t for t in targets)
+    per_kb = len(re.findall(r"[a-z]+://", text)) / (len(text) / 1000)
+    assert 2 <= per_kb <= 5                      # "about 3 URLs per KB"
+
+
+def test_url_labels():
+    items = corpus.labeled_urls(5000, seed=9)
+    share = sum(u.valid for u in items) / len(items)
+    assert 0.65 <= share <= 0.75
+    schemes = {u.url.split(":", 1)[0] for u in items if u.valid}
+    assert {"ftp", "http", "https", "gopher", "mailto", "news", "nntp", "telnet", "wais", "file",
+            "prospero"} <= schemes
+    for u in items:
+        if u.valid:
+            # RFC 1738 §2.2: no control, non-ASCII or unsafe character except "%" and one "#"
+            assert not re.search(r'[\x00-\x20\x7f-\uffff<>"{}|\\^~\[\]`]', u.url), u.url
+            assert u.url.count("#") <= 1, u.url
+            assert not re.search(r"%(?![0-9A-Fa-f]{2})", u.url), u.url
+            assert re.match(r"[a-z0-9+.-]+:", u.url), u.url          # §5: lower-case scheme
+        else:
+            assert u.mutation in corpus_urls.MUTATIONS
+    kinds = {u.mutation for u in items if not u.valid}
+    assert kinds == set(corpus_urls.MUTATIONS)
+
+
+def test_mbox_is_a_mailbox(tmp_path):
+    path = tmp_path / "m.mbox"
+    corpus.write_mbox(path, 0.2)
+    text = path.read_text(encoding="utf-8")
+    # every line starting "From " is a separator followed by headers; others were escaped
+    for m in re.finditer(r"(?m)^From .*\n(.*)", text):
+        assert m.group(1).startswith("From: "), m.group(0)
+    assert re.search(r"(?m)^>From ", text)
+    box = mailbox.mbox(str(path))
+    messages = list(box)
+    assert len(messages) == text.count("\nMessage-ID: ")
+    types = {p.get_content_type() for msg in messages for p in msg.walk()}
+    assert {"text/plain", "text/html", "multipart/alternative"} <= types
+    encodings = {p.get("Content-Transfer-Encoding") for msg in messages for p in msg.walk()}
+    assert {"quoted-printable", "base64"} <= encodings
+    assert "=\n" in text and "=3D" in text and "&amp;" in text and "<URL:" in text
+    assert "List-Unsubscribe: " in text
+
+
+def test_report_renders(tmp_path):
+    data = {"benchmarks": [
+        {"group": "g", "name": "test_unquote_a", "stats": {"mean": 0.5, "rounds": 3},
+         "extra_info": {"bytes": 10_000_000, "items": 1000}},
+        {"group": "g", "name": "test_unquote_b[x]", "stats": {"mean": 0.25, "rounds": 3},
+         "extra_info": {"bytes": 10_000_000, "items": 1000, "found": 7}},
+    ]}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(data))
+    rows = report.group_rows(report.load(str(path)))["g"]
+    assert [r["name"] for r in rows] == ["b[x]", "a"]             # fastest first
+    assert rows[0]["mbps"] == pytest.approx(40.0) and rows[1]["ips"] == pytest.approx(2000.0)
+    md = report.render({"g": rows}, markdown=True)
+    assert "| b[x] | 250.00 ms | 40.0 | 4000.0 | 1 | 2.00 |" in md
+    assert "b[x]: found=7" in md
