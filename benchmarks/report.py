@@ -77,17 +77,33 @@ def _time(secs: float) -> str:
     return f"{secs * 1e3:.2f} ms" if secs < 10 else f"{secs:.2f} s"
 
 
+#: extra_info keys that every row has; the others are listed under the table
+STANDARD_INFO = ("bytes", "items", "size", "corpus")
+
+
 def render(groups: dict[str, list[dict[str, Any]]], markdown: bool = False, stat: str = "mean") -> str:
-    """The tables as text (aligned columns) or as Markdown."""
+    """The tables as text (aligned columns) or as Markdown.
+
+    When the rows of a group processed different numbers of items (extraction: the
+    URLs each tool found), an ``items`` column shows each count.
+    """
     out = []
     for group, rows in groups.items():
-        head = ["name", f"{stat} time", "MB/s", "items/s"] + [f"×{r['name']}" for r in rows]
+        infos = [r["info"] for r in rows]
+        same_items = len({i.get("items") for i in infos}) == 1
+        head = ["name", f"{stat} time", "MB/s", "items/s"] + ([] if same_items else ["items"])
+        head += [f"×{r['name']}" for r in rows]
         body = []
         for r in rows:
-            ratios = [f"{p['secs'] / r['secs']:.2f}" if p is not r else "1" for p in rows]
-            body.append([r["name"], _time(r["secs"]), _num(r["mbps"]), _num(r["ips"])] + ratios)
-        title = f"group {group}: {rows[0]['info'].get('items', '?')} items, " \
-                f"{_num(rows[0]['info'].get('bytes'), 2)} bytes, size {rows[0]['info'].get('size', '?')}"
+            line = [r["name"], _time(r["secs"]), _num(r["mbps"]), _num(r["ips"])]
+            if not same_items:
+                line.append(str(r["info"].get("items", "-")))
+            line += [f"{p['secs'] / r['secs']:.2f}" if p is not r else "1" for p in rows]
+            body.append(line)
+        title = f"group {group}: {_num(infos[0].get('bytes'), 2)} bytes"
+        if same_items:
+            title += f", {infos[0].get('items', '?')} items"
+        title += f", size {infos[0].get('size', '?')}, {rows[0]['rounds']} rounds"
         if markdown:
             out.append(f"**{title}**\n")
             out.append("| " + " | ".join(head) + " |")
@@ -97,12 +113,12 @@ def render(groups: dict[str, list[dict[str, Any]]], markdown: bool = False, stat
             widths = [max(len(x[i]) for x in [head] + body) for i in range(len(head))]
             out.append(title)
             for line in [head] + body:
-                out.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(line, widths))))
-        found = [f"{r['name']}: " + ", ".join(f"{k}={v}" for k, v in r["info"].items()
-                                               if k not in ("bytes", "items", "size"))
-                 for r in rows if any(k not in ("bytes", "items", "size") for k in r["info"])]
-        if found:
-            out.append(("\n" if markdown else "") + "; ".join(found))
+                out.append("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                                     for i, (c, w) in enumerate(zip(line, widths))))
+        notes = [f"{r['name']}: " + ", ".join(f"{k}={v}" for k, v in r["info"].items() if k not in STANDARD_INFO)
+                 for r in rows if any(k not in STANDARD_INFO for k in r["info"])]
+        if notes:
+            out.append(("\n" if markdown else "") + "; ".join(notes))
         out.append("")
     return "\n".join(out)
 
@@ -114,10 +130,13 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--markdown", action="store_true", help="Markdown tables")
     p.add_argument("--stat", default="mean", choices=("mean", "median", "min"), help="which time to use")
     a = p.parse_args(argv)
-    for path in a.json:
-        if len(a.json) > 1:
-            print(f"## {path}\n" if a.markdown else f"== {path}")
-        print(render(group_rows(load(path), a.stat), a.markdown, a.stat))
+    try:
+        for path in a.json:
+            if len(a.json) > 1:
+                print(f"## {path}\n" if a.markdown else f"== {path}")
+            print(render(group_rows(load(path), a.stat), a.markdown, a.stat))
+    except BrokenPipeError:                      # report.py out.json | head
+        sys.stderr.close()
     return 0
 
 

@@ -48,7 +48,7 @@ def test_unquote_urlsift(bench, request_targets, targets_bytes, kind):
 
 
 @pytest.mark.benchmark(group="unquote")
-def test_unquote_urlsift_core_direct(bench, request_targets, targets_bytes):
+def test_unquote_urlsift_core(bench, request_targets, targets_bytes):
     """The Cython core's ``unquote`` without the ``codec`` wrapper (its floor)."""
     unquote = _core("cython").unquote
 
@@ -85,7 +85,7 @@ def test_unquote_yarl(bench, request_targets, targets_bytes):
 
 @pytest.mark.benchmark(group="tokenize")
 @pytest.mark.parametrize("kind", ["cython", "python"])
-def test_tokenize_many(bench, url_list, urls_bytes, kind):
+def test_tokenize_urlsift_many(bench, url_list, urls_bytes, kind):
     """``urlsift.tokens.tokenize_many(list)``: one call for the whole list."""
     _core(kind)
     with _select.use(kind):
@@ -94,7 +94,7 @@ def test_tokenize_many(bench, url_list, urls_bytes, kind):
 
 
 @pytest.mark.benchmark(group="tokenize")
-def test_tokenize_per_call(bench, url_list, urls_bytes):
+def test_tokenize_urlsift_per_call(bench, url_list, urls_bytes):
     """``urlsift.tokens.tokenize(u)`` once per URL (builds a ``Tokens`` each time)."""
     _core("cython")
     tokenize = tokens.tokenize
@@ -107,7 +107,7 @@ def test_tokenize_per_call(bench, url_list, urls_bytes):
 
 
 @pytest.mark.benchmark(group="tokenize")
-def test_tokenize_per_call_core(bench, url_list, urls_bytes):
+def test_tokenize_urlsift_core_per_call(bench, url_list, urls_bytes):
     """The Cython core's ``tokenize(u)`` once per URL (the bare 17-int tuple)."""
     tokenize = _core("cython").tokenize
 
