@@ -113,10 +113,25 @@ def write_urls(path: PathLike, count: int, seed: int = 1) -> int:
     break (the mutations use other control characters); read them back with
     :func:`read_urls`, which splits on ``\\n`` only.
     """
-    items = labeled_urls(count, seed)
-    _write_until(Path(str(path) + ".labels"),
-                 ("1\n" if u.valid else f"0 {u.mutation}\n" for u in items), 1 << 62)
-    return _write_until(path, (u.url + "\n" for u in items), 1 << 62)
+    path = Path(path)
+    labels = Path(str(path) + ".labels")
+    tmp_urls, tmp_labels = path.with_name(path.name + ".part"), labels.with_name(labels.name + ".part")
+    written = 0
+    with open(tmp_urls, "wb") as fu, open(tmp_labels, "wb") as fl:
+        urls_buf: list[str] = []
+        labels_buf: list[str] = []
+        for i, u in enumerate(iter_labeled_urls(count, seed), 1):
+            urls_buf.append(u.url + "\n")
+            labels_buf.append("1\n" if u.valid else f"0 {u.mutation}\n")
+            if i % 65536 == 0 or i == count:        # stream: never the whole list in memory
+                data = "".join(urls_buf).encode("utf-8")
+                fu.write(data)
+                fl.write("".join(labels_buf).encode("ascii"))
+                written += len(data)
+                urls_buf, labels_buf = [], []
+    os.replace(tmp_labels, labels)
+    os.replace(tmp_urls, path)                     # last: its presence means both are whole
+    return written
 
 
 def read_urls(path: PathLike) -> list[str]:
