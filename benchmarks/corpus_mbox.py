@@ -49,7 +49,7 @@ def _url(r: random.Random) -> str:
     if x < 0.15:
         return f"news:comp.infosystems.www.{r.choice(('misc', 'authoring', 'servers'))}"
     url = f"{r.choice(('http', 'https'))}://{r.choice(HOSTS)}/{r.choice(PATHS)}"
-    if r.random() < 0.3:
+    if r.random() < 0.3 and "#" not in url:
         url += f"{'&' if '?' in url else '?'}id={r.randint(1, 99999)}&token={r.getrandbits(64):x}"
     return url
 
@@ -92,11 +92,20 @@ def _wrap(r: random.Random, tokens: list[str], width: int = 72) -> str:
     return "\n".join(lines)
 
 
+def _unwrap(tok: str) -> str:
+    """The URL of a token: ``<URL:u>`` and ``(u).`` give ``u`` (its own parentheses stay)."""
+    if tok.startswith("<URL:"):
+        return tok[5:-1]
+    if tok.startswith("(") and tok.endswith(")."):
+        return tok[1:-2]
+    return tok
+
+
 def _html(r: random.Random, tokens: list[str]) -> str:
     out = []
     for tok in tokens:
-        if "://" in tok or tok.startswith("mailto:"):
-            url = tok.strip("<>().").removeprefix("URL:")
+        if "://" in tok or "mailto:" in tok:
+            url = _unwrap(tok)
             href = html.escape(url)
             text = href if r.random() < 0.5 else "click here"
             out.append(f'<a href="{href}">{text}</a>')
