@@ -37,23 +37,23 @@ def _core(kind: str):
 def test_unquote_urlsift(bench, request_targets, targets_bytes, kind):
     """``urlsift.codec.unquote`` on the ``kind`` core, lenient like its peers."""
     _core(kind)
-    unquote = codec.unquote
+    with _select.use(kind):                       # look the function up after switching
+        unquote = codec.unquote
 
-    def run(items):
-        return [unquote(t, "utf-8", "replace", strict=False) for t in items]
+        def run(items):
+            return [unquote(t, "utf-8", "replace", strict=False) for t in items]
 
-    with _select.use(kind):
         out = bench(run, request_targets, bytes=targets_bytes, items=len(request_targets))
     assert out[0] == urllib.parse.unquote(request_targets[0])
 
 
 @pytest.mark.benchmark(group="unquote")
 def test_unquote_urlsift_core(bench, request_targets, targets_bytes):
-    """The Cython core's ``unquote`` without the ``codec`` wrapper (its floor)."""
+    """The Cython core module's ``unquote``, called directly (the floor of the public one)."""
     unquote = _core("cython").unquote
 
     def run(items):
-        return [unquote(t, "utf-8", "replace", False) for t in items]
+        return [unquote(t, "utf-8", "replace", strict=False) for t in items]
 
     bench(run, request_targets, bytes=targets_bytes, items=len(request_targets))
 
@@ -89,7 +89,8 @@ def test_tokenize_urlsift_many(bench, url_list, urls_bytes, kind):
     """``urlsift.tokens.tokenize_many(list)``: one call for the whole list."""
     _core(kind)
     with _select.use(kind):
-        out = bench(tokens.tokenize_many, url_list, bytes=urls_bytes, items=len(url_list))
+        tokenize_many = tokens.tokenize_many
+        out = bench(tokenize_many, url_list, bytes=urls_bytes, items=len(url_list))
     assert len(out) == len(url_list)
 
 
@@ -97,12 +98,12 @@ def test_tokenize_urlsift_many(bench, url_list, urls_bytes, kind):
 def test_tokenize_urlsift_per_call(bench, url_list, urls_bytes):
     """``urlsift.tokens.tokenize(u)`` once per URL (builds a ``Tokens`` each time)."""
     _core("cython")
-    tokenize = tokens.tokenize
-
-    def run(items):
-        return [tokenize(u) for u in items]
-
     with _select.use("cython"):
+        tokenize = tokens.tokenize
+
+        def run(items):
+            return [tokenize(u) for u in items]
+
         bench(run, url_list, bytes=urls_bytes, items=len(url_list))
 
 
