@@ -1,8 +1,8 @@
 """Issue 2: the core — ``%hex`` decoding and tokenizing — beside the peers.
 
 Group ``unquote``: every request target of the access log, decoded in one round by
-urlsift (Cython core, through the public ``urlsift.codec.unquote`` and the core
-function directly; the pure twin for reference), ``urllib.parse.unquote`` and yarl's
+urlsift (``urlsift.codec.unquote``, which is the selected core's own function: the
+Cython core, and the pure twin for reference), ``urllib.parse.unquote`` and yarl's
 Cython ``_Unquoter``. All decode leniently: malformed escapes are kept
 (``strict=False`` for urlsift) and bad UTF-8 is replaced (urllib's default).
 
@@ -45,17 +45,6 @@ def test_unquote_urlsift(bench, request_targets, targets_bytes, kind):
 
         out = bench(run, request_targets, bytes=targets_bytes, items=len(request_targets))
     assert out[0] == urllib.parse.unquote(request_targets[0])
-
-
-@pytest.mark.benchmark(group="unquote")
-def test_unquote_urlsift_core(bench, request_targets, targets_bytes):
-    """The Cython core module's ``unquote``, called directly (the floor of the public one)."""
-    unquote = _core("cython").unquote
-
-    def run(items):
-        return [unquote(t, "utf-8", "replace", strict=False) for t in items]
-
-    bench(run, request_targets, bytes=targets_bytes, items=len(request_targets))
 
 
 @pytest.mark.benchmark(group="unquote")
