@@ -2,7 +2,9 @@
 import pytest
 
 from urlsift._layout import CODES, FIELDS, NFIELDS
-from urlsift.tokens import PARTS, tokenize, tokenize_many
+from array import array
+
+from urlsift.tokens import PARTS, tokenize, tokenize_many, tokenize_offsets
 
 
 def parts(s):
@@ -104,8 +106,13 @@ def test_non_ascii_text_offsets_count_characters():
 
 def test_bulk_matches_single_calls():
     urls = ["http://a/b", "ftp://@h/", "mailto:x@y", "", "HTTP://A", "//x", "http://h/%z"]
-    assert tokenize_many(urls) == [tokenize(u).offsets for u in urls]
-    assert tokenize_many(iter(urls)) == [tokenize(u).offsets for u in urls]
+    singles = [tokenize(u) for u in urls]
+    assert tokenize_many(urls) == singles
+    assert tokenize_many(iter(urls)) == singles
+    flat = tokenize_offsets(urls)
+    assert isinstance(flat, array) and flat.typecode == "q" and len(flat) == 17 * len(urls)
+    assert [tuple(flat[17 * k:17 * k + 17]) for k in range(len(urls))] == [t.offsets for t in singles]
+    assert len(tokenize_offsets([])) == 0
 
 
 @pytest.mark.parametrize("bad", [b"http://h/", None, 3])
@@ -114,3 +121,5 @@ def test_tokenize_wants_str(bad):
         tokenize(bad)
     with pytest.raises(TypeError, match=type(bad).__name__):
         tokenize_many(["ok", bad])
+    with pytest.raises(TypeError, match=type(bad).__name__):
+        tokenize_offsets(["ok", bad])

@@ -11,6 +11,8 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
 from libc.string cimport memchr, memcpy
 from libc.stdint cimport uint16_t, uint8_t
+from cpython cimport array
+import array
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
 from urlsift import _core_py
@@ -62,6 +64,8 @@ cdef uint8_t ATTENTION[128]
 for _i in range(128):
     ATTENTION[_i] = (_i < 0x20 or _i == 0x7F or chr(_i) in "#/?@:[]%"
                      or (_PY_TABLE[_i] & _cc.UNSAFE) != 0)
+
+cdef array.array _OFFSETS_TEMPLATE = array.array("q")
 
 cdef uint8_t HEXVAL[256]
 for _i in range(256):
@@ -471,11 +475,19 @@ def tokenize(s):
 
 def tokenize_many(urls):
     """:func:`tokenize` for every string of ``urls``, in one call."""
-    cdef list out = []
-    for s in urls:
+    cdef list items = urls if type(urls) is list else list(urls)
+    cdef Py_ssize_t n = len(items), k
+    cdef array.array out = array.clone(_OFFSETS_TEMPLATE, n * 17, zero=False)
+    cdef long long *r = out.data.as_longlongs
+    cdef Py_ssize_t tmp[17]
+    cdef int j
+    for k in range(n):
+        s = items[k]
         if not isinstance(s, str):
             raise TypeError(f"expected str, not {type(s).__name__}")
-        out.append(_tokenize(<str>s))
+        tokenize_into(PyUnicode_KIND(s), PyUnicode_DATA(s), PyUnicode_GET_LENGTH(s), tmp)
+        for j in range(17):
+            r[k * 17 + j] = tmp[j]
     return out
 
 

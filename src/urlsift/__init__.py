@@ -17,7 +17,7 @@ from .equivalence import equivalent, normalized
 from .errors import URLSyntaxError
 from .ports import DEFAULT_PORTS
 from .partial import resolve
-from .tokens import Tokens, tokenize, tokenize_many
+from .tokens import Tokens, tokenize, tokenize_many, tokenize_offsets
 
 if TYPE_CHECKING:
     from .codec import quote, unquote, unquote_to_bytes
@@ -28,6 +28,6 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CORE", "DEFAULT_PORTS", "URLSyntaxError", "Tokens", "charclass", "equivalent",
-    "normalized", "quote", "resolve", "tokenize", "tokenize_many", "unquote",
+    "normalized", "quote", "resolve", "tokenize", "tokenize_many", "tokenize_offsets", "unquote",
     "unquote_to_bytes",
 ]

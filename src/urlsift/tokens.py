@@ -8,12 +8,13 @@
 """
 from __future__ import annotations
 
+from array import array
 from typing import Iterable, NamedTuple, Optional
 
-from ._layout import CODES, FIELDS
+from ._layout import CODES, FIELDS, NFIELDS
 from ._select import cores
 
-__all__ = ["Tokens", "tokenize", "tokenize_many", "PARTS"]
+__all__ = ["Tokens", "tokenize", "tokenize_many", "tokenize_offsets", "PARTS"]
 
 #: The parts a tokenizer result names, in URL order.
 PARTS = ("scheme", "user", "password", "host", "port", "path", "search", "fragment")
@@ -63,6 +64,25 @@ def tokenize(s: str) -> Tokens:
     return Tokens(s, cores.core.tokenize(s))
 
 
-def tokenize_many(urls: Iterable[str]) -> list[tuple]:
-    """Raw offset tuples for every URL of ``urls`` in one call to the core."""
+def tokenize_many(urls: Iterable[str]) -> list[Tokens]:
+    """:func:`tokenize` for many URLs, in one call to the core.
+
+    For the raw form without a Python object per URL (17 offsets per URL in one
+    ``array('q')``), call :func:`tokenize_offsets`.
+
+    >>> [t.part("host") for t in tokenize_many(["http://a/b", "ftp://c"])]
+    ['a', 'c']
+    """
+    items = urls if isinstance(urls, list) else list(urls)
+    flat = cores.core.tokenize_many(items)
+    return [Tokens(s, tuple(flat[k * NFIELDS:(k + 1) * NFIELDS])) for k, s in enumerate(items)]
+
+
+def tokenize_offsets(urls: Iterable[str]) -> array:
+    """The offsets of every URL, flat: ``NFIELDS`` ints per URL in one ``array('q')``.
+
+    >>> flat = tokenize_offsets(["http://a/b"])
+    >>> len(flat), flat[5], flat[6]          # host_start, host_end
+    (17, 7, 8)
+    """
     return cores.core.tokenize_many(urls)
