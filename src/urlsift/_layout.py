@@ -32,5 +32,26 @@ CODES: tuple[str, ...] = (
     "non-ascii",         # §2.2: octets without a graphic US-ASCII character must be encoded
     "unsafe-char",       # §2.2: unsafe characters must always be encoded
     "bad-escape",        # §2.2: "%" not followed by two hex digits
+    # ---- scheme grammars (RFC 1738 §3, §5), reported by the _check core ----
+    "bad-port",          # §5 port = digits; tightened to 0-65535
+    "empty-port",        # ":" after the host with no digits
+    "missing-host",      # §5 hostport needs a host
+    "bad-host",          # §5 hostname / hostnumber (parts 0-255)
+    "host-trailing-dot", # "info.cern.ch." -- not in the §5 hostname production
+    "ipv6-host",         # "[...]" host: not RFC 1738; accepted leniently
+    "userinfo-not-allowed",  # user/password where the scheme's BNF has only hostport
+    "port-not-allowed",  # a port on a file URL (§3.10 has none)
+    "bad-userinfo",      # a character the user/password grammar forbids
+    "bad-path",          # a character the path grammar of the scheme forbids
+    "bad-search",        # a character the search grammar forbids ("/" or "?")
+    "search-without-path",  # http://h?q: §5 wants "/" hpath before "?"
+    "bad-typecode",      # ftp ";type=" not followed by one of a i d
+    "bad-group",         # news/nntp group not alpha *[alpha|digit|-.+_]
+    "bad-article",       # nntp article not digits; news article before "@" empty
+    "bad-field",         # prospero ";fieldname=value" malformed
+    "missing-path",      # "/" path required by the BNF (nntp, wais, file, prospero)
+    "missing-address",   # mailto/mid/cid with an empty schemepart
+    "missing-authority", # a "//" scheme (ftp, http...) written without "//"
+    "file-short-form",   # file:/path -- no "//" host part
 )
 CODE_INDEX = {code: i for i, code in enumerate(CODES)}

@@ -1,0 +1,602 @@
+# cython: language_level=3
+"""Cython ``_check`` core (built as ``urlsift._check_c``): URLs against scheme grammars.
+
+Twin of ``src/urlsift/_check_py.py``: read that file first; this is the same walk,
+function by function, over C arrays. The tables and grammar ids come from
+``urlsift._grammar`` (composed from ``urlsift.charclass``); the offsets come from
+the tokenizer walk of ``_core`` (``tokenize_into``, cimported).
+"""
+from cpython.bytes cimport PyBytes_AS_STRING
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from libc.stdint cimport uint8_t
+
+from urlsift._core_c cimport tokenize_into
+from urlsift._layout import CODE_INDEX
+from urlsift._grammar import P as _P, T as _T
+from urlsift import _grammar as _g
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object s)
+    void *PyUnicode_DATA(object s)
+    Py_ssize_t PyUnicode_GET_LENGTH(object s)
+    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t i) nogil
+    ctypedef struct PyObject
+
+# ---- ids, copied from the Python definitions ------------------------------------
+cdef int G_GENERIC = _g.G_GENERIC, G_FTP = _g.G_FTP, G_HTTP = _g.G_HTTP
+cdef int G_GOPHER = _g.G_GOPHER, G_MAILTO = _g.G_MAILTO, G_NEWS = _g.G_NEWS
+cdef int G_NNTP = _g.G_NNTP, G_TELNET = _g.G_TELNET, G_WAIS = _g.G_WAIS
+cdef int G_FILE = _g.G_FILE, G_PROSPERO = _g.G_PROSPERO, G_MID = _g.G_MID
+
+cdef int C_MISSING_SCHEME = CODE_INDEX["missing-scheme"]
+cdef int C_UPPER = CODE_INDEX["uppercase-scheme"]
+cdef int C_CONTROL = CODE_INDEX["control-char"]
+cdef int C_NON_ASCII = CODE_INDEX["non-ascii"]
+cdef int C_UNSAFE = CODE_INDEX["unsafe-char"]
+cdef int C_BAD_ESCAPE = CODE_INDEX["bad-escape"]
+cdef int C_BAD_PORT = CODE_INDEX["bad-port"]
+cdef int C_EMPTY_PORT = CODE_INDEX["empty-port"]
+cdef int C_MISSING_HOST = CODE_INDEX["missing-host"]
+cdef int C_BAD_HOST = CODE_INDEX["bad-host"]
+cdef int C_TRAILING_DOT = CODE_INDEX["host-trailing-dot"]
+cdef int C_IPV6 = CODE_INDEX["ipv6-host"]
+cdef int C_USERINFO_NA = CODE_INDEX["userinfo-not-allowed"]
+cdef int C_PORT_NA = CODE_INDEX["port-not-allowed"]
+cdef int C_BAD_USERINFO = CODE_INDEX["bad-userinfo"]
+cdef int C_BAD_PATH = CODE_INDEX["bad-path"]
+cdef int C_BAD_SEARCH = CODE_INDEX["bad-search"]
+cdef int C_SEARCH_NO_PATH = CODE_INDEX["search-without-path"]
+cdef int C_BAD_TYPECODE = CODE_INDEX["bad-typecode"]
+cdef int C_BAD_GROUP = CODE_INDEX["bad-group"]
+cdef int C_BAD_ARTICLE = CODE_INDEX["bad-article"]
+cdef int C_BAD_FIELD = CODE_INDEX["bad-field"]
+cdef int C_MISSING_PATH = CODE_INDEX["missing-path"]
+cdef int C_MISSING_ADDRESS = CODE_INDEX["missing-address"]
+cdef int C_MISSING_AUTH = CODE_INDEX["missing-authority"]
+cdef int C_FILE_SHORT = CODE_INDEX["file-short-form"]
+
+cdef int P_SCHEME = _P["scheme"], P_USER = _P["user"], P_PASSWORD = _P["password"]
+cdef int P_HOST = _P["host"], P_PORT = _P["port"], P_PATH = _P["path"]
+cdef int P_SEARCH = _P["search"], P_TYPECODE = _P["typecode"], P_SELECTOR = _P["selector"]
+cdef int P_ADDRESS = _P["address"], P_GROUP = _P["group"], P_ARTICLE = _P["article"]
+cdef int P_DATABASE = _P["database"], P_WTYPE = _P["wtype"], P_WPATH = _P["wpath"]
+cdef int P_HSONAME = _P["hsoname"], P_FIELD = _P["field"], P_FRAGMENT = _P["fragment"]
+cdef int P_SCHEMEPART = _P["schemepart"]
+
+cdef int T_USER = _T["user"], T_FPATH = _T["fpath"], T_HPATH = _T["hpath"]
+cdef int T_SEARCH = _T["search"], T_XCHAR = _T["xchar"], T_GROUP = _T["group"]
+cdef int T_ARTICLE = _T["article"], T_UCHAR = _T["uchar"], T_FIELD = _T["field"]
+cdef int T_HOST = _T["host"], T_IPV6 = _T["ipv6"]
+
+# the walk's modes: collect every problem, or stop at the first (fatal) one
+cdef enum:
+    COLLECT = 0
+    STOP_ANY = 1
+    STOP_FATAL = 2
+
+cdef uint8_t UNSAFE_SET[128]
+for _i in range(128):
+    UNSAFE_SET[_i] = chr(_i) in ' <>"#%{}|\\^~[]`'
+
+
+cdef class Config:
+    """Scheme names with their grammar ids, the part tables and the lenient codes."""
+
+    cdef readonly tuple names
+    cdef readonly bytes gids, tables, lenient_ok
+    cdef bytes _blob
+    cdef Py_ssize_t *_starts
+    cdef Py_ssize_t _count
+
+    def __cinit__(self, names, gids, tables, lenient_ok):
+        self.names = tuple(names)
+        self.gids = bytes(gids)
+        self.tables = bytes(tables)
+        self.lenient_ok = bytes(lenient_ok)
+        self._count = len(self.names)
+        self._blob = "".join(self.names).encode("ascii")
+        self._starts = <Py_ssize_t *>PyMem_Malloc((self._count + 1) * sizeof(Py_ssize_t))
+        if self._starts == NULL:
+            raise MemoryError()
+        cdef Py_ssize_t k, pos = 0
+        for k in range(self._count):
+            self._starts[k] = pos
+            pos += len(self.names[k])
+        self._starts[self._count] = pos
+
+    def __dealloc__(self):
+        PyMem_Free(self._starts)
+
+    @property
+    def index(self):
+        return {name: i for i, name in enumerate(self.names)}
+
+
+cdef struct W:
+    int kind
+    void *data
+    Py_ssize_t n
+    const uint8_t *tables
+    const uint8_t *lenient
+    int mode
+    PyObject *out       # a list in COLLECT mode, else NULL
+    int worst
+    bint stop
+
+
+cdef inline unsigned int at(W *w, Py_ssize_t i) noexcept:
+    # an int, not Py_UCS4: Cython would treat arithmetic on Py_UCS4 as str operations
+    return <unsigned int>PyUnicode_READ(w.kind, w.data, i)
+
+
+cdef int add(W *w, Py_ssize_t pos, int code, int part, Py_ssize_t a, Py_ssize_t b) except -1:
+    if w.out != NULL:
+        (<list>w.out).extend((pos, code, part, a, b))
+    if w.lenient[code]:
+        if w.worst < 1:
+            w.worst = 1
+        if w.mode == STOP_ANY:
+            w.stop = True
+    else:
+        w.worst = 2
+        if w.mode != COLLECT:
+            w.stop = True
+    return 0
+
+
+cdef inline bint is_hex(unsigned int c) noexcept:
+    return (0x30 <= c <= 0x39) or (0x41 <= c <= 0x46) or (0x61 <= c <= 0x66)
+
+
+cdef inline bint is_alpha(unsigned int c) noexcept:
+    return (0x41 <= c <= 0x5A) or (0x61 <= c <= 0x7A)
+
+
+cdef inline bint is_digit(unsigned int c) noexcept:
+    return 0x30 <= c <= 0x39
+
+
+cdef Py_ssize_t find(W *w, unsigned int ch, Py_ssize_t a, Py_ssize_t b) noexcept:
+    cdef Py_ssize_t i
+    for i in range(a, b):
+        if at(w, i) == ch:
+            return i
+    return b
+
+
+cdef int part(W *w, Py_ssize_t a, Py_ssize_t b, int table, int prt, int fallback) except -1:
+    """Walk [a, b) with a membership table; report every character it refuses."""
+    cdef const uint8_t *tab = w.tables + table * 256
+    cdef Py_ssize_t i = a
+    cdef unsigned int c
+    while i < b:
+        if w.stop:
+            return 0
+        c = at(w, i)
+        if c < 0x20 or c == 0x7F:
+            add(w, i, C_CONTROL, prt, a, b)
+        elif c >= 0x80:
+            add(w, i, C_NON_ASCII, prt, a, b)
+        elif c == 0x25:
+            if i + 2 < w.n and is_hex(at(w, i + 1)) and is_hex(at(w, i + 2)) and i + 2 < b:
+                if not tab[0x25]:
+                    add(w, i, fallback, prt, a, b)
+                i += 3
+                continue
+            add(w, i, C_BAD_ESCAPE, prt, a, b)
+        elif tab[c]:
+            pass
+        elif UNSAFE_SET[c]:
+            add(w, i, C_UNSAFE, prt, a, b)
+        else:
+            add(w, i, fallback, prt, a, b)
+        i += 1
+    return 0
+
+
+cdef int host(W *w, Py_ssize_t hs, Py_ssize_t he, bint required) except -1:
+    """host = hostname | hostnumber (RFC 1738 §5), hostnumber parts 0-255."""
+    cdef Py_ssize_t end, i, j, ls, nlabels, last_start, v
+    cdef bint all_digits, lab_digits
+    cdef unsigned int c
+    cdef const uint8_t *tab = w.tables + T_HOST * 256
+    if hs == he:
+        if required:
+            add(w, hs, C_MISSING_HOST, P_HOST, hs, he)
+        return 0
+    if at(w, hs) == 0x5B:
+        add(w, hs, C_IPV6, P_HOST, hs, he)
+        if he - hs < 3 or at(w, he - 1) != 0x5D:
+            add(w, he - 1, C_BAD_HOST, P_HOST, hs, he)
+        else:
+            part(w, hs + 1, he - 1, T_IPV6, P_HOST, C_BAD_HOST)
+        return 0
+    end = he
+    if he - hs > 1 and at(w, he - 1) == 0x2E:
+        add(w, he - 1, C_TRAILING_DOT, P_HOST, hs, he)
+        end = he - 1
+    for i in range(hs, end):
+        if w.stop:
+            return 0
+        c = at(w, i)
+        if c < 0x20 or c == 0x7F:
+            add(w, i, C_CONTROL, P_HOST, hs, he)
+        elif c >= 0x80:
+            add(w, i, C_NON_ASCII, P_HOST, hs, he)
+        elif not tab[c]:
+            add(w, i, C_BAD_HOST, P_HOST, hs, he)
+    if w.stop:
+        return 0
+    ls = hs
+    nlabels = 0
+    all_digits = True
+    last_start = hs
+    i = hs
+    while i <= end:
+        if i == end or at(w, i) == 0x2E:
+            nlabels += 1
+            last_start = ls
+            if i == ls:
+                add(w, i, C_BAD_HOST, P_HOST, hs, he)
+            else:
+                if at(w, ls) == 0x2D:
+                    add(w, ls, C_BAD_HOST, P_HOST, hs, he)
+                elif at(w, i - 1) == 0x2D:
+                    add(w, i - 1, C_BAD_HOST, P_HOST, hs, he)
+                lab_digits = True
+                for v in range(ls, i):
+                    if not is_digit(at(w, v)):
+                        lab_digits = False
+                        break
+                if not lab_digits:
+                    all_digits = False
+            ls = i + 1
+        i += 1
+    if w.stop:
+        return 0
+    if all_digits and nlabels == 4:
+        ls = hs
+        for i in range(hs, end + 1):
+            if i == end or at(w, i) == 0x2E:
+                v = 0
+                if i - ls <= 3:
+                    for j in range(ls, i):
+                        v = v * 10 + (at(w, j) - 0x30)
+                if i - ls > 3 or v > 255:
+                    add(w, ls, C_BAD_HOST, P_HOST, hs, he)
+                ls = i + 1
+    elif last_start < end and is_digit(at(w, last_start)):
+        add(w, last_start, C_BAD_HOST, P_HOST, hs, he)
+    return 0
+
+
+cdef int port(W *w, Py_ssize_t ps, Py_ssize_t pe) except -1:
+    """port = digits (RFC 1738 §5), tightened to 0-65535."""
+    cdef Py_ssize_t i, v = 0
+    if ps == pe:
+        add(w, ps, C_EMPTY_PORT, P_PORT, ps, pe)
+        return 0
+    for i in range(ps, pe):
+        if not is_digit(at(w, i)):
+            add(w, i, C_BAD_PORT, P_PORT, ps, pe)
+            return 0
+        if i - ps < 6:
+            v = v * 10 + (at(w, i) - 0x30)
+    if pe - ps > 5 or v > 65535:
+        add(w, ps, C_BAD_PORT, P_PORT, ps, pe)
+    return 0
+
+
+cdef int group(W *w, Py_ssize_t a, Py_ssize_t b) except -1:
+    """group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]"""
+    if a == b:
+        add(w, a, C_BAD_GROUP, P_GROUP, a, b)
+        return 0
+    if not is_alpha(at(w, a)):
+        add(w, a, C_BAD_GROUP, P_GROUP, a, b)
+        a += 1
+    part(w, a, b, T_GROUP, P_GROUP, C_BAD_GROUP)
+    return 0
+
+
+cdef int opaque(W *w, int gid, Py_ssize_t a, Py_ssize_t b) except -1:
+    cdef Py_ssize_t q
+    if gid == G_MAILTO or gid == G_MID:
+        if a == b:
+            add(w, a, C_MISSING_ADDRESS, P_ADDRESS, a, b)
+        part(w, a, b, T_XCHAR, P_ADDRESS, C_BAD_PATH)
+    elif gid == G_NEWS:
+        q = find(w, 0x40, a, b)
+        if q < b:
+            if q == a:
+                add(w, a, C_BAD_ARTICLE, P_ARTICLE, a, b)
+            part(w, a, q, T_ARTICLE, P_ARTICLE, C_BAD_ARTICLE)
+            if not w.stop:
+                host(w, q + 1, b, True)
+        elif b - a == 1 and at(w, a) == 0x2A:
+            pass
+        else:
+            group(w, a, b)
+    else:
+        part(w, a, b, T_XCHAR, P_SCHEMEPART, C_BAD_PATH)
+    return 0
+
+
+cdef int r_ftp(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
+    cdef Py_ssize_t semi
+    if rs == b:
+        return 0
+    if at(w, rs) != 0x2F:
+        add(w, rs, C_BAD_PATH, P_PATH, rs, b)
+    semi = find(w, 0x3B, rs + 1, b)
+    part(w, rs + 1, semi, T_FPATH, P_PATH, C_BAD_PATH)
+    if semi == b or w.stop:
+        return 0
+    if (semi + 6 <= b and at(w, semi + 1) == 0x74 and at(w, semi + 2) == 0x79
+            and at(w, semi + 3) == 0x70 and at(w, semi + 4) == 0x65 and at(w, semi + 5) == 0x3D):
+        if b - semi != 7 or not (at(w, b - 1) in (0x61, 0x69, 0x64, 0x41, 0x49, 0x44)):
+            add(w, semi + 6, C_BAD_TYPECODE, P_TYPECODE, semi + 6, b)
+        return 0
+    part(w, semi, b, T_FPATH, P_PATH, C_BAD_PATH)
+    return 0
+
+
+cdef int r_http(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
+    cdef Py_ssize_t q
+    if rs == b:
+        return 0
+    if at(w, rs) == 0x3F:
+        add(w, rs, C_SEARCH_NO_PATH, P_SEARCH, rs + 1, b)
+        part(w, rs + 1, b, T_SEARCH, P_SEARCH, C_BAD_SEARCH)
+        return 0
+    q = find(w, 0x3F, rs, b)
+    part(w, rs, q, T_HPATH, P_PATH, C_BAD_PATH)
+    if q < b:
+        part(w, q + 1, b, T_SEARCH, P_SEARCH, C_BAD_SEARCH)
+    return 0
+
+
+cdef int r_nntp(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
+    cdef Py_ssize_t gs, ge, i
+    if rs == b:
+        add(w, rs, C_MISSING_PATH, P_GROUP, rs, b)
+        return 0
+    if at(w, rs) != 0x2F:
+        add(w, rs, C_BAD_GROUP, P_GROUP, rs, b)
+    gs = rs + 1
+    ge = find(w, 0x2F, gs, b)
+    group(w, gs, ge)
+    if ge < b and not w.stop:
+        if ge + 1 == b:
+            add(w, b, C_BAD_ARTICLE, P_ARTICLE, ge + 1, b)
+        for i in range(ge + 1, b):
+            if not is_digit(at(w, i)):
+                add(w, i, C_BAD_ARTICLE, P_ARTICLE, ge + 1, b)
+                break
+    return 0
+
+
+cdef int r_wais(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
+    cdef Py_ssize_t ds, de, ts, te
+    cdef unsigned int c
+    if rs == b or at(w, rs) != 0x2F:
+        add(w, rs, C_MISSING_PATH, P_DATABASE, rs, b)
+        if rs == b or w.stop:
+            return 0
+    ds = rs + 1
+    de = ds
+    while de < b:
+        c = at(w, de)
+        if c == 0x2F or c == 0x3F:
+            break
+        de += 1
+    part(w, ds, de, T_UCHAR, P_DATABASE, C_BAD_PATH)
+    if de == b or w.stop:
+        return 0
+    if at(w, de) == 0x3F:
+        part(w, de + 1, b, T_SEARCH, P_SEARCH, C_BAD_SEARCH)
+        return 0
+    ts = de + 1
+    te = find(w, 0x2F, ts, b)
+    part(w, ts, te, T_UCHAR, P_WTYPE, C_BAD_PATH)
+    if w.stop:
+        return 0
+    if te == b:
+        add(w, b, C_BAD_PATH, P_WPATH, b, b)
+        return 0
+    part(w, te + 1, b, T_UCHAR, P_WPATH, C_BAD_PATH)
+    return 0
+
+
+cdef int r_prospero(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
+    cdef Py_ssize_t semi, fs, eq
+    if rs == b or at(w, rs) != 0x2F:
+        add(w, rs, C_MISSING_PATH, P_HSONAME, rs, b)
+        if rs == b or w.stop:
+            return 0
+    semi = find(w, 0x3B, rs + 1, b)
+    part(w, rs + 1, semi, T_FPATH, P_HSONAME, C_BAD_PATH)
+    while semi < b and not w.stop:
+        fs = semi + 1
+        semi = find(w, 0x3B, fs, b)
+        eq = find(w, 0x3D, fs, semi)
+        part(w, fs, eq, T_FIELD, P_FIELD, C_BAD_FIELD)
+        if eq == semi:
+            add(w, semi, C_BAD_FIELD, P_FIELD, fs, semi)
+        else:
+            part(w, eq + 1, semi, T_FIELD, P_FIELD, C_BAD_FIELD)
+    return 0
+
+
+cdef int hier(W *w, Py_ssize_t *r, int gid, Py_ssize_t b0, Py_ssize_t b) except -1:
+    cdef Py_ssize_t rs
+    if r[5] < 0:
+        if gid == G_FILE and b0 < b and at(w, b0) == 0x2F:
+            add(w, b0, C_FILE_SHORT, P_PATH, b0, b)
+            part(w, b0, b, T_FPATH, P_PATH, C_BAD_PATH)
+        else:
+            add(w, b0, C_MISSING_AUTH, P_SCHEMEPART, b0, b)
+        return 0
+    if r[1] >= 0:
+        if gid == G_FTP or gid == G_TELNET:
+            part(w, r[1], r[2], T_USER, P_USER, C_BAD_USERINFO)
+            if r[3] >= 0:
+                part(w, r[3], r[4], T_USER, P_PASSWORD, C_BAD_USERINFO)
+        else:
+            add(w, r[1], C_USERINFO_NA, P_USER, r[1], r[4] if r[3] >= 0 else r[2])
+    if w.stop:
+        return 0
+    host(w, r[5], r[6], gid != G_FILE)
+    if w.stop:
+        return 0
+    if r[7] >= 0:
+        if gid == G_FILE:
+            add(w, r[7] - 1, C_PORT_NA, P_PORT, r[7], r[8])
+        port(w, r[7], r[8])
+    if w.stop:
+        return 0
+    rs = r[9] if r[9] >= 0 else (r[11] - 1 if r[11] >= 0 else b)
+    if gid == G_FTP:
+        r_ftp(w, rs, b)
+    elif gid == G_HTTP:
+        r_http(w, rs, b)
+    elif gid == G_GOPHER:
+        if rs < b:
+            if at(w, rs) != 0x2F:
+                add(w, rs, C_BAD_PATH, P_SELECTOR, rs, b)
+            part(w, rs + 1, b, T_XCHAR, P_SELECTOR, C_BAD_PATH)
+    elif gid == G_NNTP:
+        r_nntp(w, rs, b)
+    elif gid == G_TELNET:
+        if not (rs == b or (b - rs == 1 and at(w, rs) == 0x2F)):
+            add(w, rs + 1 if at(w, rs) == 0x2F else rs, C_BAD_PATH, P_PATH, rs, b)
+    elif gid == G_WAIS:
+        r_wais(w, rs, b)
+    elif gid == G_FILE:
+        if rs == b:
+            add(w, rs, C_MISSING_PATH, P_PATH, rs, b)
+        else:
+            if at(w, rs) != 0x2F:
+                add(w, rs, C_MISSING_PATH, P_PATH, rs, b)
+            part(w, rs + 1, b, T_FPATH, P_PATH, C_BAD_PATH)
+    elif gid == G_PROSPERO:
+        r_prospero(w, rs, b)
+    return 0
+
+
+cdef Py_ssize_t lookup(W *w, Config cfg, Py_ssize_t se) noexcept:
+    """Index of the scheme s[:se] (case-ignored) among cfg.names; count when unknown."""
+    cdef Py_ssize_t k, i, a
+    cdef const char *blob = PyBytes_AS_STRING(cfg._blob)
+    cdef unsigned int c
+    for k in range(cfg._count):
+        a = cfg._starts[k]
+        if cfg._starts[k + 1] - a != se:
+            continue
+        for i in range(se):
+            c = at(w, i)
+            if 0x41 <= c <= 0x5A:
+                c += 0x20
+            if c != <unsigned char>blob[a + i]:
+                break
+        else:
+            return k
+    return cfg._count
+
+
+cdef Py_ssize_t walk(W *w, Config cfg, Py_ssize_t *r) except -2:
+    """The twin's ``_walk``: fills r (tokenizer offsets), returns the scheme index."""
+    cdef Py_ssize_t se, i, idx, frag, body_end
+    cdef int gid
+    tokenize_into(w.kind, w.data, w.n, r)
+    se = r[0]
+    if se < 0:
+        add(w, 0, C_MISSING_SCHEME, P_SCHEME, 0, 0)
+        return cfg._count
+    for i in range(se):
+        if 0x41 <= at(w, i) <= 0x5A:
+            add(w, i, C_UPPER, P_SCHEME, 0, se)
+            break
+    idx = lookup(w, cfg, se)
+    gid = (<const uint8_t *>PyBytes_AS_STRING(cfg.gids))[idx] if idx < cfg._count else G_GENERIC
+    frag = r[13]
+    body_end = frag - 1 if frag >= 0 else w.n
+    if w.stop:
+        return idx
+    if gid == G_GENERIC or gid == G_MAILTO or gid == G_MID or gid == G_NEWS:
+        opaque(w, gid, se + 1, body_end)
+    else:
+        hier(w, r, gid, se + 1, body_end)
+    if frag >= 0 and not w.stop:
+        part(w, frag, w.n, T_XCHAR, P_FRAGMENT, C_UNSAFE)
+    return idx
+
+
+cdef inline void init(W *w, str s, Py_ssize_t skip, Config cfg, int mode, list out):
+    w.kind = PyUnicode_KIND(s)
+    w.data = <char *>PyUnicode_DATA(s) + skip * w.kind
+    w.n = PyUnicode_GET_LENGTH(s) - skip
+    w.tables = <const uint8_t *>PyBytes_AS_STRING(cfg.tables)
+    w.lenient = <const uint8_t *>PyBytes_AS_STRING(cfg.lenient_ok)
+    w.mode = mode
+    w.out = <PyObject *>out if out is not None else NULL
+    w.worst = 0
+    w.stop = False
+
+
+cdef inline Py_ssize_t prefix(str s):
+    # RFC 1738 appendix: the "URL:" prefix is not part of the URL
+    if (PyUnicode_GET_LENGTH(s) >= 4 and PyUnicode_READ(PyUnicode_KIND(s), PyUnicode_DATA(s), 0) == 0x55
+            and s.startswith("URL:")):
+        return 4
+    return 0
+
+
+def problems(s, Config cfg):
+    """Every problem of ``s`` as flat (position, code, part, start, end) groups."""
+    if not isinstance(s, str):
+        raise TypeError(f"expected str, not {type(s).__name__}")
+    cdef W w
+    cdef Py_ssize_t r[17]
+    cdef list out = []
+    init(&w, <str>s, 0, cfg, COLLECT, out)
+    walk(&w, cfg, r)
+    return out
+
+
+def parse_tokens(s, Config cfg):
+    """The tokenizer's 17 offsets, then the scheme index and the worst problem (0/1/2)."""
+    if not isinstance(s, str):
+        raise TypeError(f"expected str, not {type(s).__name__}")
+    cdef W w
+    cdef Py_ssize_t r[17]
+    cdef Py_ssize_t idx
+    init(&w, <str>s, 0, cfg, STOP_FATAL, None)
+    idx = walk(&w, cfg, r)
+    return (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
+            r[11], r[12], r[13], r[14], r[15], r[16], idx, w.worst)
+
+
+cdef inline bint _valid(str s, Config cfg, bint strict) except -1:
+    cdef W w
+    cdef Py_ssize_t r[17]
+    init(&w, s, prefix(s), cfg, STOP_ANY if strict else STOP_FATAL, None)
+    walk(&w, cfg, r)
+    return w.worst == 0 if strict else w.worst < 2
+
+
+def is_valid(s, Config cfg, bint strict=True):
+    """True when ``s`` (a "URL:" prefix allowed) has no problem (strict) or no fatal one."""
+    if not isinstance(s, str):
+        raise TypeError(f"expected str, not {type(s).__name__}")
+    return _valid(<str>s, cfg, strict)
+
+
+def validate_many(urls, Config cfg, bint strict=True):
+    """:func:`is_valid` for every string of ``urls``, in one call."""
+    cdef list out = []
+    for s in urls:
+        if not isinstance(s, str):
+            raise TypeError(f"expected str, not {type(s).__name__}")
+        out.append(_valid(<str>s, cfg, strict))
+    return out

@@ -1,0 +1,429 @@
+"""Pure-Python twin of the ``_check`` core (``ext/urlsift/_check.pyx``).
+
+Checks a URL against its scheme's RFC 1738 grammar, mechanically: the tokenizer
+finds the offsets, then each part is walked with a 256-entry membership table
+(composed in :mod:`urlsift._grammar`) plus a few rules (hostname labels,
+hostnumber 0-255, port digits and range, ftp ``;type=``, nntp digits, wais and
+prospero shapes). Which grammar applies to which scheme is decided in Python and
+handed in as a :class:`Config`.
+
+Every problem is a flat group of five ints: ``position, code, part, start, end``
+(code indexes ``_layout.CODES``, part indexes ``_grammar.PARTS``, start/end is the
+span of the part, for quoting). Same functions, same results as the Cython twin.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from . import _core_py
+from ._grammar import (G_FILE, G_FTP, G_GENERIC, G_GOPHER, G_HTTP, G_MAILTO, G_MID,
+                       G_NEWS, G_NNTP, G_PROSPERO, G_TELNET, G_WAIS, P, T)
+from ._layout import CODE_INDEX
+
+_C = CODE_INDEX
+_LOGIN_OK = (G_FTP, G_TELNET)
+_HIER = (G_FTP, G_HTTP, G_GOPHER, G_NNTP, G_TELNET, G_WAIS, G_FILE, G_PROSPERO)
+
+
+class Config:
+    """Scheme names with their grammar ids, the part tables and the lenient codes."""
+
+    __slots__ = ("names", "gids", "tables", "lenient_ok", "index")
+
+    def __init__(self, names: Sequence[str], gids: bytes, tables: bytes, lenient_ok: bytes) -> None:
+        self.names = tuple(names)
+        self.gids = bytes(gids)
+        self.tables = bytes(tables)
+        self.lenient_ok = bytes(lenient_ok)
+        self.index = {name: i for i, name in enumerate(self.names)}
+
+
+def _is_escape(s: str, i: int, n: int) -> bool:
+    return i + 2 < n and s[i + 1] in _HEXCHARS and s[i + 2] in _HEXCHARS
+
+
+_HEXCHARS = frozenset("0123456789abcdefABCDEF")
+
+
+class _Walk:
+    """One URL's walk: the text, the config, and the problems found."""
+
+    def __init__(self, s: str, cfg: Config) -> None:
+        self.s = s
+        self.n = len(s)
+        self.cfg = cfg
+        self.out: list[int] = []
+
+    def add(self, pos: int, code: str, part: str, start: int, end: int) -> None:
+        self.out += (pos, _C[code], P[part], start, end)
+
+    def part(self, a: int, b: int, table: str, part: str, fallback: str) -> None:
+        """Walk s[a:b] with a membership table; report every character it refuses."""
+        s, n = self.s, self.n
+        base = T[table] * 256
+        tab = self.cfg.tables
+        i = a
+        while i < b:
+            c = ord(s[i])
+            if c < 0x20 or c == 0x7F:
+                self.add(i, "control-char", part, a, b)
+            elif c >= 0x80:
+                self.add(i, "non-ascii", part, a, b)
+            elif c == 0x25:
+                if _is_escape(s, i, n) and i + 2 < b:
+                    if not tab[base + 0x25]:
+                        self.add(i, fallback, part, a, b)
+                    i += 3
+                    continue
+                self.add(i, "bad-escape", part, a, b)
+            elif tab[base + c]:
+                pass
+            elif c in _UNSAFE:
+                self.add(i, "unsafe-char", part, a, b)
+            else:
+                self.add(i, fallback, part, a, b)
+            i += 1
+
+    def find(self, ch: str, a: int, b: int) -> int:
+        j = self.s.find(ch, a, b)
+        return b if j < 0 else j
+
+
+_UNSAFE = frozenset(ord(c) for c in ' <>"#%{}|\\^~[]`')
+
+
+def _host(w: _Walk, hs: int, he: int, required: bool) -> None:
+    """host = hostname | hostnumber (RFC 1738 §5), hostnumber parts 0-255."""
+    s = w.s
+    if hs == he:
+        if required:
+            w.add(hs, "missing-host", "host", hs, he)
+        return
+    if s[hs] == "[":
+        w.add(hs, "ipv6-host", "host", hs, he)
+        if he - hs < 3 or s[he - 1] != "]":
+            w.add(he - 1, "bad-host", "host", hs, he)
+        else:
+            w.part(hs + 1, he - 1, "ipv6", "host", "bad-host")
+        return
+    end = he
+    if he - hs > 1 and s[he - 1] == ".":
+        w.add(he - 1, "host-trailing-dot", "host", hs, he)
+        end = he - 1
+    tab = w.cfg.tables
+    base = T["host"] * 256
+    for i in range(hs, end):
+        c = ord(s[i])
+        if c < 0x20 or c == 0x7F:
+            w.add(i, "control-char", "host", hs, he)
+        elif c >= 0x80:
+            w.add(i, "non-ascii", "host", hs, he)
+        elif not tab[base + c]:
+            w.add(i, "bad-host", "host", hs, he)
+    # labels: non-empty, no "-" at either end; the last starts with a letter
+    # unless the host is a hostnumber (four digit groups, each 0-255)
+    ls = hs
+    nlabels = 0
+    all_digits = True
+    last_start = hs
+    i = hs
+    while i <= end:
+        if i == end or s[i] == ".":
+            nlabels += 1
+            last_start = ls
+            if i == ls:
+                w.add(i, "bad-host", "host", hs, he)
+            else:
+                if s[ls] == "-" or s[i - 1] == "-":
+                    w.add(ls if s[ls] == "-" else i - 1, "bad-host", "host", hs, he)
+                if not s[ls:i].isdigit() or not s[ls:i].isascii():
+                    all_digits = False
+            ls = i + 1
+        i += 1
+    if all_digits and nlabels == 4:
+        ls = hs
+        for i in range(hs, end + 1):
+            if i == end or s[i] == ".":
+                if i - ls > 3 or int(s[ls:i]) > 255:
+                    w.add(ls, "bad-host", "host", hs, he)
+                ls = i + 1
+    elif last_start < end and "0" <= s[last_start] <= "9":
+        w.add(last_start, "bad-host", "host", hs, he)
+
+
+def _port(w: _Walk, ps: int, pe: int) -> None:
+    """port = digits (RFC 1738 §5), tightened to 0-65535."""
+    s = w.s
+    if ps == pe:
+        w.add(ps, "empty-port", "port", ps, pe)
+        return
+    for i in range(ps, pe):
+        if not "0" <= s[i] <= "9":
+            w.add(i, "bad-port", "port", ps, pe)
+            return
+    if pe - ps > 5 or int(s[ps:pe]) > 65535:
+        w.add(ps, "bad-port", "port", ps, pe)
+
+
+def _walk(s: str, cfg: Config) -> tuple[int, list[int]]:
+    """Check ``s``; return (scheme index, flat problems). Index len(names) = unknown."""
+    w = _Walk(s, cfg)
+    r = _core_py.tokenize(s)
+    n = len(s)
+    se = r[0]
+    if se < 0:
+        w.add(0, "missing-scheme", "scheme", 0, 0)
+        return len(cfg.names), w.out
+    for i in range(se):
+        if "A" <= s[i] <= "Z":
+            w.add(i, "uppercase-scheme", "scheme", 0, se)
+            break
+    idx = cfg.index.get(s[:se].lower(), len(cfg.names))
+    gid = cfg.gids[idx] if idx < len(cfg.names) else G_GENERIC
+    frag = r[13]
+    body_end = frag - 1 if frag >= 0 else n
+    b0 = se + 1
+    if gid in _HIER:
+        _hier(w, r, gid, b0, body_end)
+    else:
+        _opaque(w, gid, b0, body_end)
+    if frag >= 0:
+        w.part(frag, n, "xchar", "fragment", "unsafe-char")
+    return idx, w.out
+
+
+def _opaque(w: _Walk, gid: int, a: int, b: int) -> None:
+    s = w.s
+    if gid == G_GENERIC:
+        w.part(a, b, "xchar", "schemepart", "bad-path")
+    elif gid in (G_MAILTO, G_MID):
+        # encoded822addr = 1*xchar; mid/cid: the msg-id / content-id, same set
+        if a == b:
+            w.add(a, "missing-address", "address", a, b)
+        w.part(a, b, "xchar", "address", "bad-path")
+    elif gid == G_NEWS:
+        at = w.find("@", a, b)
+        if at < b:
+            # article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host
+            if at == a:
+                w.add(a, "bad-article", "article", a, b)
+            w.part(a, at, "article", "article", "bad-article")
+            _host(w, at + 1, b, True)
+        elif b - a == 1 and s[a] == "*":
+            pass
+        else:
+            _group(w, a, b)
+
+
+def _group(w: _Walk, a: int, b: int) -> None:
+    """group = alpha *[ alpha | digit | "-" | "." | "+" | "_" ]"""
+    if a == b:
+        w.add(a, "bad-group", "group", a, b)
+        return
+    c = w.s[a]
+    if not ("a" <= c <= "z" or "A" <= c <= "Z"):
+        w.add(a, "bad-group", "group", a, b)
+        a += 1
+    w.part(a, b, "group", "group", "bad-group")
+
+
+def _hier(w: _Walk, r: tuple, gid: int, b0: int, b: int) -> None:
+    s = w.s
+    if r[5] < 0:
+        if gid == G_FILE and b0 < b and s[b0] == "/":
+            w.add(b0, "file-short-form", "path", b0, b)
+            w.part(b0, b, "fpath", "path", "bad-path")
+        else:
+            w.add(b0, "missing-authority", "schemepart", b0, b)
+        return
+    us, ue, pws, pwe = r[1], r[2], r[3], r[4]
+    if us >= 0:
+        if gid in _LOGIN_OK:
+            w.part(us, ue, "user", "user", "bad-userinfo")
+            if pws >= 0:
+                w.part(pws, pwe, "user", "password", "bad-userinfo")
+        else:
+            w.add(us, "userinfo-not-allowed", "user", us, pwe if pws >= 0 else ue)
+    _host(w, r[5], r[6], gid != G_FILE)
+    if r[7] >= 0:
+        if gid == G_FILE:
+            w.add(r[7] - 1, "port-not-allowed", "port", r[7], r[8])
+        _port(w, r[7], r[8])
+    rs = r[9] if r[9] >= 0 else (r[11] - 1 if r[11] >= 0 else b)
+    _REGION[gid](w, r, rs, b)
+
+
+def _r_ftp(w: _Walk, r: tuple, rs: int, b: int) -> None:
+    # ftpurl = "ftp://" login [ "/" fpath [ ";type=" ftptype ]]
+    s = w.s
+    if rs == b:
+        return
+    if s[rs] != "/":
+        w.add(rs, "bad-path", "path", rs, b)
+    semi = w.find(";", rs + 1, b)
+    w.part(rs + 1, semi, "fpath", "path", "bad-path")
+    if semi == b:
+        return
+    if s.startswith(";type=", semi, b):
+        if b - semi != 7 or s[b - 1] not in "aidAID":
+            w.add(semi + 6, "bad-typecode", "typecode", semi + 6, b)
+        return
+    w.part(semi, b, "fpath", "path", "bad-path")
+
+
+def _r_http(w: _Walk, r: tuple, rs: int, b: int) -> None:
+    # httpurl = "http://" hostport [ "/" hpath [ "?" search ]]
+    s = w.s
+    if rs == b:
+        return
+    if s[rs] == "?":
+        w.add(rs, "search-without-path", "search", rs + 1, b)
+        w.part(rs + 1, b, "search", "search", "bad-search")
+        return
+    q = w.find("?", rs, b)
+    w.part(rs, q, "hpath", "path", "bad-path")
+    if q < b:
+        w.part(q + 1, b, "search", "search", "bad-search")
+
+
+def _r_gopher(w: _Walk, r: tuple, rs: int, b: int) -> None:
+    # gopherurl = "gopher://" hostport [ / [ gtype [ selector ... ]]]; all xchar
+    if rs == b:
+        return
+    if w.s[rs] != "/":
+        w.add(rs, "bad-path", "selector", rs, b)
+    w.part(rs + 1, b, "xchar", "selector", "bad-path")
+
+
+def _r_nntp(w: _Walk, r: tuple, rs: int, b: int) -> None:
+    # nntpurl = "nntp://" hostport "/" group [ "/" digits ]
+    s = w.s
+    if rs == b:
+        w.add(rs, "missing-path", "group", rs, b)
+        return
+    if s[rs] != "/":
+        w.add(rs, "bad-group", "group", rs, b)
+    gs = rs + 1
+    ge = w.find("/", gs, b)
+    _group(w, gs, ge)
+    if ge < b:
+        if ge + 1 == b:
+            w.add(b, "bad-article", "article", ge + 1, b)
+        for i in range(ge + 1, b):
+            if not "0" <= s[i] <= "9":
+                w.add(i, "bad-article", "article", ge + 1, b)
+                break
+
+
+def _r_telnet(w: _Walk, r: tuple, rs: int, b: int) -> None:
+    # telneturl = "telnet://" login [ "/" ]
+    if rs == b or (b - rs == 1 and w.s[rs] == "/"):
+        return
+    w.add(rs + 1 if w.s[rs] == "/" else rs, "bad-path", "path", rs, b)
+
+
+def _r_wais(w: _Walk, r: tuple, rs: int, b: int) -> None:
+    # waisurl = "wais://" hostport "/" database [ "?" search | "/" wtype "/" wpath ]
+    s = w.s
+    if rs == b or s[rs] != "/":
+        w.add(rs, "missing-path", "database", rs, b)
+        if rs == b:
+            return
+    ds = rs + 1
+    de = ds
+    while de < b and s[de] not in "/?":
+        de += 1
+    w.part(ds, de, "uchar", "database", "bad-path")
+    if de == b:
+        return
+    if s[de] == "?":
+        w.part(de + 1, b, "search", "search", "bad-search")
+        return
+    ts = de + 1
+    te = w.find("/", ts, b)
+    w.part(ts, te, "uchar", "wtype", "bad-path")
+    if te == b:
+        w.add(b, "bad-path", "wpath", b, b)
+        return
+    w.part(te + 1, b, "uchar", "wpath", "bad-path")
+
+
+def _r_file(w: _Walk, r: tuple, rs: int, b: int) -> None:
+    # fileurl = "file://" [ host | "localhost" ] "/" fpath
+    if rs == b:
+        w.add(rs, "missing-path", "path", rs, b)
+        return
+    if w.s[rs] != "/":
+        w.add(rs, "missing-path", "path", rs, b)
+    w.part(rs + 1, b, "fpath", "path", "bad-path")
+
+
+def _r_prospero(w: _Walk, r: tuple, rs: int, b: int) -> None:
+    # prosperourl = "prospero://" hostport "/" ppath *[ ";" fieldname "=" fieldvalue ]
+    s = w.s
+    if rs == b or s[rs] != "/":
+        w.add(rs, "missing-path", "hsoname", rs, b)
+        if rs == b:
+            return
+    semi = w.find(";", rs + 1, b)
+    w.part(rs + 1, semi, "fpath", "hsoname", "bad-path")
+    while semi < b:
+        fs = semi + 1
+        semi = w.find(";", fs, b)
+        eq = w.find("=", fs, semi)
+        w.part(fs, eq, "field", "field", "bad-field")
+        if eq == semi:
+            w.add(semi, "bad-field", "field", fs, semi)
+        else:
+            w.part(eq + 1, semi, "field", "field", "bad-field")
+
+
+_REGION = {
+    G_FTP: _r_ftp, G_HTTP: _r_http, G_GOPHER: _r_gopher, G_NNTP: _r_nntp,
+    G_TELNET: _r_telnet, G_WAIS: _r_wais, G_FILE: _r_file, G_PROSPERO: _r_prospero,
+}
+
+
+# ---- the entry points ------------------------------------------------------------
+
+def _worst(out: list[int], cfg: Config) -> int:
+    """0: no problem; 1: only problems lenient mode accepts; 2: a fatal one."""
+    worst = 0
+    for k in range(1, len(out), 5):
+        if not cfg.lenient_ok[out[k]]:
+            return 2
+        worst = 1
+    return worst
+
+
+def problems(s: str, cfg: Config) -> list[int]:
+    """Every problem of ``s`` as flat (position, code, part, start, end) groups."""
+    if not isinstance(s, str):
+        raise TypeError(f"expected str, not {type(s).__name__}")
+    return _walk(s, cfg)[1]
+
+
+def parse_tokens(s: str, cfg: Config) -> tuple:
+    """The tokenizer's 17 offsets, then the scheme index and the worst problem (0/1/2)."""
+    if not isinstance(s, str):
+        raise TypeError(f"expected str, not {type(s).__name__}")
+    idx, out = _walk(s, cfg)
+    return _core_py.tokenize(s) + (idx, _worst(out, cfg))
+
+
+def _strip(s: str) -> str:
+    # RFC 1738 appendix: the "URL:" prefix is not part of the URL
+    return s[4:] if s.startswith("URL:") else s
+
+
+def is_valid(s: str, cfg: Config, strict: bool = True) -> bool:
+    """True when ``s`` (a "URL:" prefix allowed) has no problem (strict) or no fatal one."""
+    if not isinstance(s, str):
+        raise TypeError(f"expected str, not {type(s).__name__}")
+    out = _walk(_strip(s), cfg)[1]
+    return not out if strict else _worst(out, cfg) < 2
+
+
+def validate_many(urls: Iterable[str], cfg: Config, strict: bool = True) -> list[bool]:
+    """:func:`is_valid` for every string of ``urls``, in one call."""
+    return [is_valid(u, cfg, strict) for u in urls]

@@ -1,0 +1,130 @@
+"""parse, is_valid, check, validate_many: URLs against their scheme's RFC 1738 grammar.
+
+>>> u = parse("ftp://@host.com/")          # RFC 1738 §3.1: empty user, no password
+>>> (u.user, u.password)
+('', None)
+>>> is_valid("http://h/a b"), is_valid("http://h/a b", strict=False)
+(False, True)
+>>> [p.code for p in check("http://u@h:x/")]
+['userinfo-not-allowed', 'bad-port']
+>>> validate_many(["news:*", "nntp://h/"])
+[True, False]
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from . import registry, schemes  # noqa: F401  (registers the RFC 1738 schemes)
+from ._grammar import PARTS
+from ._layout import CODES
+from ._select import cores
+from .errors import URLSyntaxError
+from .messages import problem_message
+from .url import URL, Problem
+
+__all__ = ["parse", "is_valid", "check", "validate_many", "URLSyntaxError"]
+
+_new = object.__new__
+_set_text = URL._text.__set__   # type: ignore[attr-defined]
+_set_t = URL._t.__set__         # type: ignore[attr-defined]
+_set_x = URL._x.__set__         # type: ignore[attr-defined]
+_configs = registry._configs
+
+
+def _config(core):  # the registry's Config for this core (rebuilt after register_scheme)
+    cfg = _configs.get(core)
+    return cfg if cfg is not None else registry.config(core)
+
+
+def _problems(s: str, text: str) -> list[Problem]:
+    """Every problem of ``text`` (``s`` without a "URL:" prefix), positions in ``s``."""
+    core = cores.check
+    flat = core.problems(text, _config(core))
+    shift = len(s) - len(text)
+    out = []
+    for k in range(0, len(flat), 5):
+        pos, code, part, a, b = flat[k:k + 5]
+        msg = problem_message(text, pos, CODES[code], PARTS[part], a, b)
+        out.append(Problem(pos + shift, CODES[code], msg))
+    out.sort(key=lambda p: p.position)
+    return out
+
+
+def parse(s: str, *, strict: bool = True) -> URL:
+    """Parse ``s`` into the URL object of its scheme; raise URLSyntaxError when invalid.
+
+    A ``URL:`` prefix (RFC 1738 appendix) is accepted and kept in ``u.raw`` only.
+    With ``strict=False`` the departures of DESIGN.md's lenient list are accepted
+    and listed in ``u.problems``; control characters are always refused.
+
+    >>> u = parse("URL:http://Info.CERN.ch:8080/a%20b?x#top")
+    >>> (u.scheme, u.host, u.port, u.segments, u.search, u.fragment, u.raw[:4])
+    ('http', 'Info.CERN.ch', 8080, ('a b',), 'x', 'top', 'URL:')
+    >>> parse("http://h/a b", strict=False).problems[0].code
+    'unsafe-char'
+    """
+    if type(s) is not str:
+        if not isinstance(s, str):
+            raise TypeError(f"expected str, not {type(s).__name__}")
+        s = str(s)
+    text = s[4:] if s[:4] == "URL:" else s
+    core = cores.check
+    cfg = _configs.get(core)
+    if cfg is None:
+        cfg = registry.config(core)
+    t = core.parse_tokens(text, cfg)
+    worst = t[18]
+    probs: tuple = ()
+    if worst:
+        found = _problems(s, text)
+        if strict or worst == 2:
+            bad = found[0] if strict else next(
+                p for p in found if p.code not in _lenient_codes())
+            raise URLSyntaxError(bad.code, bad.position, bad.message, s)
+        probs = tuple(found)
+    cls = registry._state.get("classes") or registry.classes()
+    u = _new(cls[t[17]])
+    _set_text(u, text)
+    _set_t(u, t)
+    if probs or text is not s:
+        _set_x(u, (s, probs))
+    return u
+
+
+def _lenient_codes() -> frozenset:
+    from ._grammar import LENIENT_OK
+    return frozenset(LENIENT_OK)
+
+
+def is_valid(s: str, *, strict: bool = True) -> bool:
+    """True when ``s`` parses (in the given mode); no object is built.
+
+    >>> is_valid("http://999"), is_valid("ftp://h/x;type=q"), is_valid("news:*")
+    (False, False, True)
+    """
+    core = cores.check
+    return core.is_valid(s, _config(core), strict)
+
+
+def check(s: str) -> list[Problem]:
+    """EVERY problem of ``s`` against the strict grammar, in position order.
+
+    Each :class:`~urlsift.url.Problem` has a position, a stable code (``docs/codes.md``)
+    and a message quoting the text. An empty list means ``s`` is strictly valid.
+
+    >>> [(p.position, p.code) for p in check("HTTP://h/a b#c#d")]
+    [(0, 'uppercase-scheme'), (10, 'unsafe-char'), (14, 'unsafe-char')]
+    """
+    if not isinstance(s, str):
+        raise TypeError(f"expected str, not {type(s).__name__}")
+    return _problems(s, s[4:] if s[:4] == "URL:" else s)
+
+
+def validate_many(urls: Iterable[str], *, strict: bool = True) -> list[bool]:
+    """:func:`is_valid` for every string of ``urls``, in ONE call through the core.
+
+    >>> validate_many(["http://a.b/", "http://a_b/", "URL:mailto:x@y"])
+    [True, False, True]
+    """
+    core = cores.check
+    return core.validate_many(urls, _config(core), strict)

@@ -1,0 +1,85 @@
+"""The scheme registry: which class (and so which grammar) parses which scheme.
+
+>>> from urlsift.registry import scheme_class
+>>> scheme_class("https").__name__, scheme_class("x-foo").__name__
+('HttpURL', 'GenericURL')
+"""
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Optional
+
+from . import charclass
+from ._grammar import TABLE_BLOB, lenient_ok_blob
+from .url import URL
+
+__all__ = ["register_scheme", "scheme_class", "default_port", "registered"]
+
+_classes: dict[str, type[URL]] = {}
+_ports: dict[str, Optional[int]] = {}
+_state: dict[str, object] = {}   # "classes": list indexed like the core's names
+_configs: dict[ModuleType, object] = {}
+
+
+def register_scheme(name: str, cls: type[URL], *, default_port: Optional[int] = None) -> None:
+    """Parse scheme ``name`` with ``cls`` (a :class:`~urlsift.url.URL` subclass).
+
+    ``cls.grammar`` says which RFC 1738 grammar validates it; ``default_port`` is
+    what :attr:`URL.effective_port` falls back to.
+
+    >>> from urlsift.schemes.http import HttpURL
+    >>> register_scheme("webcal", HttpURL, default_port=80)
+    >>> scheme_class("webcal") is HttpURL
+    True
+    """
+    if not isinstance(name, str) or not name or any(
+            not (charclass.classes(c) & charclass.SCHEME) for c in name):
+        raise ValueError(f"not a scheme name (RFC 1738 §2.1, lower case): {name!r}")
+    if not (isinstance(cls, type) and issubclass(cls, URL)):
+        raise TypeError(f"expected a URL subclass, not {cls!r}")
+    if getattr(cls, "grammar", None) not in range(12):
+        raise ValueError(f"{cls.__name__}.grammar is not a grammar id of urlsift._grammar")
+    if default_port is not None and not 0 <= default_port <= 65535:
+        raise ValueError(f"default_port out of range: {default_port}")
+    _classes[name] = cls
+    _ports[name] = default_port
+    _configs.clear()
+    _state.clear()
+
+
+def scheme_class(name: str) -> type[URL]:
+    """The class that parses scheme ``name`` (GenericURL when none is registered)."""
+    from .schemes.generic import GenericURL
+    return _classes.get(name.lower(), GenericURL)
+
+
+def default_port(name: str) -> Optional[int]:
+    """The default port of scheme ``name``, or None."""
+    return _ports.get(name.lower())
+
+
+def registered() -> dict[str, type[URL]]:
+    """A copy of the registry: scheme name -> class."""
+    return dict(_classes)
+
+
+def classes() -> list[type[URL]]:
+    """Classes indexed like the core's scheme names; the last is GenericURL."""
+    try:
+        return _state["classes"]  # type: ignore[return-value]
+    except KeyError:
+        from .schemes.generic import GenericURL
+        out = list(_classes.values()) + [GenericURL]
+        _state["classes"] = out
+        return out
+
+
+def config(core: ModuleType) -> object:
+    """The core's Config for the registry as it stands (cached per core module)."""
+    try:
+        return _configs[core]
+    except KeyError:
+        names = list(_classes)
+        gids = bytes(_classes[n].grammar for n in names)
+        cfg = _configs[core] = core.Config(names, gids, TABLE_BLOB, lenient_ok_blob())
+        return cfg
