@@ -167,8 +167,15 @@ cdef Py_ssize_t find(W *w, unsigned int ch, Py_ssize_t a, Py_ssize_t b) noexcept
 cdef int part(W *w, Py_ssize_t a, Py_ssize_t b, int table, int prt, int fallback) except -1:
     """Walk [a, b) with a membership table; report every character it refuses."""
     cdef const uint8_t *tab = w.tables + table * 256
+    cdef const uint8_t *p1
     cdef Py_ssize_t i = a
     cdef unsigned int c
+    if w.kind == 1:
+        # fast path for the usual one-byte text: run over allowed characters
+        # ("%" is checked below: the tables hold it where escapes are allowed)
+        p1 = <const uint8_t *>w.data
+        while i < b and tab[p1[i]] and p1[i] != 0x25:
+            i += 1
     while i < b:
         if w.stop:
             return 0
