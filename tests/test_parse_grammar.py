@@ -1,0 +1,227 @@
+"""Systematic valid and invalid cases per scheme, from the RFC 1738 §5 BNF.
+
+Each row: the URL, the codes ``check`` reports (in position order; [] = strictly
+valid), and whether lenient mode accepts it.
+"""
+from __future__ import annotations
+
+import pytest
+
+from urlsift.errors import URLSyntaxError
+from urlsift.parsing import check, is_valid, parse, validate_many
+
+CASES = [
+    # ---- login / hostport (§3.1, §5 login, hostport, hostname, hostnumber, port) ----
+    ("ftp://h", [], True),                             # whole url-path may be omitted
+    ("ftp://a.b-c.d9/", [], True),                     # domainlabel with inner "-"
+    ("ftp://1.2.3.4/", [], True),                      # hostnumber
+    ("ftp://255.255.255.255:65535/", [], True),        # tightening: 0-255, 0-65535
+    ("ftp://1.2.3.256/", ["bad-host"], False),         # hostnumber part > 255
+    ("ftp://1.2.3/", ["bad-host"], False),             # toplabel must start with alpha
+    ("http://999", ["bad-host"], False),               # DESIGN.md extract example
+    ("ftp://a1.2b/", [], True),                        # toplabel "2b"? no: starts with digit
+    ("ftp://-a.b/", ["bad-host"], False),              # label starts with "-"
+    ("ftp://a-.b/", ["bad-host"], False),              # label ends with "-"
+    ("ftp://a..b/", ["bad-host"], False),              # empty label
+    ("ftp://a_b.c/", ["bad-host"], False),             # "_" is no alphadigit
+    ("ftp://a%41.c/", ["bad-host"], False),            # no escapes in a hostname
+    ("ftp://h./", ["host-trailing-dot"], True),
+    ("ftp:///x", ["missing-host"], False),             # hostport needs a host
+    ("ftp://:21/", ["missing-host"], False),
+    ("ftp://h:/", ["empty-port"], True),
+    ("ftp://h:x/", ["bad-port"], False),
+    ("ftp://h:65536/", ["bad-port"], False),
+    ("ftp://h:000021/", ["bad-port"], False),          # more than five digits
+    ("ftp://h:21:22/", ["bad-port"], False),
+    ("http://[::1]:8080/", ["ipv6-host"], True),       # lenient: bracketed IPv6
+    ("http://[::1/", ["ipv6-host", "bad-host"], False),
+    ("http://[::g]/", ["ipv6-host", "bad-host"], False),
+    ("ftp://u;&=:p;&=@h/", [], True),                  # user = *[uchar | ; ? & =] ("?" see decisions)
+    ("ftp://u%3A:p%40@h/", [], True),                  # ":" "@" encoded (§3.1)
+    ("ftp://a:b:c@h/", ["bad-userinfo"], True),        # ":" in the password
+    ("ftp://u~@h/", ["unsafe-char"], True),
+    ("HTTP://h/", ["uppercase-scheme"], True),
+    # ---- ftp (§3.2, §5 ftpurl) ----
+    ("ftp://h/a/b;type=a", [], True),
+    ("ftp://h/a;type=I", [], True),                    # ftptype includes "I"
+    ("ftp://h/a;type=x", ["bad-typecode"], False),
+    ("ftp://h/a;type=", ["bad-typecode"], False),
+    ("ftp://h/a;type=aa", ["bad-typecode"], False),
+    ("ftp://h/a;b", ["bad-path"], True),               # ";" reserved in fsegment
+    ("ftp://h/a;TYPE=i", ["bad-path"], True),          # the literal is lower case
+    ("ftp://h/a?:@&=b", [], True),                     # fsegment allows ? : @ & =
+    ("ftp://h?x", ["bad-path"], True),                 # no "/" before the path
+    ("ftp://h/a b", ["unsafe-char"], True),
+    ("ftp://h/%zz", ["bad-escape"], True),
+    ("ftp:h/x", ["missing-authority"], False),
+    # ---- http (§3.3, §5 httpurl) ----
+    ("http://h", [], True),
+    ("http://h/", [], True),
+    ("http://h/a;b:c@d&e=f/g", [], True),              # hsegment
+    ("http://h/p?q;:@&=", [], True),                   # search
+    ("http://h/p?", [], True),                         # empty search
+    ("http://h/p?a/b", ["bad-search"], True),          # "/" not in search
+    ("http://h/p?a?b", ["bad-search"], True),
+    ("http://h?q", ["search-without-path"], True),
+    ("http://u@h/", ["userinfo-not-allowed"], True),   # §3.3: no user name or password
+    ("http://u:p@h/", ["userinfo-not-allowed"], True),
+    ("http://h/a{b}", ["unsafe-char", "unsafe-char"], True),
+    ("http://h/\u00e9", ["non-ascii"], True),
+    ("http://h/a\x00", ["control-char"], False),       # controls: never
+    ("http://h/a\x7f", ["control-char"], False),
+    ("http://h/a#b#c", ["unsafe-char"], True),         # second "#"
+    ("http://h/a#%7e", [], True),                      # fragment = *xchar
+    ("https://h:443/", [], True),
+    # ---- gopher (§3.4) ----
+    ("gopher://h", [], True),
+    ("gopher://h/", [], True),
+    ("gopher://h/1", [], True),
+    ("gopher://h/0sel;/?:@&=%09s", [], True),          # no reserved chars in gopher-path
+    ("gopher://h/0a b", ["unsafe-char"], True),
+    ("gopher://u@h/", ["userinfo-not-allowed"], True),
+    # ---- mailto (§3.5) ----
+    ("mailto:a@b.c", [], True),
+    ("mailto:", ["missing-address"], False),
+    ("mailto:a%b@c", ["bad-escape"], True),
+    ("mailto:<a@b>", ["unsafe-char", "unsafe-char"], True),
+    # ---- news (§3.6) ----
+    ("news:*", [], True),
+    ("news:comp.lang.c++", [], True),
+    ("news:a-b_c.d+e", [], True),
+    ("news:3com", ["bad-group"], False),               # group starts with alpha
+    ("news:", ["bad-group"], False),
+    ("news:a/b", ["bad-group"], False),
+    ("news:a%41", ["bad-group"], False),               # group has no escapes
+    ("news:abc;/?:&=@h.dom", [], True),                # article
+    ("news:@h.dom", ["bad-article"], False),
+    ("news:x@", ["missing-host"], False),
+    ("news:x@999", ["bad-host"], False),
+    ("news:**", ["bad-group", "bad-group"], False),
+    # ---- nntp (§3.7) ----
+    ("nntp://h/g", [], True),
+    ("nntp://h:119/g/123", [], True),
+    ("nntp://h", ["missing-path"], False),
+    ("nntp://h/", ["bad-group"], False),
+    ("nntp://h/g/", ["bad-article"], False),
+    ("nntp://h/g/1x", ["bad-article"], False),
+    ("nntp://h/g/1/2", ["bad-article"], False),
+    ("nntp://h/1g", ["bad-group"], False),
+    ("nntp://u@h/g", ["userinfo-not-allowed"], True),
+    # ---- telnet (§3.8) ----
+    ("telnet://h", [], True),
+    ("telnet://u:p@h:23/", [], True),
+    ("telnet://h/x", ["bad-path"], True),
+    ("rlogin://u@h", [], True),
+    ("tn3270://h/", [], True),
+    # ---- wais (§3.9) ----
+    ("wais://h/db", [], True),
+    ("wais://h/", [], True),                           # database = *uchar
+    ("wais://h/db?x;:@&=", [], True),
+    ("wais://h/db/t/p", [], True),
+    ("wais://h/db//", [], True),                       # empty wtype and wpath
+    ("wais://h", ["missing-path"], False),
+    ("wais://h/db/t", ["bad-path"], True),             # wtype without wpath
+    ("wais://h/db/t/p/q", ["bad-path"], True),
+    ("wais://h/d;b", ["bad-path"], True),
+    # ---- file (§3.10) ----
+    ("file:///x", [], True),
+    ("file://localhost/x", [], True),
+    ("file://h.dom/a/b", [], True),
+    ("file://h", ["missing-path"], False),
+    ("file:/x", ["file-short-form"], True),
+    ("file:x", ["missing-authority"], False),
+    ("file://h:1/x", ["port-not-allowed"], True),
+    ("file://u@h/x", ["userinfo-not-allowed"], True),
+    ("file:///a;b", ["bad-path"], True),
+    # ---- prospero (§3.11) ----
+    ("prospero://h/a", [], True),
+    ("prospero://h//a/b;f=v;g=", [], True),
+    ("prospero://h/a;f", ["bad-field"], False),
+    ("prospero://h/a;f=v=w", ["bad-field"], False),
+    ("prospero://h", ["missing-path"], False),
+    ("prospero://u@h/a", ["userinfo-not-allowed"], True),
+    # ---- mid / cid (001) ----
+    ("mid:a@b", [], True),
+    ("cid:", ["missing-address"], False),
+    # ---- generic (§5 genericurl, otherurl) ----
+    ("google.com:80", [], True),                       # DESIGN.md: scheme may start with a digit
+    ("x-foo:anything;/?:@&=", [], True),
+    ("z:", [], True),                                  # schemepart = *xchar
+    ("z://h:port/p", [], True),                        # the // form cannot invalidate
+    ("z:a b", ["unsafe-char"], True),
+    ("noscheme", ["missing-scheme"], False),
+    (":x", ["missing-scheme"], False),
+    ("a_b:x", ["missing-scheme"], False),
+    ("", ["missing-scheme"], False),
+]
+CASES = [c for c in CASES if c[0] != "ftp://a1.2b/"] + [("ftp://a1.b2/", [], True)]
+
+
+@pytest.mark.parametrize("url,codes,lenient", CASES)
+def test_grammar(url, codes, lenient):
+    assert [p.code for p in check(url)] == codes
+    assert is_valid(url) == (not codes)
+    assert is_valid(url, strict=False) == lenient
+    assert validate_many([url]) == [not codes]
+    assert validate_many([url], strict=False) == [lenient]
+    if codes:
+        with pytest.raises(URLSyntaxError) as e:
+            parse(url)
+        assert e.value.code == codes[0]
+        assert e.value.position == check(url)[0].position
+    else:
+        assert str(parse(url)) == url                # round trip
+    if lenient:
+        u = parse(url, strict=False)
+        assert [p.code for p in u.problems] == codes
+        assert str(u) == url
+    else:
+        with pytest.raises(URLSyntaxError):
+            parse(url, strict=False)
+
+
+def test_check_reports_every_problem_with_position_and_quote():
+    url = "HTTP://u@h:/a b/c?d/e#f#g"
+    probs = check(url)
+    assert [(p.position, p.code) for p in probs] == [
+        (0, "uppercase-scheme"), (7, "userinfo-not-allowed"), (11, "empty-port"),
+        (13, "unsafe-char"), (18, "bad-search"), (22, "unsafe-char")]
+    assert "'/a b/c'" in probs[3].message and "path" in probs[3].message
+    assert "'d/e'" in probs[4].message
+    assert "'u'" in probs[1].message
+
+
+def test_check_positions_count_the_url_prefix():
+    # RFC 1738 appendix: "URL:" is not part of the URL, but positions are in the input
+    assert [(p.position, p.code) for p in check("URL:http://h/a b")] == [(14, "unsafe-char")]
+    assert is_valid("URL:http://h/") and validate_many(["URL:http://h/"]) == [True]
+
+
+def test_error_message_quotes_text():
+    with pytest.raises(URLSyntaxError) as e:
+        parse("http://h:99999/")
+    assert (e.value.code, e.value.position) == ("bad-port", 9)
+    assert "'99999'" in str(e.value)
+    with pytest.raises(URLSyntaxError) as e:
+        parse("ftp://h/x;type=q")
+    assert (e.value.code, e.value.position) == ("bad-typecode", 15)
+    assert "'q'" in e.value.message
+
+
+def test_lenient_never_accepts_controls():
+    for url in ("http://h/\n", "mailto:a\tb", "z:\x00", "http://h\r/"):
+        assert not is_valid(url, strict=False)
+        with pytest.raises(URLSyntaxError) as e:
+            parse(url, strict=False)
+        assert e.value.code == "control-char"
+
+
+def test_validate_many_mixed_and_types():
+    urls = ["http://h/", "http://h/ x", "news:*", "x", "URL:ftp://h/"]
+    assert validate_many(urls) == [True, False, True, False, True]
+    assert validate_many(urls, strict=False) == [True, True, True, False, True]
+    assert validate_many(iter(urls)) == validate_many(urls)        # any iterable
+    with pytest.raises(TypeError):
+        validate_many([b"http://h/"])
+    with pytest.raises(TypeError):
+        is_valid(None)
