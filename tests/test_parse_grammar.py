@@ -185,7 +185,7 @@ def test_check_reports_every_problem_with_position_and_quote():
     probs = check(url)
     assert [(p.position, p.code) for p in probs] == [
         (0, "uppercase-scheme"), (7, "userinfo-not-allowed"), (11, "empty-port"),
-        (13, "unsafe-char"), (18, "bad-search"), (22, "unsafe-char")]
+        (13, "unsafe-char"), (19, "bad-search"), (23, "unsafe-char")]
     assert "'/a b/c'" in probs[3].message and "path" in probs[3].message
     assert "'d/e'" in probs[4].message
     assert "'u'" in probs[1].message
