@@ -76,7 +76,8 @@ class URL:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} objects are immutable")
 
-    __delattr__ = __setattr__  # type: ignore[assignment]
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} objects are immutable")
 
     # ---- raw text and offsets ------------------------------------------------
     def _span(self, start: int) -> Optional[str]:
