@@ -1,0 +1,83 @@
+"""The ``_check`` core: the Cython module and its pure twin agree on every input."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from urlsift import _select, registry
+from urlsift._grammar import LENIENT_OK, PARTS, TABLES
+from urlsift._layout import CODES, NFIELDS
+from urlsift.parsing import parse  # noqa: F401  (registers the schemes)
+
+TWINS = _select.twins("_check")
+needs_both = pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not built")
+
+SCHEMES = ["ftp", "http", "https", "gopher", "mailto", "news", "nntp", "telnet", "wais",
+           "file", "prospero", "mid", "cid", "urn", "x-y", "HTTP", "Ftp", "URL:http", ""]
+# the characters the grammars care about, plus unsafe, national, controls, non-ASCII
+ALPHABET = "aZ09-._+$!*'(),;/?:@&=%#<>\"{}|\\^~[]` \t\x00\x7f\u00e9\u20ac\U0001f600AaFf"
+urlish = st.builds(lambda s, sep, rest: s + sep + rest, st.sampled_from(SCHEMES),
+                   st.sampled_from([":", "://", ":/", "://u:p@", "://[", ""]),
+                   st.text(ALPHABET, max_size=30))
+texts = st.one_of(urlish, st.text(max_size=30),
+                  st.text(st.characters(max_codepoint=0xFF), max_size=30),
+                  st.text(st.characters(max_codepoint=0x7F), max_size=30))
+
+
+def run(mod, s):
+    cfg = registry.config(mod)
+    return (mod.problems(s, cfg), mod.parse_tokens(s, cfg), mod.is_valid(s, cfg, True),
+            mod.is_valid(s, cfg, False), mod.validate_many([s, s], cfg, True),
+            mod.validate_many([s], cfg, False))
+
+
+@needs_both
+@given(texts)
+def test_twins_agree(s):
+    assert run(TWINS["cython"], s) == run(TWINS["python"], s)
+
+
+@given(texts)
+def test_results_are_consistent(s):
+    mod = _select.cores.check
+    cfg = registry.config(mod)
+    flat = mod.problems(s, cfg)
+    t = mod.parse_tokens(s, cfg)
+    assert len(flat) % 5 == 0 and len(t) == NFIELDS + 2
+    codes = [CODES[c] for c in flat[1::5]]
+    assert all(0 <= p < len(PARTS) for p in flat[2::5])
+    assert all(0 <= pos <= len(s) for pos in flat[0::5])
+    worst = 0 if not codes else (1 if all(c in LENIENT_OK for c in codes) else 2)
+    assert t[NFIELDS + 1] == worst
+    if not s.startswith("URL:"):   # is_valid strips the prefix; problems does not
+        assert mod.is_valid(s, cfg, True) == (worst == 0)
+        assert mod.is_valid(s, cfg, False) == (worst < 2)
+
+
+def test_tables_come_from_charclass():
+    # the membership tables are the BNF sets: spot checks against RFC 1738 §5
+    tables = dict(TABLES)
+    assert tables["hpath"][ord(";")] and not tables["fpath"][ord(";")]
+    assert tables["fpath"][ord("?")] and not tables["search"][ord("/")]
+    assert not tables["user"][ord(":")] and not tables["user"][ord("@")]
+    assert not tables["group"][ord("%")] and tables["uchar"][ord("%")]
+    assert all(len(t) == 256 for t in tables.values())
+
+
+def test_bad_input_types():
+    mod = _select.cores.check
+    cfg = registry.config(mod)
+    for fn in (mod.problems, mod.parse_tokens, mod.is_valid):
+        with pytest.raises(TypeError):
+            fn(b"http://h/", cfg)
+    with pytest.raises(TypeError):
+        mod.validate_many(["ok:", 3], cfg, True)
+
+
+def test_url_prefix_only_in_validation_entry_points():
+    mod = _select.cores.check
+    cfg = registry.config(mod)
+    assert mod.is_valid("URL:http://h/", cfg, True)
+    assert mod.validate_many(["URL:http://h/"], cfg, True) == [True]
+    # parse_tokens and problems take the URL itself (parse strips the prefix first)
+    assert mod.problems("URL:http://h/", cfg)[1::5] == [CODES.index("uppercase-scheme")]
