@@ -8,6 +8,8 @@ the tokenizer walk of ``_core`` (``tokenize_into``, cimported).
 """
 from cpython.bytes cimport PyBytes_AS_STRING
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
+from cpython.object cimport PyTypeObject
+from cpython.ref cimport Py_INCREF, Py_DECREF
 from libc.stdint cimport uint8_t
 
 from urlsift._core_c cimport tokenize_into
@@ -21,6 +23,11 @@ cdef extern from "Python.h":
     Py_ssize_t PyUnicode_GET_LENGTH(object s)
     Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t i) nogil
     ctypedef struct PyObject
+    ctypedef struct PyMemberDef:
+        Py_ssize_t offset
+    ctypedef struct PyMemberDescrObject:
+        PyMemberDef *d_member
+    PyObject *PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t n)
 
 # ---- ids, copied from the Python definitions ------------------------------------
 cdef int G_GENERIC = _g.G_GENERIC, G_FTP = _g.G_FTP, G_HTTP = _g.G_HTTP
@@ -82,13 +89,24 @@ for _i in range(128):
 cdef class Config:
     """Scheme names with their grammar ids, the part tables and the lenient codes."""
 
-    cdef readonly tuple names
+    cdef readonly tuple names, classes
     cdef readonly bytes gids, tables, lenient_ok
     cdef bytes _blob
     cdef Py_ssize_t *_starts
     cdef Py_ssize_t _count
+    cdef Py_ssize_t _off[3]     # slot offsets of URL._text, URL._t, URL._x
 
-    def __cinit__(self, names, gids, tables, lenient_ok):
+    def __cinit__(self, names, gids, tables, lenient_ok, classes=(), slots=()):
+        """``classes``: one per name, then the class for unknown schemes; ``slots``:
+        the member descriptors ``_text``, ``_t``, ``_x`` that parse_new fills."""
+        cdef Py_ssize_t k, pos = 0
+        self.classes = tuple(classes)
+        for k in range(3):
+            self._off[k] = -1
+        for k, d in enumerate(slots):
+            if type(d).__name__ != "member_descriptor":
+                raise TypeError("slots must be member descriptors")
+            self._off[k] = (<PyMemberDescrObject *><void *>d).d_member.offset
         self.names = tuple(names)
         self.gids = bytes(gids)
         self.tables = bytes(tables)
@@ -98,7 +116,6 @@ cdef class Config:
         self._starts = <Py_ssize_t *>PyMem_Malloc((self._count + 1) * sizeof(Py_ssize_t))
         if self._starts == NULL:
             raise MemoryError()
-        cdef Py_ssize_t k, pos = 0
         for k in range(self._count):
             self._starts[k] = pos
             pos += len(self.names[k])
@@ -607,3 +624,52 @@ def validate_many(urls, Config cfg, bint strict=True):
             raise TypeError(f"expected str, not {type(s).__name__}")
         out.append(_valid(<str>s, cfg, strict))
     return out
+
+
+cdef object new_url(Config cfg, Py_ssize_t idx, str text, tuple t, str raw):
+    """An instance of cfg.classes[idx] with its slots set, built without __init__."""
+    cdef object cls = cfg.classes[idx]
+    if not isinstance(cls, type) or cfg._off[1] < 0:
+        raise TypeError("Config has no classes/slots to build URL objects")
+    cdef PyObject *o = PyType_GenericAlloc(<PyTypeObject *>cls, 0)
+    if o == NULL:
+        raise MemoryError()
+    Py_INCREF(text)
+    (<PyObject **>((<char *>o) + cfg._off[0]))[0] = <PyObject *>text
+    Py_INCREF(t)
+    (<PyObject **>((<char *>o) + cfg._off[1]))[0] = <PyObject *>t
+    if raw is not None:
+        x = (raw, ())
+        Py_INCREF(x)
+        (<PyObject **>((<char *>o) + cfg._off[2]))[0] = <PyObject *>x
+    obj = <object>o      # a second reference: give back the one tp_alloc returned
+    Py_DECREF(obj)
+    return obj
+
+
+def parse_new(s, Config cfg):
+    """The URL object of ``s`` (a "URL:" prefix is stripped and kept as raw) when it
+    has no problem at all; else the worst problem, 1 or 2, as an int."""
+    if not isinstance(s, str):
+        raise TypeError(f"expected str, not {type(s).__name__}")
+    cdef W w
+    cdef Py_ssize_t r[17]
+    cdef Py_ssize_t idx, skip = prefix(<str>s)
+    init(&w, <str>s, skip, cfg, STOP_ANY, None)
+    idx = walk(&w, cfg, r)
+    if w.worst:
+        return w.worst if w.worst == 2 else _worst_of(<str>s, skip, cfg)
+    t = (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
+         r[11], r[12], r[13], r[14], r[15], r[16], idx, 0)
+    if skip:
+        return new_url(cfg, idx, s[skip:], t, s)
+    return new_url(cfg, idx, s, t, None)
+
+
+cdef int _worst_of(str s, Py_ssize_t skip, Config cfg) except -1:
+    # stopped at a lenient problem: walk on to see whether a fatal one follows
+    cdef W w
+    cdef Py_ssize_t r[17]
+    init(&w, s, skip, cfg, STOP_FATAL, None)
+    walk(&w, cfg, r)
+    return w.worst

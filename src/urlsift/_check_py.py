@@ -28,9 +28,17 @@ _HIER = (G_FTP, G_HTTP, G_GOPHER, G_NNTP, G_TELNET, G_WAIS, G_FILE, G_PROSPERO)
 class Config:
     """Scheme names with their grammar ids, the part tables and the lenient codes."""
 
-    __slots__ = ("names", "gids", "tables", "lenient_ok", "index")
+    __slots__ = ("names", "gids", "tables", "lenient_ok", "index", "classes", "slots")
 
-    def __init__(self, names: Sequence[str], gids: bytes, tables: bytes, lenient_ok: bytes) -> None:
+    def __init__(self, names: Sequence[str], gids: bytes, tables: bytes, lenient_ok: bytes,
+                 classes: Sequence[type] = (), slots: Sequence[object] = ()) -> None:
+        """``classes``: one per name, then the class for unknown schemes; ``slots``:
+        the member descriptors ``_text``, ``_t``, ``_x`` that parse_new fills."""
+        self.classes = tuple(classes)
+        self.slots = tuple(slots)
+        for d in self.slots:
+            if type(d).__name__ != "member_descriptor":
+                raise TypeError("slots must be member descriptors")
         self.names = tuple(names)
         self.gids = bytes(gids)
         self.tables = bytes(tables)
@@ -427,3 +435,22 @@ def is_valid(s: str, cfg: Config, strict: bool = True) -> bool:
 def validate_many(urls: Iterable[str], cfg: Config, strict: bool = True) -> list[bool]:
     """:func:`is_valid` for every string of ``urls``, in one call."""
     return [is_valid(u, cfg, strict) for u in urls]
+
+
+def parse_new(s: str, cfg: Config) -> object:
+    """The URL object of ``s`` (a "URL:" prefix is stripped and kept as raw) when it
+    has no problem at all; else the worst problem, 1 or 2, as an int."""
+    if not isinstance(s, str):
+        raise TypeError(f"expected str, not {type(s).__name__}")
+    text = _strip(s)
+    idx, out = _walk(text, cfg)
+    if out:
+        return _worst(out, cfg)
+    if len(cfg.slots) < 3 or not cfg.classes:
+        raise TypeError("Config has no classes/slots to build URL objects")
+    u = object.__new__(cfg.classes[idx])
+    cfg.slots[0].__set__(u, text)
+    cfg.slots[1].__set__(u, _core_py.tokenize(text) + (idx, 0))
+    if text is not s:
+        cfg.slots[2].__set__(u, (s, ()))
+    return u

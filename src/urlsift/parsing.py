@@ -63,31 +63,28 @@ def parse(s: str, *, strict: bool = True) -> URL:
     >>> parse("http://h/a b", strict=False).problems[0].code
     'unsafe-char'
     """
-    if type(s) is not str:
-        if not isinstance(s, str):
-            raise TypeError(f"expected str, not {type(s).__name__}")
-        s = str(s)
-    text = s[4:] if s[:4] == "URL:" else s
     core = cores.check
     cfg = _configs.get(core)
     if cfg is None:
         cfg = registry.config(core)
+    u = core.parse_new(s, cfg)          # the object, built in the core, when s is clean
+    if type(u) is not int:
+        return u
+    return _parse_slow(s, core, cfg, u, strict)
+
+
+def _parse_slow(s: str, core, cfg, worst: int, strict: bool) -> URL:
+    """A URL with problems: raise the first (fatal) one, or keep them all (lenient)."""
+    text = s[4:] if s[:4] == "URL:" else s
+    found = _problems(s, text)
+    if strict or worst == 2:
+        bad = found[0] if strict else next(p for p in found if p.code not in _lenient_codes())
+        raise URLSyntaxError(bad.code, bad.position, bad.message, s)
     t = core.parse_tokens(text, cfg)
-    worst = t[18]
-    probs: tuple = ()
-    if worst:
-        found = _problems(s, text)
-        if strict or worst == 2:
-            bad = found[0] if strict else next(
-                p for p in found if p.code not in _lenient_codes())
-            raise URLSyntaxError(bad.code, bad.position, bad.message, s)
-        probs = tuple(found)
-    cls = registry._state.get("classes") or registry.classes()
-    u = _new(cls[t[17]])
+    u = _new(registry.classes()[t[17]])
     _set_text(u, text)
     _set_t(u, t)
-    if probs or text is not s:
-        _set_x(u, (s, probs))
+    _set_x(u, (s, tuple(found)))
     return u
 
 

@@ -81,5 +81,7 @@ def config(core: ModuleType) -> object:
     except KeyError:
         names = list(_classes)
         gids = bytes(_classes[n].grammar for n in names)
-        cfg = _configs[core] = core.Config(names, gids, TABLE_BLOB, lenient_ok_blob())
+        slots = (URL._text, URL._t, URL._x)  # type: ignore[attr-defined]
+        cfg = _configs[core] = core.Config(names, gids, TABLE_BLOB, lenient_ok_blob(),
+                                           classes(), slots)
         return cfg
