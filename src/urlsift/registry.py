@@ -11,6 +11,7 @@ from typing import Optional
 
 from . import charclass
 from ._grammar import TABLE_BLOB, lenient_ok_blob
+from .ports import default_port as _default_port
 from .url import URL
 
 __all__ = ["register_scheme", "scheme_class", "default_port", "registered"]
@@ -25,7 +26,8 @@ def register_scheme(name: str, cls: type[URL], *, default_port: Optional[int] = 
     """Parse scheme ``name`` with ``cls`` (a :class:`~urlsift.url.URL` subclass).
 
     ``cls.grammar`` says which RFC 1738 grammar validates it; ``default_port`` is
-    what :attr:`URL.effective_port` falls back to.
+    what :attr:`URL.effective_port` falls back to (when None, ``ports.DEFAULT_PORTS``
+    decides; equivalence reads only that table).
 
     >>> from urlsift.schemes.http import HttpURL
     >>> register_scheme("webcal", HttpURL, default_port=80)
@@ -54,8 +56,10 @@ def scheme_class(name: str) -> type[URL]:
 
 
 def default_port(name: str) -> Optional[int]:
-    """The default port of scheme ``name``, or None."""
-    return _ports.get(name.lower())
+    """The default port of scheme ``name``: as registered, else ``ports.DEFAULT_PORTS``."""
+    name = name.lower()
+    port = _ports.get(name)
+    return port if port is not None else _default_port(name)
 
 
 def registered() -> dict[str, type[URL]]:

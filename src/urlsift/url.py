@@ -157,12 +157,8 @@ class URL:
             return self._c["normalized"]
         except (AttributeError, KeyError):
             pass
-        try:
-            from .equivalence import normalized
-        except ImportError:  # the equivalence module is built separately
-            value = self._text
-        else:
-            value = normalized(self._text)
+        from .equivalence import normalized
+        value = normalized(self._text)
         self.scheme  # makes sure the cache exists
         self._c["normalized"] = value
         return value

@@ -22,12 +22,12 @@ __all__ = [
     "MidURL", "NewsURL", "NntpURL", "ProsperoURL", "TelnetURL", "WaisURL",
 ]
 
-# scheme, class, default port: RFC 1738 §3.2-§3.11; https and rlogin/tn3270 per DESIGN.md
-for _name, _cls, _port in (
-    ("ftp", FtpURL, 21), ("http", HttpURL, 80), ("https", HttpURL, 443),
-    ("gopher", GopherURL, 70), ("mailto", MailtoURL, None), ("news", NewsURL, None),
-    ("nntp", NntpURL, 119), ("telnet", TelnetURL, 23), ("rlogin", TelnetURL, 513),
-    ("tn3270", TelnetURL, 23), ("wais", WaisURL, 210), ("file", FileURL, None),
-    ("prospero", ProsperoURL, 1525), ("mid", MidURL, None), ("cid", CidURL, None),
+# scheme -> class (RFC 1738 §3.2-§3.11; https, rlogin and tn3270 per DESIGN.md);
+# the default ports are urlsift.ports.DEFAULT_PORTS, the one table of them
+for _name, _cls in (
+    ("ftp", FtpURL), ("http", HttpURL), ("https", HttpURL), ("gopher", GopherURL),
+    ("mailto", MailtoURL), ("news", NewsURL), ("nntp", NntpURL), ("telnet", TelnetURL),
+    ("rlogin", TelnetURL), ("tn3270", TelnetURL), ("wais", WaisURL), ("file", FileURL),
+    ("prospero", ProsperoURL), ("mid", MidURL), ("cid", CidURL),
 ):
-    register_scheme(_name, _cls, default_port=_port)
+    register_scheme(_name, _cls)
