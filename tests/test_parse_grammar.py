@@ -225,3 +225,19 @@ def test_validate_many_mixed_and_types():
         validate_many([b"http://h/"])
     with pytest.raises(TypeError):
         is_valid(None)
+
+
+def test_every_code_is_documented_and_exercised():
+    from pathlib import Path
+
+    from urlsift._grammar import LENIENT_OK
+    from urlsift._layout import CODES
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "codes.md").read_text()
+    exercised = {code for _, codes, _ in CASES for code in codes}
+    for code in CODES[1:]:
+        assert f"| `{code}` |" in doc, code
+        assert code in exercised, code
+        row = next(line for line in doc.splitlines() if line.startswith(f"| `{code}` |"))
+        lenient = row.rsplit("|", 2)[-2].strip()
+        assert lenient.startswith("accepted" if code in LENIENT_OK else "refused"), code
