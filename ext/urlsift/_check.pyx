@@ -218,6 +218,26 @@ cdef int part(W *w, Py_ssize_t a, Py_ssize_t b, int table, int prt, int fallback
     return 0
 
 
+cdef bint host_ok_1(const uint8_t *p, Py_ssize_t hs, Py_ssize_t end, const uint8_t *tab) noexcept:
+    """One pass over a one-byte host: True when it is a clean hostname (the usual
+    case). Anything else -- a hostnumber included -- goes through the full checks,
+    which report the problems in the twin's order."""
+    cdef Py_ssize_t i, ls = hs
+    cdef uint8_t c
+    for i in range(hs, end + 1):
+        if i == end or p[i] == 0x2E:
+            if i == ls or p[ls] == 0x2D or p[i - 1] == 0x2D:
+                return False
+            if i < end:
+                ls = i + 1
+        else:
+            c = p[i]
+            if not tab[c]:
+                return False
+    # ls is the top label's start: it must begin with a letter
+    return is_alpha(p[ls])
+
+
 cdef int host(W *w, Py_ssize_t hs, Py_ssize_t he, bint required) except -1:
     """host = hostname | hostnumber (RFC 1738 §5), hostnumber parts 0-255."""
     cdef Py_ssize_t end, i, j, ls, nlabels, last_start, v
@@ -239,6 +259,8 @@ cdef int host(W *w, Py_ssize_t hs, Py_ssize_t he, bint required) except -1:
     if he - hs > 1 and at(w, he - 1) == 0x2E:
         add(w, he - 1, C_TRAILING_DOT, P_HOST, hs, he)
         end = he - 1
+    if w.kind == 1 and host_ok_1(<const uint8_t *>w.data, hs, end, tab):
+        return 0
     for i in range(hs, end):
         if w.stop:
             return 0
