@@ -12,10 +12,10 @@
 """
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from . import registry, schemes  # noqa: F401  (registers the RFC 1738 schemes)
-from ._grammar import PARTS
+from ._grammar import LENIENT_OK, PARTS
 from ._layout import CODES
 from ._select import cores
 from .errors import URLSyntaxError
@@ -29,6 +29,7 @@ _set_text = URL._text.__set__   # type: ignore[attr-defined]
 _set_t = URL._t.__set__         # type: ignore[attr-defined]
 _set_x = URL._x.__set__         # type: ignore[attr-defined]
 _configs = registry._configs
+_LENIENT = frozenset(LENIENT_OK)
 
 
 def _config(core):  # the registry's Config for this core (rebuilt after register_scheme)
@@ -39,7 +40,11 @@ def _config(core):  # the registry's Config for this core (rebuilt after registe
 def _problems(s: str, text: str) -> list[Problem]:
     """Every problem of ``text`` (``s`` without a "URL:" prefix), positions in ``s``."""
     core = cores.check
-    flat = core.problems(text, _config(core))
+    return problems_from_flat(s, text, core.problems(text, _config(core)))
+
+
+def problems_from_flat(s: str, text: str, flat: Sequence[int]) -> list[Problem]:
+    """Problems (with messages) from the core's flat (pos, code, part, start, end) ints."""
     shift = len(s) - len(text)
     out = []
     for k in range(0, len(flat), 5):
@@ -76,21 +81,21 @@ def parse(s: str, *, strict: bool = True) -> URL:
 def _parse_slow(s: str, core, cfg, worst: int, strict: bool) -> URL:
     """A URL with problems: raise the first (fatal) one, or keep them all (lenient)."""
     text = s[4:] if s[:4] == "URL:" else s
-    found = _problems(s, text)
+    flat = core.problems(text, cfg)
     if strict or worst == 2:
+        found = problems_from_flat(s, text, flat)
         bad = found[0] if strict else next(p for p in found if p.code not in _lenient_codes())
         raise URLSyntaxError(bad.code, bad.position, bad.message, s)
     t = core.parse_tokens(text, cfg)
     u = _new(registry.classes()[t[17]])
     _set_text(u, text)
     _set_t(u, t)
-    _set_x(u, (s, tuple(found)))
+    _set_x(u, (s, tuple(flat)))
     return u
 
 
 def _lenient_codes() -> frozenset:
-    from ._grammar import LENIENT_OK
-    return frozenset(LENIENT_OK)
+    return _LENIENT
 
 
 def is_valid(s: str, *, strict: bool = True) -> bool:

@@ -93,13 +93,18 @@ class URL:
         except AttributeError:
             return self._text
 
-    @property
+    @_cached
     def problems(self) -> tuple[Problem, ...]:
         """Departures lenient parsing accepted (always empty for a strict parse)."""
         try:
-            return self._x[1]
+            raw, flat = self._x
         except AttributeError:
             return ()
+        if not flat:
+            return ()
+        # kept as the core's flat ints until asked for: messages cost more than parsing
+        from .parsing import problems_from_flat
+        return tuple(problems_from_flat(raw, self._text, flat))
 
     def __str__(self) -> str:
         return self._text
@@ -190,7 +195,7 @@ class URL:
         return f"{type(self).__name__}({self._text!r}, {shown})"
 
     def __reduce__(self) -> tuple:
-        return (_unpickle, (self.raw, not self.problems))
+        return (_unpickle, (self.raw, not getattr(self, "_x", (None, ()))[1]))
 
     def __copy__(self) -> "URL":
         return self
