@@ -179,6 +179,7 @@ def test_warnings():
     assert codes("ftp://u:@h/") == ["password-in-url"]          # a password, though empty
     assert codes("http://h:8080/") == ["non-default-port"]
     assert codes("http://h:80/") == []
+    assert codes("x-foo://h:25/") == []                        # no default to differ from
     assert codes("gopher://h:25/") == ["privileged-port"]       # the SMTP example of §6
     assert codes("telnet://u%0D%0Ax@h/") == ["encoded-delimiter", "encoded-delimiter"]
     assert codes("ftp://h/a%0d%0ab") == ["encoded-delimiter", "encoded-delimiter"]
@@ -189,3 +190,14 @@ def test_warnings():
     assert codes("http://h/a%0D%0A") == []                     # http is not in the list
     w = parse("http://h:81/").warnings[0]
     assert isinstance(w, Problem) and w.position == 9 and "81" in w.message
+
+
+def test_parse_rejects_non_str():
+    for bad in (None, b"http://h/", 3):
+        with pytest.raises(TypeError):
+            parse(bad)
+
+    class S(str):
+        pass
+
+    assert parse(S("http://h/x")).segments == ("x",)

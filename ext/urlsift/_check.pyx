@@ -672,8 +672,10 @@ cdef object new_url(Config cfg, Py_ssize_t idx, str text, tuple t, str raw):
 def parse_new(s, Config cfg):
     """The URL object of ``s`` (a "URL:" prefix is stripped and kept as raw) when it
     has no problem at all; else the worst problem, 1 or 2, as an int."""
-    if not isinstance(s, str):
-        raise TypeError(f"expected str, not {type(s).__name__}")
+    if type(s) is not str:
+        if not isinstance(s, str):
+            raise TypeError(f"expected str, not {type(s).__name__}")
+        s = str.__str__(s)    # a str subclass: keep the plain text
     cdef W w
     cdef Py_ssize_t r[17]
     cdef Py_ssize_t idx, skip = prefix(<str>s)

@@ -440,8 +440,10 @@ def validate_many(urls: Iterable[str], cfg: Config, strict: bool = True) -> list
 def parse_new(s: str, cfg: Config) -> object:
     """The URL object of ``s`` (a "URL:" prefix is stripped and kept as raw) when it
     has no problem at all; else the worst problem, 1 or 2, as an int."""
-    if not isinstance(s, str):
-        raise TypeError(f"expected str, not {type(s).__name__}")
+    if type(s) is not str:
+        if not isinstance(s, str):
+            raise TypeError(f"expected str, not {type(s).__name__}")
+        s = str.__str__(s)    # a str subclass: keep the plain text
     text = _strip(s)
     idx, out = _walk(text, cfg)
     if out:

@@ -33,7 +33,8 @@ def warnings_of(u: "URL") -> "tuple[Problem, ...]":
                            f"password in the URL {text!r}: URLs are not secret (RFC 1738 §6)"))
     port = u.port
     default = default_port(u.scheme)
-    if port is not None and port != default:
+    # a scheme without a known default port has no "other" port to warn about
+    if port is not None and default is not None and port != default:
         if port < 1024:
             out.append(Problem(t[7], "privileged-port",
                                f"port {port} is in the reserved range and not the {u.scheme} "
