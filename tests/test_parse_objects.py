@@ -160,10 +160,7 @@ def test_register_scheme():
         assert type(u) is MyURL and u.effective_port == 8080 and u.search == "q"
         assert parse("webdav://u@h/", strict=False).problems[0].code == "userinfo-not-allowed"
     finally:
-        registry._classes.pop("webdav")
-        registry._ports.pop("webdav")
-        registry._configs.clear()
-        registry._state.clear()
+        registry.unregister_scheme("webdav")
     assert type(parse("webdav://h/p")) is GenericURL
     with pytest.raises(ValueError):
         registry.register_scheme("Bad_Name", MyURL)

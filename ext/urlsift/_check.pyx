@@ -669,9 +669,23 @@ cdef object new_url(Config cfg, Py_ssize_t idx, str text, tuple t, str raw):
     return obj
 
 
-def parse_new(s, Config cfg):
+cdef Config _default = None
+
+
+def set_default(Config cfg):
+    """The Config parse_new uses when it is given none (None: no default)."""
+    global _default
+    _default = cfg
+
+
+def parse_new(s, Config cfg=None):
     """The URL object of ``s`` (a "URL:" prefix is stripped and kept as raw) when it
-    has no problem at all; else the worst problem, 1 or 2, as an int."""
+    has no problem at all; else the worst problem, 1 or 2, as an int; -1 when no
+    ``cfg`` is given and no default is set."""
+    if cfg is None:
+        cfg = _default
+        if cfg is None:
+            return -1
     if type(s) is not str:
         if not isinstance(s, str):
             raise TypeError(f"expected str, not {type(s).__name__}")

@@ -437,9 +437,23 @@ def validate_many(urls: Iterable[str], cfg: Config, strict: bool = True) -> list
     return [is_valid(u, cfg, strict) for u in urls]
 
 
-def parse_new(s: str, cfg: Config) -> object:
+_default: "Config | None" = None
+
+
+def set_default(cfg: "Config | None") -> None:
+    """The Config parse_new uses when it is given none (None: no default)."""
+    global _default
+    _default = cfg
+
+
+def parse_new(s: str, cfg: "Config | None" = None) -> object:
     """The URL object of ``s`` (a "URL:" prefix is stripped and kept as raw) when it
-    has no problem at all; else the worst problem, 1 or 2, as an int."""
+    has no problem at all; else the worst problem, 1 or 2, as an int; -1 when no
+    ``cfg`` is given and no default is set."""
+    if cfg is None:
+        cfg = _default
+        if cfg is None:
+            return -1
     if type(s) is not str:
         if not isinstance(s, str):
             raise TypeError(f"expected str, not {type(s).__name__}")

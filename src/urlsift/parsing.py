@@ -12,12 +12,12 @@
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from . import registry, schemes  # noqa: F401  (registers the RFC 1738 schemes)
 from ._grammar import LENIENT_OK, PARTS
 from ._layout import CODES
-from ._select import cores
+from ._select import bind, cores
 from .errors import URLSyntaxError
 from .messages import problem_message
 from .url import URL, Problem
@@ -30,6 +30,10 @@ _set_t = URL._t.__set__         # type: ignore[attr-defined]
 _set_x = URL._x.__set__         # type: ignore[attr-defined]
 _configs = registry._configs
 _LENIENT = frozenset(LENIENT_OK)
+if TYPE_CHECKING:
+    def parse_new(s: str) -> object: ...
+else:  # the core's parse_new, re-bound when tests switch cores
+    bind(globals(), "check", ("parse_new",))
 
 
 def _config(core):  # the registry's Config for this core (rebuilt after register_scheme)
@@ -68,23 +72,26 @@ def parse(s: str, *, strict: bool = True) -> URL:
     >>> parse("http://h/a b", strict=False).problems[0].code
     'unsafe-char'
     """
-    core = cores.check
-    cfg = _configs.get(core)
-    if cfg is None:
-        cfg = registry.config(core)
-    u = core.parse_new(s, cfg)          # the object, built in the core, when s is clean
+    u = parse_new(s)          # the core builds the object when s is clean
     if type(u) is not int:
         return u
-    return _parse_slow(s, core, cfg, u, strict)
+    return _parse_slow(s, u, strict)
 
 
-def _parse_slow(s: str, core, cfg, worst: int, strict: bool) -> URL:
+def _parse_slow(s: str, worst: int, strict: bool) -> URL:
     """A URL with problems: raise the first (fatal) one, or keep them all (lenient)."""
+    core = cores.check
+    cfg = _config(core)
+    if worst < 0:             # the core had no Config yet (first use, or a new scheme)
+        u = core.parse_new(s, cfg)
+        if type(u) is not int:
+            return u
+        worst = u
     text = s[4:] if s[:4] == "URL:" else s
     flat = core.problems(text, cfg)
     if strict or worst == 2:
         found = problems_from_flat(s, text, flat)
-        bad = found[0] if strict else next(p for p in found if p.code not in _lenient_codes())
+        bad = found[0] if strict else next(p for p in found if p.code not in _LENIENT)
         raise URLSyntaxError(bad.code, bad.position, bad.message, s)
     t = core.parse_tokens(text, cfg)
     u = _new(registry.classes()[t[17]])
@@ -92,10 +99,6 @@ def _parse_slow(s: str, core, cfg, worst: int, strict: bool) -> URL:
     _set_t(u, t)
     _set_x(u, (s, tuple(flat)))
     return u
-
-
-def _lenient_codes() -> frozenset:
-    return _LENIENT
 
 
 def is_valid(s: str, *, strict: bool = True) -> bool:

@@ -14,7 +14,7 @@ from ._grammar import TABLE_BLOB, lenient_ok_blob
 from .ports import default_port as _default_port
 from .url import URL
 
-__all__ = ["register_scheme", "scheme_class", "default_port", "registered"]
+__all__ = ["register_scheme", "unregister_scheme", "scheme_class", "default_port", "registered"]
 
 _classes: dict[str, type[URL]] = {}
 _ports: dict[str, Optional[int]] = {}
@@ -33,6 +33,7 @@ def register_scheme(name: str, cls: type[URL], *, default_port: Optional[int] = 
     >>> register_scheme("webcal", HttpURL, default_port=80)
     >>> scheme_class("webcal") is HttpURL
     True
+    >>> unregister_scheme("webcal")
     """
     if not isinstance(name, str) or not name or any(
             not (charclass.classes(c) & charclass.SCHEME) for c in name):
@@ -45,6 +46,26 @@ def register_scheme(name: str, cls: type[URL], *, default_port: Optional[int] = 
         raise ValueError(f"default_port out of range: {default_port}")
     _classes[name] = cls
     _ports[name] = default_port
+    _invalidate()
+
+
+def unregister_scheme(name: str) -> None:
+    """Forget scheme ``name``: it parses as GenericURL again (KeyError when unknown).
+
+    >>> from urlsift.schemes.http import HttpURL
+    >>> register_scheme("x-tmp", HttpURL); unregister_scheme("x-tmp")
+    >>> scheme_class("x-tmp").__name__
+    'GenericURL'
+    """
+    del _classes[name]
+    _ports.pop(name, None)
+    _invalidate()
+
+
+def _invalidate() -> None:
+    # the cores' Configs list the schemes: drop them, the next use rebuilds
+    for core in _configs:
+        core.set_default(None)
     _configs.clear()
     _state.clear()
 
@@ -88,4 +109,5 @@ def config(core: ModuleType) -> object:
         slots = (URL._text, URL._t, URL._x)  # type: ignore[attr-defined]
         cfg = _configs[core] = core.Config(names, gids, TABLE_BLOB, lenient_ok_blob(),
                                            classes(), slots)
+        core.set_default(cfg)   # parse_new(s) without a cfg: the hot path of parse()
         return cfg
