@@ -241,3 +241,43 @@ def test_every_code_is_documented_and_exercised():
         row = next(line for line in doc.splitlines() if line.startswith(f"| `{code}` |"))
         lenient = row.rsplit("|", 2)[-2].strip()
         assert lenient.startswith("accepted" if code in LENIENT_OK else "refused"), code
+
+
+# ---- every printable ASCII character in every part, against the §5 sets ---------
+from urlsift import charclass  # noqa: E402
+
+_UCHAR = charclass.members(charclass.UNRESERVED)   # plus escapes, which are excluded below
+PART_SETS = [
+    # template, characters the part allows (§5), characters left out (delimiters), code
+    ("ftp://h/a{}b", _UCHAR + "?:@&=/", "#%", "bad-path"),           # fsegment + "/"
+    ("http://h/a{}b", _UCHAR + ";:@&=/", "?#%", "bad-path"),         # hsegment + "/"
+    ("http://h/p?a{}b", _UCHAR + ";:@&=", "#%", "bad-search"),       # search
+    ("ftp://a{}b@h/", _UCHAR + ";&=", "@/?#%:", "bad-userinfo"),     # user
+    ("wais://h/a{}b", _UCHAR, "/?#%", "bad-path"),                   # database
+    ("wais://h/d/a{}b/p", _UCHAR, "/?#%", "bad-path"),               # wtype
+    ("prospero://h/x;f=a{}b", _UCHAR + "?:@&", ";#%", "bad-field"),  # fieldvalue
+    ("news:a{}b", charclass.members(charclass.ALPHA | charclass.DIGIT) + "-.+_", "@#%", "bad-group"),
+    ("news:a{}b@h", _UCHAR + ";/?:&=", "@#%", "bad-article"),        # article
+    ("http://h/#a{}b", _UCHAR + ";/?:@&=", "%", "bad-path"),         # fragment: xchar
+    ("mailto:a{}b", _UCHAR + ";/?:@&=", "#%", "bad-path"),           # encoded822addr
+    ("gopher://h/0a{}b", _UCHAR + ";/?:@&=", "#%", "bad-path"),      # selector: xchar
+    ("x-y:a{}b", _UCHAR + ";/?:@&=", "#%", "bad-path"),              # genericurl
+]
+_PRINTABLE = [chr(c) for c in range(0x20, 0x7F)]
+
+
+@pytest.mark.parametrize("template,allowed,skip,code", PART_SETS)
+def test_each_character_in_each_part(template, allowed, skip, code):
+    pos = template.index("{}")
+    for ch in _PRINTABLE:
+        if ch in skip:
+            continue
+        found = [(p.position, p.code) for p in check(template.format(ch))]
+        if ch in allowed:
+            assert found == [], (template, ch)
+        else:
+            want = "unsafe-char" if charclass.is_unsafe(ch) else code
+            assert found == [(pos, want)], (template, ch)
+    # a control is refused everywhere; a non-ASCII character is recorded
+    assert [p.code for p in check(template.format("\x1b"))] == ["control-char"]
+    assert [p.code for p in check(template.format("\u00fc"))] == ["non-ascii"]

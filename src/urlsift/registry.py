@@ -77,7 +77,11 @@ def scheme_class(name: str) -> type[URL]:
 
 
 def default_port(name: str) -> Optional[int]:
-    """The default port of scheme ``name``: as registered, else ``ports.DEFAULT_PORTS``."""
+    """The default port of scheme ``name``: as registered, else ``ports.DEFAULT_PORTS``.
+
+    >>> default_port("GOPHER"), default_port("mailto")
+    (70, None)
+    """
     name = name.lower()
     port = _ports.get(name)
     return port if port is not None else _default_port(name)
