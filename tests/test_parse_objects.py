@@ -80,6 +80,21 @@ def test_hash_and_eq_are_consistent():
     assert a.normalized() == a.normalized()
 
 
+def test_equality_follows_the_equivalence_rules():
+    # DESIGN.md Equivalence: rules 1, 2, 3, 4 and 5, through u.normalized()
+    assert parse("http://INFO.cern.ch:80/a%2Db") == parse("http://info.cern.ch/a-b")
+    assert parse("http://h") == parse("http://h/")
+    assert parse("file://localhost/x") == parse("file:///x")
+    assert parse("http://h/a%2Fb") != parse("http://h/a/b")
+    assert hash(parse("HTTP://h/", strict=False)) == hash(parse("http://h/"))
+    assert parse("http://h:80/").normalized() == parse("http://h/").normalized()
+
+
+def test_messages_for_empty_parts():
+    msg = [p.message for p in __import__("urlsift.parsing").parsing.check("nntp://h/")][0]
+    assert "group is empty" in msg
+
+
 def test_repr_shows_parts():
     r = repr(parse("ftp://foo@h.com/a/b;type=d"))
     assert r.startswith("FtpURL('ftp://foo@h.com/a/b;type=d'")

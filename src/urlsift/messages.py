@@ -53,5 +53,9 @@ def problem_message(url: str, pos: int, code: str, part: str, start: int, end: i
             return (f"host {text} is not a hostname or a hostnumber 0-255.0-255.0-255.0-255"
                     f" (at {ch}, position {pos}; RFC 1738 §5)")
         return f"{ch} is not allowed in the host {text} (RFC 1738 §5)"
+    if code in _CHAR and start == end:
+        return f"the {scheme} {part} is empty at position {pos} ({code}, RFC 1738 §5)"
+    if code in _CHAR and pos >= end:
+        return f"the {scheme} {part} {text} is incomplete at position {pos} ({code}, RFC 1738 §5)"
     template = _CHAR.get(code) or _WHOLE.get(code) or "{code} in {url}"
     return template.format(code=code, **fields)
