@@ -213,3 +213,13 @@ def test_parse_rejects_non_str():
         pass
 
     assert parse(S("http://h/x")).segments == ("x",)
+
+
+def test_mailto_headers_view_never_changes_address():
+    # RFC 1738 §3.5: "no reserved characters" -- the address is the whole schemepart;
+    # DESIGN.md: an extra RFC 6068 headers view
+    u = parse("mailto:list@h.dom?subject=a%26b&body=x=y&&")
+    assert u.address == "list@h.dom?subject=a&b&body=x=y&&"
+    assert u.headers == (("subject", "a&b"), ("body", "x=y"))
+    assert parse("mailto:a@b").headers is None
+    assert parse("mailto:a@b?").headers == ()

@@ -33,8 +33,29 @@ class MailtoURL(_OpaqueURL):
 
     @_cached
     def address(self) -> str:
-        """The whole decoded schemepart."""
+        """The whole decoded schemepart (RFC 1738 has no headers: "?" is data)."""
         return decode(self._schemepart())
+
+    @_cached
+    def headers(self) -> Optional[tuple[tuple[str, str], ...]]:
+        """An RFC 6068 reading of the part after the first "?": decoded (name, value)
+        pairs split on "&" and "="; None without "?". ``address`` is unchanged.
+
+        >>> from urlsift.parsing import parse
+        >>> u = parse("mailto:a@b?subject=hi%20there&cc=c@d")
+        >>> u.address, u.headers
+        ('a@b?subject=hi there&cc=c@d', (('subject', 'hi there'), ('cc', 'c@d')))
+        """
+        part = self._schemepart()
+        q = part.find("?")
+        if q < 0:
+            return None
+        pairs = []
+        for field in part[q + 1:].split("&"):
+            if field:
+                name, _, value = field.partition("=")
+                pairs.append((decode(name), decode(value)))
+        return tuple(pairs)
 
 
 class NewsURL(_OpaqueURL):
