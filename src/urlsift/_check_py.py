@@ -13,7 +13,7 @@ span of the part, for quoting). Same functions, same results as the Cython twin.
 """
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from . import _core_py
 from ._grammar import (G_FILE, G_FTP, G_GENERIC, G_GOPHER, G_HTTP, G_MAILTO, G_MID,
@@ -35,7 +35,7 @@ class Config:
         """``classes``: one per name, then the class for unknown schemes; ``slots``:
         the member descriptors ``_text``, ``_t``, ``_x`` that parse_new fills."""
         self.classes = tuple(classes)
-        self.slots = tuple(slots)
+        self.slots: tuple[Any, ...] = tuple(slots)
         for d in self.slots:
             if type(d).__name__ != "member_descriptor":
                 raise TypeError("slots must be member descriptors")
@@ -464,7 +464,7 @@ def parse_new(s: str, cfg: "Config | None" = None) -> object:
         return _worst(out, cfg)
     if len(cfg.slots) < 3 or not cfg.classes:
         raise TypeError("Config has no classes/slots to build URL objects")
-    u = object.__new__(cfg.classes[idx])
+    u: Any = object.__new__(cfg.classes[idx])
     cfg.slots[0].__set__(u, text)
     cfg.slots[1].__set__(u, _core_py.tokenize(text) + (idx, 0))
     if text is not s:

@@ -25,9 +25,10 @@ from .url import URL, Problem
 __all__ = ["parse", "is_valid", "check", "validate_many", "URLSyntaxError"]
 
 _new = object.__new__
-_set_text = URL._text.__set__   # type: ignore[attr-defined]
-_set_t = URL._t.__set__         # type: ignore[attr-defined]
-_set_x = URL._x.__set__         # type: ignore[attr-defined]
+_SLOTS = vars(URL)              # the slots' member descriptors set what __setattr__ refuses
+_set_text = _SLOTS["_text"].__set__
+_set_t = _SLOTS["_t"].__set__
+_set_x = _SLOTS["_x"].__set__
 _configs = registry._configs
 _LENIENT = frozenset(LENIENT_OK)
 if TYPE_CHECKING:
@@ -74,8 +75,8 @@ def parse(s: str, *, strict: bool = True) -> URL:
     """
     u = parse_new(s)          # the core builds the object when s is clean
     if type(u) is not int:
-        return u
-    return _parse_slow(s, u, strict)
+        return u  # type: ignore[return-value]
+    return _parse_slow(s, u, strict)  # type: ignore[arg-type]
 
 
 def _parse_slow(s: str, worst: int, strict: bool) -> URL:
@@ -83,10 +84,10 @@ def _parse_slow(s: str, worst: int, strict: bool) -> URL:
     core = cores.check
     cfg = _config(core)
     if worst < 0:             # the core had no Config yet (first use, or a new scheme)
-        u = core.parse_new(s, cfg)
-        if type(u) is not int:
-            return u
-        worst = u
+        built = core.parse_new(s, cfg)
+        if type(built) is not int:
+            return built
+        worst = built
     text = s[4:] if s[:4] == "URL:" else s
     flat = core.problems(text, cfg)
     if strict or worst == 2:

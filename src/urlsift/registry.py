@@ -110,7 +110,7 @@ def config(core: ModuleType) -> object:
     except KeyError:
         names = list(_classes)
         gids = bytes(_classes[n].grammar for n in names)
-        slots = (URL._text, URL._t, URL._x)  # type: ignore[attr-defined]
+        slots = tuple(vars(URL)[name] for name in ("_text", "_t", "_x"))
         cfg = _configs[core] = core.Config(names, gids, TABLE_BLOB, lenient_ok_blob(),
                                            classes(), slots)
         core.set_default(cfg)   # parse_new(s) without a cfg: the hot path of parse()

@@ -68,6 +68,10 @@ class URL:
     """
 
     __slots__ = ("_text", "_t", "_x", "_c", "__weakref__")
+    _text: str
+    _t: tuple
+    _x: tuple
+    _c: dict
     #: the grammar the ``_check`` core walks for this class (``urlsift._grammar``)
     grammar: int = G_GENERIC
     #: attributes shown by ``repr`` and compared by :meth:`parts`
@@ -213,7 +217,7 @@ class HierURL(URL):
     """Base of the ``//`` schemes: login and hostport (RFC 1738 §3.1)."""
 
     __slots__ = ()
-    _PARTS = ("scheme", "user", "password", "host", "port", "fragment")
+    _PARTS: tuple[str, ...] = ("scheme", "user", "password", "host", "port", "fragment")
 
     @_cached
     def user(self) -> Optional[str]:

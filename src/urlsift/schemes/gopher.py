@@ -29,10 +29,11 @@ class GopherURL(HierURL):
         n = 3 if text[0] == "%" and len(text) >= 3 else 1
         gtype, rest = decode(text[:n]), text[n:]
         # §3.4: split on the first two %09 only (the tab delimiters)
-        pieces = rest.replace("%09", "\t", 2).split("\t", 2) if "%09" in rest else [rest]
+        pieces: list[Optional[str]] = list(
+            rest.replace("%09", "\t", 2).split("\t", 2) if "%09" in rest else [rest])
         pieces += [None] * (3 - len(pieces))
         sel, search, plus = pieces
-        return (gtype, decode(sel), None if search is None else decode(search),
+        return (gtype, decode(sel or ""), None if search is None else decode(search),
                 None if plus is None else decode(plus))
 
     @property
