@@ -81,3 +81,25 @@ def test_url_prefix_only_in_validation_entry_points():
     assert mod.validate_many(["URL:http://h/"], cfg, True) == [True]
     # parse_tokens and problems take the URL itself (parse strips the prefix first)
     assert mod.problems("URL:http://h/", cfg)[1::5] == [CODES.index("uppercase-scheme")]
+
+
+def test_config_refuses_what_the_c_walk_could_not_read_safely():
+    from urlsift._grammar import TABLE_BLOB, lenient_ok_blob
+    from urlsift.url import URL
+
+    ok = lenient_ok_blob()
+    slots = tuple(vars(URL)[n] for n in ("_text", "_t", "_x"))
+    for mod in TWINS.values():
+        with pytest.raises(ValueError):
+            mod.Config(["a"], b"", TABLE_BLOB, ok)                 # gids do not match names
+        with pytest.raises(ValueError):
+            mod.Config(["a"], b"\x63", TABLE_BLOB, ok)            # no grammar 99
+        with pytest.raises(ValueError):
+            mod.Config([], b"", TABLE_BLOB[:-1], ok)               # a table short
+        with pytest.raises(TypeError):
+            mod.Config([], b"", TABLE_BLOB, ok, (int,), slots)     # not a URL class
+        with pytest.raises(TypeError):
+            mod.Config([], b"", TABLE_BLOB, ok, (URL,), slots[:2])
+        with pytest.raises(TypeError):                             # no classes: no objects
+            mod.parse_new("http://h/", mod.Config([], b"", TABLE_BLOB, ok))
+        assert mod.parse_new("z:", mod.Config([], b"", TABLE_BLOB, ok, (URL,), slots)).__class__ is URL

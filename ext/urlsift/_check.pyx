@@ -16,6 +16,7 @@ from urlsift._core_c cimport tokenize_into
 from urlsift._layout import CODE_INDEX
 from urlsift._grammar import P as _P, T as _T
 from urlsift import _grammar as _g
+from urlsift._check_py import _validate
 
 cdef extern from "Python.h":
     int PyUnicode_KIND(object s)
@@ -100,12 +101,11 @@ cdef class Config:
         """``classes``: one per name, then the class for unknown schemes; ``slots``:
         the member descriptors ``_text``, ``_t``, ``_x`` that parse_new fills."""
         cdef Py_ssize_t k, pos = 0
+        _validate(names, gids, tables, lenient_ok, classes, slots)
         self.classes = tuple(classes)
         for k in range(3):
             self._off[k] = -1
         for k, d in enumerate(slots):
-            if type(d).__name__ != "member_descriptor":
-                raise TypeError("slots must be member descriptors")
             self._off[k] = (<PyMemberDescrObject *><void *>d).d_member.offset
         self.names = tuple(names)
         self.gids = bytes(gids)
@@ -650,9 +650,9 @@ def validate_many(urls, Config cfg, bint strict=True):
 
 cdef object new_url(Config cfg, Py_ssize_t idx, str text, tuple t, str raw):
     """An instance of cfg.classes[idx] with its slots set, built without __init__."""
-    cdef object cls = cfg.classes[idx]
-    if not isinstance(cls, type) or cfg._off[1] < 0:
+    if cfg._off[1] < 0 or idx >= len(cfg.classes):   # checked first: no bounds checks below
         raise TypeError("Config has no classes/slots to build URL objects")
+    cdef object cls = cfg.classes[idx]
     cdef PyObject *o = PyType_GenericAlloc(<PyTypeObject *>cls, 0)
     if o == NULL:
         raise MemoryError()

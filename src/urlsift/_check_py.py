@@ -17,7 +17,7 @@ from typing import Any, Iterable, Sequence
 
 from . import _core_py
 from ._grammar import (G_FILE, G_FTP, G_GENERIC, G_GOPHER, G_HTTP, G_MAILTO, G_MID,
-                       G_NEWS, G_NNTP, G_PROSPERO, G_TELNET, G_WAIS, P, T)
+                       G_NEWS, G_NNTP, G_PROSPERO, G_TELNET, G_WAIS, NGRAMMARS, TABLES, P, T)
 from ._layout import CODE_INDEX
 
 _C = CODE_INDEX
@@ -34,16 +34,33 @@ class Config:
                  classes: Sequence[type] = (), slots: Sequence[object] = ()) -> None:
         """``classes``: one per name, then the class for unknown schemes; ``slots``:
         the member descriptors ``_text``, ``_t``, ``_x`` that parse_new fills."""
+        _validate(names, gids, tables, lenient_ok, classes, slots)
         self.classes = tuple(classes)
         self.slots: tuple[Any, ...] = tuple(slots)
-        for d in self.slots:
-            if type(d).__name__ != "member_descriptor":
-                raise TypeError("slots must be member descriptors")
         self.names = tuple(names)
         self.gids = bytes(gids)
         self.tables = bytes(tables)
         self.lenient_ok = bytes(lenient_ok)
         self.index = {name: i for i, name in enumerate(self.names)}
+
+
+def _validate(names: Sequence[str], gids: bytes, tables: bytes, lenient_ok: bytes,
+              classes: Sequence[type], slots: Sequence[object]) -> None:
+    """Refuse a Config the Cython twin could not walk safely (it reads these as C arrays)."""
+    if len(gids) != len(names) or any(g >= NGRAMMARS for g in bytes(gids)):
+        raise ValueError("one grammar id (0-%d) per scheme name" % (NGRAMMARS - 1))
+    if len(tables) != 256 * len(TABLES) or len(lenient_ok) != len(_C):
+        raise ValueError("tables and lenient_ok must have the sizes urlsift._grammar gives")
+    if not all(isinstance(n, str) and n.isascii() for n in names):
+        raise ValueError("scheme names must be ASCII strings")
+    if slots:
+        if len(slots) != 3 or any(type(d).__name__ != "member_descriptor" for d in slots):
+            raise TypeError("slots must be the three member descriptors _text, _t, _x")
+        owner = getattr(slots[0], "__objclass__", None)
+        if len(classes) != len(names) + 1 or not all(
+                isinstance(c, type) and isinstance(owner, type) and issubclass(c, owner)
+                for c in classes):
+            raise TypeError("classes: one subclass of the slots' class per name, plus one")
 
 
 def _is_escape(s: str, i: int, n: int) -> bool:

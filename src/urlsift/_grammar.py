@@ -14,6 +14,7 @@ from ._layout import CODE_INDEX
 # ---- grammar ids (one walk per id in the core) -------------------------------
 G_GENERIC, G_FTP, G_HTTP, G_GOPHER, G_MAILTO, G_NEWS, G_NNTP, G_TELNET, G_WAIS, \
     G_FILE, G_PROSPERO, G_MID = range(12)
+NGRAMMARS = 12
 
 # ---- part ids (for messages: which part a problem is in) ----------------------
 PARTS: tuple[str, ...] = (

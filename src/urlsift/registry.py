@@ -10,7 +10,7 @@ from types import ModuleType
 from typing import Optional
 
 from . import charclass
-from ._grammar import TABLE_BLOB, lenient_ok_blob
+from ._grammar import NGRAMMARS, TABLE_BLOB, lenient_ok_blob
 from .ports import default_port as _default_port
 from .url import URL
 
@@ -40,7 +40,7 @@ def register_scheme(name: str, cls: type[URL], *, default_port: Optional[int] = 
         raise ValueError(f"not a scheme name (RFC 1738 §2.1, lower case): {name!r}")
     if not (isinstance(cls, type) and issubclass(cls, URL)):
         raise TypeError(f"expected a URL subclass, not {cls!r}")
-    if getattr(cls, "grammar", None) not in range(12):
+    if getattr(cls, "grammar", None) not in range(NGRAMMARS):
         raise ValueError(f"{cls.__name__}.grammar is not a grammar id of urlsift._grammar")
     if default_port is not None and not 0 <= default_port <= 65535:
         raise ValueError(f"default_port out of range: {default_port}")
