@@ -16,7 +16,12 @@ from ._select import bind as _bind
 from .equivalence import equivalent, normalized
 from .errors import URLSyntaxError
 from .ports import DEFAULT_PORTS
+from .parsing import check, is_valid, parse, validate_many
 from .partial import resolve
+from .registry import register_scheme, unregister_scheme
+from .schemes import (CidURL, FileURL, FtpURL, GenericURL, GopherURL, HttpURL, MailtoURL,
+                      MidURL, NewsURL, NntpURL, ProsperoURL, TelnetURL, WaisURL)
+from .url import URL, Problem
 from .tokens import Tokens, tokenize, tokenize_many, tokenize_offsets
 
 if TYPE_CHECKING:
@@ -27,6 +32,9 @@ else:  # the core's own functions, re-bound when tests switch cores
 __version__ = "0.1.0"
 
 __all__ = [
+    "URL", "CidURL", "FileURL", "FtpURL", "GenericURL", "GopherURL", "HttpURL", "MailtoURL",
+    "MidURL", "NewsURL", "NntpURL", "Problem", "ProsperoURL", "TelnetURL", "WaisURL",
+    "check", "is_valid", "parse", "register_scheme", "unregister_scheme", "validate_many",
     "CORE", "DEFAULT_PORTS", "URLSyntaxError", "Tokens", "charclass", "equivalent",
     "normalized", "quote", "resolve", "tokenize", "tokenize_many", "tokenize_offsets", "unquote",
     "unquote_to_bytes",

@@ -1,4 +1,4 @@
-"""Pure-Python twin of the ``_check`` core (``ext/urlsift/_check.pyx``).
+"""Pure-Python twin of the ``_check`` core (``ext/urlsift/_check_c.pyx``).
 
 Checks a URL against its scheme's RFC 1738 grammar, mechanically: the tokenizer
 finds the offsets, then each part is walked with a 256-entry membership table
@@ -344,7 +344,10 @@ def _r_telnet(w: _Walk, r: tuple, rs: int, b: int) -> None:
     # telneturl = "telnet://" login [ "/" ]
     if rs == b or (b - rs == 1 and w.s[rs] == "/"):
         return
-    w.add(rs + 1 if w.s[rs] == "/" else rs, "bad-path", "path", rs, b)
+    a = rs + 1 if w.s[rs] == "/" else rs
+    w.add(a, "bad-path", "path", rs, b)
+    # still walk it: a control character there is refused in both modes
+    w.part(a, b, "xchar", "path", "bad-path")
 
 
 def _r_wais(w: _Walk, r: tuple, rs: int, b: int) -> None:

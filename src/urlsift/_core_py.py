@@ -1,4 +1,4 @@
-"""Pure-Python twin of the Cython core (``ext/urlsift/core.pyx``).
+"""Pure-Python twin of the Cython core (``ext/urlsift/_core_c.pyx``).
 
 Same functions, same results, on every input: the test suite runs every core test
 against both, and a hypothesis test compares them on random text. Keep the two

@@ -2,7 +2,7 @@
 
 Like yarl: import the compiled module, fall back to the twin when it is missing,
 and let ``URLSIFT_PURE=1`` force the twin. Every core ``NAME`` is a pair
-``urlsift.NAME_c`` (built from ``ext/urlsift/NAME.pyx``) and ``urlsift.NAME_py``.
+``urlsift.NAME_c`` (built from ``ext/urlsift/NAME_c.pyx``) and ``urlsift.NAME_py``.
 
 Modules above the core reach it through :data:`cores` at call time
 (``cores.core.tokenize(s)``), or export a core function itself under a public name
@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import os
+import warnings
 from types import ModuleType, SimpleNamespace
 from typing import Iterator
 
@@ -32,7 +33,11 @@ def _compiled_available() -> bool:
     try:
         for name in CORE_NAMES.values():
             _import(name, "cython")
-    except ImportError:
+    except ModuleNotFoundError:
+        return False           # not built: the pure twin serves, as designed
+    except Exception as exc:   # built but broken (e.g. stale): say so, then fall back
+        warnings.warn(f"urlsift: the compiled core does not load ({exc}); "
+                      "using the pure-Python twin", RuntimeWarning, stacklevel=2)
         return False
     return True
 

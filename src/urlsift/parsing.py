@@ -45,7 +45,24 @@ def _config(core):  # the registry's Config for this core (rebuilt after registe
 def _problems(s: str, text: str) -> list[Problem]:
     """Every problem of ``text`` (``s`` without a "URL:" prefix), positions in ``s``."""
     core = cores.check
-    return problems_from_flat(s, text, core.problems(text, _config(core)))
+    found = problems_from_flat(s, text, core.problems(text, _config(core)))
+    return _add_controls(s, text, found)
+
+
+def _add_controls(s: str, text: str, found: list[Problem]) -> list[Problem]:
+    """Add the control characters the walk did not reach (it stops at a broken
+    structure, e.g. no scheme): they are never part of a URL, so always reported."""
+    if text.isprintable():    # no C0 control and no DEL: the usual case
+        return found
+    shift = len(s) - len(text)
+    seen = {p.position for p in found if p.code == "control-char"}
+    for i, ch in enumerate(text):
+        c = ord(ch)
+        if (c < 0x20 or c == 0x7F) and i + shift not in seen:
+            found.append(Problem(i + shift, "control-char",
+                                 f"control character U+{c:04X} (RFC 1738 §2.2)"))
+    found.sort(key=lambda p: p.position)
+    return found
 
 
 def problems_from_flat(s: str, text: str, flat: Sequence[int]) -> list[Problem]:

@@ -475,7 +475,7 @@ cdef int r_prospero(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
 
 
 cdef int hier(W *w, Py_ssize_t *r, int gid, Py_ssize_t b0, Py_ssize_t b) except -1:
-    cdef Py_ssize_t rs
+    cdef Py_ssize_t rs, a
     if r[5] < 0:
         if gid == G_FILE and b0 < b and at(w, b0) == 0x2F:
             add(w, b0, C_FILE_SHORT, P_PATH, b0, b)
@@ -515,7 +515,10 @@ cdef int hier(W *w, Py_ssize_t *r, int gid, Py_ssize_t b0, Py_ssize_t b) except 
         r_nntp(w, rs, b)
     elif gid == G_TELNET:
         if not (rs == b or (b - rs == 1 and at(w, rs) == 0x2F)):
-            add(w, rs + 1 if at(w, rs) == 0x2F else rs, C_BAD_PATH, P_PATH, rs, b)
+            a = rs + 1 if at(w, rs) == 0x2F else rs
+            add(w, a, C_BAD_PATH, P_PATH, rs, b)
+            # still walk it: a control character there is refused in both modes
+            part(w, a, b, T_XCHAR, P_PATH, C_BAD_PATH)
     elif gid == G_WAIS:
         r_wais(w, rs, b)
     elif gid == G_FILE:
