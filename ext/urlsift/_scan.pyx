@@ -411,3 +411,117 @@ def next_boundary(buf, Py_ssize_t pos, Py_ssize_t stop, bytes table):
         return r
     finally:
         inp.close()
+
+
+# ---- Match objects from triples (the output; no object per candidate) --------------
+
+cdef extern from "Python.h":
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    ctypedef struct PyTypeObject
+    object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t n)
+    void PyTuple_SET_ITEM(object t, Py_ssize_t i, object o)
+    void Py_INCREF(object o)
+    void PyObject_GC_UnTrack(object o)
+
+cdef object _ascii(const void *data, int kind, Py_ssize_t s, Py_ssize_t e):
+    """buf[s:e] as a str; the scanner only reports printable ASCII and white space."""
+    cdef object out = PyUnicode_New(e - s, 127)
+    cdef uint8_t *dst = <uint8_t *>PyUnicode_DATA(out)
+    cdef Py_ssize_t i
+    if kind == 1:
+        memcpy(dst, <const uint8_t *>data + s, e - s)
+    elif kind == 2:
+        for i in range(e - s):
+            dst[i] = <uint8_t>(<const uint16_t *>data)[s + i]
+    else:
+        for i in range(e - s):
+            dst[i] = <uint8_t>(<const uint32_t *>data)[s + i]
+    return out
+
+
+cdef object _squeeze(str raw, Py_ssize_t a, Py_ssize_t b, const uint8_t *T):
+    """raw[a:b] without its white space (T_SPACE); raw is ASCII."""
+    cdef const uint8_t *src = <const uint8_t *>PyUnicode_DATA(raw)
+    cdef Py_ssize_t i, k = 0
+    for i in range(a, b):
+        if not (T[src[i]] & T_SPACE):
+            k += 1
+    cdef object out = PyUnicode_New(k, 127)
+    cdef uint8_t *dst = <uint8_t *>PyUnicode_DATA(out)
+    k = 0
+    for i in range(a, b):
+        if not (T[src[i]] & T_SPACE):
+            dst[k] = src[i]
+            k += 1
+    return out
+
+
+cdef inline object _new(object cls, object url, int64_t s, int64_t e, object raw,
+                        object wrapped, object hyphen, object edits):
+    # a tuple subclass without __dict__: allocate it and fill the 8 slots in place
+    cdef object t = PyType_GenericAlloc(<PyTypeObject *>cls, 8)
+    cdef object vs = s, ve = e, none = None
+    Py_INCREF(url)
+    PyTuple_SET_ITEM(t, 0, url)
+    Py_INCREF(vs)
+    PyTuple_SET_ITEM(t, 1, vs)
+    Py_INCREF(ve)
+    PyTuple_SET_ITEM(t, 2, ve)
+    Py_INCREF(raw)
+    PyTuple_SET_ITEM(t, 3, raw)
+    Py_INCREF(wrapped)
+    PyTuple_SET_ITEM(t, 4, wrapped)
+    Py_INCREF(hyphen)
+    PyTuple_SET_ITEM(t, 5, hyphen)
+    Py_INCREF(edits)
+    PyTuple_SET_ITEM(t, 6, edits)
+    Py_INCREF(none)
+    PyTuple_SET_ITEM(t, 7, none)
+    # every item is a str, int, bool, None or a tuple of str: no cycle can go through
+    # the match, so the collector need not visit it (CPython untracks such tuples too)
+    PyObject_GC_UnTrack(t)
+    return t
+
+
+def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edits, bytes table,
+          Py_ssize_t first=0, Py_ssize_t last=-1):
+    """``cls`` tuples (url, start, end, raw, wrapped, hyphen_break, edits, None) for the
+    triples ``first`` to ``last`` of ``arr`` over ``buf``; offsets shifted by ``offset``."""
+    cdef const uint8_t *T = table_ptr(table)
+    cdef _Input inp = _Input(buf)
+    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
+    cdef Py_ssize_t total = len(arr) // 3, k, s, e, cut
+    cdef int64_t f
+    cdef int low
+    cdef list out = []
+    cdef str raw, url
+    if arr.ob_descr.typecode != b"q":
+        raise TypeError("build needs an array('q')")
+    if not issubclass(cls, tuple) or cls.__itemsize__ != tuple.__itemsize__ or cls.__dictoffset__:
+        raise TypeError("build needs a tuple subclass without __dict__")
+    if len(edits) != 64:
+        raise ValueError("edits must have 64 entries")
+    if last < 0 or last > total:
+        last = total
+    try:
+        for k in range(first, last):
+            s = a[3 * k]
+            e = a[3 * k + 1]
+            f = a[3 * k + 2]
+            if s < 0 or e > inp.n or s > e:
+                raise ValueError(f"span ({s}, {e}) outside the input")
+            raw = _ascii(inp.data, inp.kind, s, e)
+            low = f & 0xFF
+            cut = f >> TRIM_SHIFT
+            if low == 0 and cut == 0:
+                url = raw
+            elif low & WRAPPED:
+                k2 = 5 if low & PREFIX else 1
+                url = _squeeze(raw, k2, e - s - 1, T) if low & WHITESPACE else raw[k2:e - s - 1]
+            else:
+                url = raw[4 if low & PREFIX else 0:e - s - cut]
+            out.append(_new(cls, url, s + offset, e + offset, raw, (low & WRAPPED) != 0,
+                            (low & HYPHEN_BREAK) != 0, edits[(low & 31) * 2 + (cut > 0)]))
+        return out
+    finally:
+        inp.close()

@@ -27,7 +27,7 @@ from typing import Any
 __all__ = [
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "TRIM_SHIFT",
     "T_BARE", "T_TRIM", "T_SCHEME", "T_SPACE", "T_WRAP", "T_SPLIT", "T_ALPHA",
-    "scan", "count_newlines", "next_boundary",
+    "scan", "count_newlines", "next_boundary", "build",
 ]
 
 # ---- flags of a match (low byte); bits 8.. hold the number of trimmed characters ----
@@ -286,3 +286,38 @@ def next_boundary(buf: Any, pos: int, stop: int, table: bytes) -> int:
         if c < 256 and table[c] & T_SPLIT:
             return i + 1
     return -1
+
+
+def build(arr: "array[int]", buf: Any, offset: int, cls: type, edits: tuple, table: bytes,
+          first: int = 0, last: int = -1) -> list:
+    """``cls`` tuples (url, start, end, raw, wrapped, hyphen_break, edits, None) for the
+    triples ``first`` to ``last`` of ``arr`` over ``buf``; offsets shifted by ``offset``."""
+    if not isinstance(arr, array) or arr.typecode != "q":
+        raise TypeError("build needs an array('q')")
+    if len(edits) != 64:
+        raise ValueError("edits must have 64 entries")
+    codes, hay, colon = _view(buf)
+    n = len(codes)
+    total = len(arr) // 3
+    if last < 0 or last > total:
+        last = total
+    new = tuple.__new__
+    out = []
+    for k in range(first, last):
+        s, e, f = arr[3 * k], arr[3 * k + 1], arr[3 * k + 2]
+        if s < 0 or e > n or s > e:
+            raise ValueError(f"span ({s}, {e}) outside the input")
+        raw = hay[s:e] if isinstance(hay, str) else str(hay[s:e], "ascii")
+        low = f & 0xFF
+        cut = f >> TRIM_SHIFT
+        if low == 0 and cut == 0:
+            url = raw
+        elif low & WRAPPED:
+            url = raw[5 if low & PREFIX else 1:e - s - 1]
+            if low & WHITESPACE:
+                url = "".join(ch for ch in url if not table[ord(ch)] & T_SPACE)
+        else:
+            url = raw[4 if low & PREFIX else 0:e - s - cut]
+        out.append(new(cls, (url, s + offset, e + offset, raw, bool(low & WRAPPED),
+                             bool(low & HYPHEN_BREAK), edits[(low & 31) * 2 + (cut > 0)], None)))
+    return out

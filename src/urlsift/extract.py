@@ -16,6 +16,7 @@ wrapper holding one is not a wrapper), so the decoding never fails.
 from __future__ import annotations
 
 from array import array
+from itertools import chain
 from typing import Any, Iterable, Iterator, Optional
 
 from . import charclass as cc
@@ -24,7 +25,7 @@ from ._scan_py import (HYPHEN_BREAK, PREFIX, T_ALPHA, T_BARE, T_SCHEME, T_SPACE,
 from ._select import cores
 
 __all__ = [
-    "Match", "scan", "extract", "KNOWN_WITHOUT_SLASHES", "TRIMMED", "WHITE_SPACE",
+    "Match", "scan", "extract", "extract_file", "KNOWN_WITHOUT_SLASHES", "TRIMMED", "WHITE_SPACE",
     "MAX_WRAPPER", "MAX_LENGTH", "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK",
     "TRUNCATED", "TRIM_SHIFT", "EDIT_WRAPPER", "EDIT_PREFIX", "EDIT_WHITESPACE",
     "EDIT_TRIMMED", "EDIT_TRUNCATED",
@@ -84,8 +85,6 @@ def _policy_table() -> bytes:
 
 TABLE: bytes = _policy_table()
 KNOWN: bytes = b"".join(s.encode("ascii") + b"\0" for s in KNOWN_WITHOUT_SLASHES)
-_SPACE_BYTES = WHITE_SPACE.encode("ascii")
-_SPACE_DROP = str.maketrans("", "", WHITE_SPACE)
 
 
 def _edits_for(low: int, trimmed: bool) -> tuple[str, ...]:
@@ -103,7 +102,8 @@ def _edits_for(low: int, trimmed: bool) -> tuple[str, ...]:
     return tuple(out)
 
 
-_EDITS = {(low, t): _edits_for(low, t) for low in range(32) for t in (False, True)}
+#: edits by ``(flags & 31) * 2 + trimmed``, handed to the core's ``build``.
+_EDITS = tuple(_edits_for(i // 2, bool(i % 2)) for i in range(64))
 
 
 # ---- Match --------------------------------------------------------------------------
@@ -155,37 +155,28 @@ class Match(tuple):
         return self[0].partition(":")[0].lower()
 
 
-def _build(arr: "array[int]", text: Any, offset: int = 0, is_str: bool = False) -> Iterator[Match]:
-    """Matches from a triple array over ``text`` (whose index 0 is input offset ``offset``)."""
-    new = tuple.__new__
-    it = iter(arr)
-    for s, e, f in zip(it, it, it):
-        raw = text[s:e] if is_str else str(text[s:e], "ascii")
-        if f == 0:
-            yield new(Match, (raw, s + offset, e + offset, raw, False, False, (), None))
-            continue
-        low = f & 0xFF
-        cut = f >> TRIM_SHIFT
-        if low & WRAPPED:
-            url = raw[5:-1] if low & PREFIX else raw[1:-1]
-            if low & WHITESPACE:
-                url = url.translate(_SPACE_DROP)
-        else:
-            url = raw[4 if low & PREFIX else 0:len(raw) - cut]
-        yield new(Match, (url, s + offset, e + offset, raw, bool(low & WRAPPED),
-                          bool(low & HYPHEN_BREAK), _EDITS[low & 31, cut > 0], None))
+#: Matches built per core call: bounds the memory of a huge input's match list.
+CHUNK = 4096
 
 
-def _filter(matches: Iterable[Match], schemes: Optional[Iterable[str]],
+def _build(arr: "array[int]", text: Any, offset: int = 0) -> Iterator[list[Match]]:
+    """Lists of matches from a triple array over ``text`` (index 0 = input offset ``offset``)."""
+    build = cores.scan.build
+    for first in range(0, len(arr) // 3, CHUNK):
+        yield build(arr, text, offset, Match, _EDITS, TABLE, first, first + CHUNK)
+
+
+def _filter(lists: Iterable[list[Match]], schemes: Optional[Iterable[str]],
             valid: Optional[str]) -> Iterator[Match]:
+    """Flatten lists of matches, keeping the wanted schemes and the valid URLs."""
     if schemes is not None:
         wanted = frozenset(s.lower() for s in ([schemes] if isinstance(schemes, str) else schemes))
-        matches = (m for m in matches if m[0].partition(":")[0].lower() in wanted)
+        lists = ([m for m in ms if m[0].partition(":")[0].lower() in wanted] for ms in lists)
     if valid is not None:
         from .parsing import is_valid
         strict = valid == "strict"
-        matches = (m for m in matches if is_valid(m[0], strict=strict))
-    return iter(matches)
+        lists = ([m for m in ms if is_valid(m[0], strict=strict)] for ms in lists)
+    return chain.from_iterable(lists)
 
 
 def _check_valid(valid: Optional[str]) -> None:
@@ -222,8 +213,32 @@ def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
     ['ftp://h/f']
     """
     _check_valid(valid)
-    is_str = isinstance(text_or_bytes, str)
     text = text_or_bytes
     if isinstance(text, memoryview):
         text = text.cast("B")                    # offsets are octets whatever the format
-    return _filter(_build(scan(text), text, 0, is_str), schemes, valid)
+    return _filter(_build(scan(text), text), schemes, valid)
+
+
+def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
+                 schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
+                 block_size: Optional[int] = None) -> Iterator[Match]:
+    """Every URL in a file, in file order, without reading the file into memory.
+
+    A non-empty regular file is memory-mapped and cut at line boundaries into pieces
+    of ``block_size`` octets, scanned on ``jobs`` threads (the scanner releases the
+    GIL); a pipe, ``"-"`` (stdin), an open binary file or an empty file is streamed in
+    blocks. Offsets are octets from the start of the file; ``line_numbers=True`` fills
+    ``Match.line``. A file that cannot be opened raises ``OSError`` naming it.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("wb", suffix=".log", delete=False) as f:
+    ...     _ = f.write(b"a\\nsee <URL:http://x.example/\\n y> ok\\n")
+    >>> [(m.url, m.line) for m in extract_file(f.name, line_numbers=True)]
+    [('http://x.example/y', 2)]
+    >>> os.unlink(f.name)
+    """
+    _check_valid(valid)
+    from ._filescan import BLOCK_SIZE, scan_file
+    matches = scan_file(path, jobs=jobs, line_numbers=line_numbers,
+                        block_size=BLOCK_SIZE if block_size is None else block_size)
+    return _filter(matches, schemes, valid)
