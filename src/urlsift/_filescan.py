@@ -47,6 +47,21 @@ def _split_point(buf: Any, pos: int, n: int) -> int:
     return n
 
 
+def _cut_before(buf: Any, limit: int) -> int:
+    """A split point near ``limit`` and not after it: searched in windows growing back
+    from ``limit``, so each block moves the stream on by about a block. With no split
+    point at all (a block of URL characters without a single space), ``limit`` itself."""
+    w = 4096
+    while True:
+        lo = max(0, limit - w)
+        b = cores.scan.next_boundary(buf, lo, limit, TABLE)
+        if b > 0:
+            return b
+        if lo == 0:
+            return limit
+        w *= 8
+
+
 def _scan_piece(buf: Any, a: int, b: int) -> "array[int]":
     return cores.scan.scan(buf, a, b, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
 
@@ -155,12 +170,7 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Matc
         if eof:
             stop = n
         else:
-            limit = n - LOOKAHEAD
-            stop = cores.scan.next_boundary(buf, max(0, limit - WINDOW), limit, TABLE)
-            if stop < 0:
-                stop = cores.scan.next_boundary(buf, 0, limit, TABLE)
-            if stop <= 0:
-                stop = limit      # no split point in a whole block: cut anyway (documented)
+            stop = _cut_before(buf, n - LOOKAHEAD)
         kept, last_end = _keep(_piece_matches(buf, 0, stop, base), last_end)
         yield _with_lines(kept, buf, base, state) if line_numbers else kept
         if eof:
