@@ -17,7 +17,7 @@ import stat
 import sys
 from array import array
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, BinaryIO, Iterator, Optional, Union
+from typing import Any, BinaryIO, Iterator, Union
 
 from ._select import cores
 from .extract import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, Match
