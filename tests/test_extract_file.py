@@ -208,3 +208,9 @@ def test_streaming_a_run_longer_than_a_block(tmp_path):
     assert streamed == mapped
     assert [len(m.url) for m in mapped] == [len("http:") + MAX_LENGTH, len("http://b.example/")]
     assert EDIT_TRUNCATED in mapped[0].edits
+
+
+def test_a_text_mode_file_object_is_a_clear_type_error(tmp_path):
+    p = write(tmp_path, b"http://a.example/\n")
+    with open(p, encoding="ascii") as f, pytest.raises(TypeError, match="binary"):
+        list(extract_file(f))

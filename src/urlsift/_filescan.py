@@ -166,6 +166,9 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Matc
     while True:
         while not eof and len(buf) < block + LOOKAHEAD:
             data = f.read(block)
+            if isinstance(data, str):
+                raise TypeError(f"extract_file needs a binary file, not text: open "
+                                f"{getattr(f, 'name', f)!r} with 'rb'")
             if not data:
                 eof = True
             else:
