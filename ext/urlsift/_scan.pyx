@@ -1,0 +1,527 @@
+# cython: language_level=3
+"""Cython text scanner (built as ``urlsift._scan_c``); twin of ``src/urlsift/_scan_py.py``.
+
+Read the twin first: this is the same walk over a C array, with ``memchr`` finding the
+colons and the GIL released. ``str`` input is walked in place (its 1-, 2- or 4-byte
+representation), so offsets are characters and nothing is re-encoded. The policy table
+and the known scheme names come from :mod:`urlsift.extract`; the flag and table bit
+values are read from the twin, so the two cannot drift.
+"""
+from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython cimport array
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memchr, memcpy
+
+import array as _array_mod
+from urlsift import _scan_py as _twin
+
+cdef extern from "Python.h":
+    int PyUnicode_KIND(object s)
+    void *PyUnicode_DATA(object s)
+    Py_ssize_t PyUnicode_GET_LENGTH(object s)
+
+ctypedef fused char_t:
+    uint8_t
+    uint16_t
+    uint32_t
+
+cdef int WRAPPED = _twin.WRAPPED
+cdef int PREFIX = _twin.PREFIX
+cdef int WHITESPACE = _twin.WHITESPACE
+cdef int HYPHEN_BREAK = _twin.HYPHEN_BREAK
+cdef int TRUNCATED = _twin.TRUNCATED
+cdef int TRIM_SHIFT = _twin.TRIM_SHIFT
+cdef uint8_t T_BARE = _twin.T_BARE
+cdef uint8_t T_TRIM = _twin.T_TRIM
+cdef uint8_t T_SCHEME = _twin.T_SCHEME
+cdef uint8_t T_SPACE = _twin.T_SPACE
+cdef uint8_t T_WRAP = _twin.T_WRAP
+cdef uint8_t T_SPLIT = _twin.T_SPLIT
+cdef uint8_t T_ALPHA = _twin.T_ALPHA
+
+cdef array.array _Q = _array_mod.array("q")
+
+
+cdef struct Out:
+    int64_t *data
+    Py_ssize_t n
+    Py_ssize_t cap
+    int failed
+
+
+cdef inline void emit(Out *o, int64_t a, int64_t b, int64_t f) noexcept nogil:
+    cdef int64_t *d
+    if o.n + 3 > o.cap:
+        d = <int64_t *>realloc(o.data, (o.cap * 2 + 48) * sizeof(int64_t))
+        if d == NULL:
+            o.failed = 1
+            return
+        o.data = d
+        o.cap = o.cap * 2 + 48
+    o.data[o.n] = a
+    o.data[o.n + 1] = b
+    o.data[o.n + 2] = f
+    o.n += 3
+
+
+cdef inline uint8_t cls(const uint8_t *T, uint32_t c) noexcept nogil:
+    return T[c] if c < 256 else 0
+
+
+cdef Py_ssize_t find_colon(const char_t *d, Py_ssize_t i, Py_ssize_t stop) noexcept nogil:
+    cdef const void *hit
+    if char_t is uint8_t:
+        if i >= stop:
+            return -1
+        hit = memchr(d + i, 58, stop - i)
+        return -1 if hit == NULL else <const uint8_t *>hit - d
+    else:
+        while i < stop:
+            if d[i] == 58:
+                return i
+            i += 1
+        return -1
+
+
+cdef bint is_known(const char_t *d, Py_ssize_t s, Py_ssize_t p,
+                   const uint8_t *known, Py_ssize_t m) noexcept nogil:
+    cdef Py_ssize_t k = 0, j, i
+    cdef uint32_t c
+    while k < m:
+        j = k
+        i = s
+        while j < m and known[j] != 0 and i < p:
+            c = d[i]
+            if 65 <= c <= 90:
+                c += 32
+            if c != known[j]:
+                break
+            i += 1
+            j += 1
+        if i == p and j < m and known[j] == 0:
+            return True
+        while j < m and known[j] != 0:
+            j += 1
+        k = j + 1
+    return False
+
+
+cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, const uint8_t *known,
+                        Py_ssize_t m, Py_ssize_t lt, Py_ssize_t p, bint is_url,
+                        Py_ssize_t max_wrapper, int *flags_out) noexcept nogil:
+    cdef int flags = WRAPPED, st, breaks = 0
+    cdef Py_ssize_t count = 0, i, lim
+    cdef uint32_t c, c1 = 0, c2 = 0, prev = 58
+    cdef uint8_t t
+    if is_url:
+        flags |= PREFIX
+        st = 0
+    else:
+        if not ((p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47)
+                or is_known(d, lt + 1, p, known, m)):
+            return -1
+        st = 2
+    lim = n if lt + max_wrapper > n else lt + max_wrapper
+    i = p + 1
+    while True:
+        if i >= lim:
+            return -1
+        c = d[i]
+        if c == 62:
+            break
+        t = cls(T, c)
+        if t & T_SPACE:
+            flags |= WHITESPACE
+            if c == 10 or (c == 13 and not (i + 1 < n and d[i + 1] == 10)):
+                breaks += 1
+                if breaks >= 2:
+                    return -1
+                if prev == 45:
+                    flags |= HYPHEN_BREAK
+            i += 1
+            continue
+        if not (t & T_WRAP):
+            return -1
+        breaks = 0
+        prev = c
+        if st == 0:
+            if not (t & T_ALPHA):
+                return -1
+            st = 1
+        elif st == 1:
+            if c == 58:
+                st = 2
+            elif not (t & T_SCHEME):
+                return -1
+        else:
+            count += 1
+            if count == 1:
+                c1 = c
+            elif count == 2:
+                c2 = c
+        i += 1
+    if st != 2 or count == 0 or (count == 2 and c1 == 47 and c2 == 47):
+        return -1
+    flags_out[0] = flags
+    return i + 1
+
+
+cdef Py_ssize_t bare(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t colon,
+                     Py_ssize_t max_length, int *flags_out) noexcept nogil:
+    cdef Py_ssize_t cs = colon + 1, lim, e, w
+    cdef Py_ssize_t op = 0, cp = 0, ob = 0, cb = 0
+    cdef uint32_t c
+    cdef int flags = 0
+    if cs + 1 < n and d[cs] == 47 and d[cs + 1] == 47:
+        cs += 2
+    lim = n if colon + 1 + max_length > n else colon + 1 + max_length
+    e = colon + 1
+    while e < lim:
+        c = d[e]
+        if not (cls(T, c) & T_BARE):
+            break
+        if c == 40:
+            op += 1
+        elif c == 41:
+            cp += 1
+        elif c == 91:
+            ob += 1
+        elif c == 93:
+            cb += 1
+        e += 1
+    if e == lim and lim < n and (cls(T, d[lim]) & T_BARE):
+        flags |= TRUNCATED
+    w = e
+    while e > cs:
+        c = d[e - 1]
+        if cls(T, c) & T_TRIM:
+            e -= 1
+        elif c == 41 and op < cp:
+            cp -= 1
+            e -= 1
+        elif c == 93 and ob < cb:
+            cb -= 1
+            e -= 1
+        else:
+            break
+    if e <= cs:
+        return -1
+    flags_out[0] = flags | ((w - e) << TRIM_SHIFT)
+    return w
+
+
+cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
+               const uint8_t *T, const uint8_t *known, Py_ssize_t m,
+               Py_ssize_t max_wrapper, Py_ssize_t max_length, Out *o) noexcept nogil:
+    cdef Py_ssize_t pos = start, limit = start, p, low, s, q, end
+    cdef bint is_url
+    cdef int flags = 0
+    while pos < stop and not o.failed:
+        p = find_colon(d, pos, stop)
+        if p < 0:
+            break
+        low = p
+        while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
+            low -= 1
+        s = low
+        while s < p and not (T[d[s]] & T_ALPHA):
+            s += 1
+        if s == p:
+            pos = p + 1
+            continue
+        is_url = (p - s == 3 and (d[s] | 32) == 117 and (d[s + 1] | 32) == 114
+                  and (d[s + 2] | 32) == 108)
+        if s == low and s - 1 >= limit and d[s - 1] == 60:
+            end = wrapper(d, n, T, known, m, s - 1, p, is_url, max_wrapper, &flags)
+            if end >= 0:
+                emit(o, s - 1, end, flags)
+                pos = limit = end
+                continue
+        if is_url:
+            q = p + 1
+            if q < n and (cls(T, d[q]) & T_ALPHA):
+                while q < n and (cls(T, d[q]) & T_SCHEME):
+                    q += 1
+                if q < n and d[q] == 58:
+                    end = bare(d, n, T, q, max_length, &flags)
+                    if end >= 0:
+                        emit(o, s, end, flags | PREFIX)
+                        pos = limit = end
+                        continue
+        if (p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47) or is_known(d, s, p, known, m):
+            end = bare(d, n, T, p, max_length, &flags)
+            if end >= 0:
+                emit(o, s, end, flags)
+                pos = limit = end
+                continue
+        pos = p + 1
+
+
+cdef Py_ssize_t count_nl(const char_t *d, Py_ssize_t i, Py_ssize_t stop) noexcept nogil:
+    cdef Py_ssize_t total = 0
+    cdef const void *hit
+    if char_t is uint8_t:
+        while i < stop:
+            hit = memchr(d + i, 10, stop - i)
+            if hit == NULL:
+                break
+            total += 1
+            i = (<const uint8_t *>hit - d) + 1
+    else:
+        while i < stop:
+            if d[i] == 10:
+                total += 1
+            i += 1
+    return total
+
+
+cdef Py_ssize_t boundary(const char_t *d, Py_ssize_t pos, Py_ssize_t stop,
+                         const uint8_t *T) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef const void *hit
+    if char_t is uint8_t:
+        if pos < stop:
+            hit = memchr(d + pos, 10, stop - pos)
+            if hit != NULL:
+                return (<const uint8_t *>hit - d) + 1
+    else:
+        for i in range(pos, stop):
+            if d[i] == 10:
+                return i + 1
+    for i in range(pos, stop):
+        if cls(T, d[i]) & T_SPLIT:
+            return i + 1
+    return -1
+
+
+cdef class _Input:
+    """A borrowed view of str data or of a buffer, released on close()."""
+    cdef Py_buffer view
+    cdef bint has_view
+    cdef const void *data
+    cdef int kind
+    cdef Py_ssize_t n
+    cdef object keep
+
+    def __cinit__(self, buf):
+        self.has_view = False
+        self.keep = buf
+        if isinstance(buf, str):
+            self.kind = PyUnicode_KIND(buf)
+            self.data = PyUnicode_DATA(buf)
+            self.n = PyUnicode_GET_LENGTH(buf)
+        else:
+            PyObject_GetBuffer(buf, &self.view, PyBUF_SIMPLE)
+            self.has_view = True
+            self.kind = 1
+            self.data = self.view.buf
+            self.n = self.view.len
+
+    cdef void close(self):
+        if self.has_view:
+            PyBuffer_Release(&self.view)
+            self.has_view = False
+
+    def __dealloc__(self):
+        self.close()
+
+
+cdef inline void clip(Py_ssize_t n, Py_ssize_t *start, Py_ssize_t *stop) noexcept nogil:
+    if stop[0] < 0 or stop[0] > n:
+        stop[0] = n
+    if start[0] < 0:
+        start[0] = 0
+
+
+cdef const uint8_t *table_ptr(bytes table) except NULL:
+    if PyBytes_GET_SIZE(table) != 256:
+        raise ValueError("the policy table must have 256 entries")
+    return <const uint8_t *>PyBytes_AS_STRING(table)
+
+
+def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table, bytes known,
+         Py_ssize_t max_wrapper, Py_ssize_t max_length):
+    """Flat (start, end, flags) triples of the URLs whose colon lies in ``[start, stop)``."""
+    cdef const uint8_t *T = table_ptr(table)
+    cdef const uint8_t *K = <const uint8_t *>PyBytes_AS_STRING(known)
+    cdef Py_ssize_t m = PyBytes_GET_SIZE(known)
+    cdef _Input inp = _Input(buf)
+    cdef Out o
+    cdef array.array result
+    o.data = NULL
+    o.n = o.cap = 0
+    o.failed = 0
+    try:
+        clip(inp.n, &start, &stop)
+        with nogil:
+            if inp.kind == 1:
+                walk(<const uint8_t *>inp.data, inp.n, start, stop, T, K, m,
+                     max_wrapper, max_length, &o)
+            elif inp.kind == 2:
+                walk(<const uint16_t *>inp.data, inp.n, start, stop, T, K, m,
+                     max_wrapper, max_length, &o)
+            else:
+                walk(<const uint32_t *>inp.data, inp.n, start, stop, T, K, m,
+                     max_wrapper, max_length, &o)
+        if o.failed:
+            raise MemoryError("scan: no memory for the match list")
+        result = array.clone(_Q, o.n, False)
+        if o.n:
+            memcpy(result.data.as_voidptr, o.data, o.n * sizeof(int64_t))
+        return result
+    finally:
+        free(o.data)
+        inp.close()
+
+
+def count_newlines(buf, Py_ssize_t start, Py_ssize_t stop):
+    """How many ``\\n`` lie in ``buf[start:stop]`` (``stop < 0``: to the end)."""
+    cdef _Input inp = _Input(buf)
+    cdef Py_ssize_t r
+    try:
+        clip(inp.n, &start, &stop)
+        with nogil:
+            if inp.kind == 1:
+                r = count_nl(<const uint8_t *>inp.data, start, stop)
+            elif inp.kind == 2:
+                r = count_nl(<const uint16_t *>inp.data, start, stop)
+            else:
+                r = count_nl(<const uint32_t *>inp.data, start, stop)
+        return r
+    finally:
+        inp.close()
+
+
+def next_boundary(buf, Py_ssize_t pos, Py_ssize_t stop, bytes table):
+    """The first split point in ``(pos, stop]`` (after ``\\n``, else after a T_SPLIT), or -1."""
+    cdef const uint8_t *T = table_ptr(table)
+    cdef _Input inp = _Input(buf)
+    cdef Py_ssize_t r
+    try:
+        clip(inp.n, &pos, &stop)
+        with nogil:
+            if inp.kind == 1:
+                r = boundary(<const uint8_t *>inp.data, pos, stop, T)
+            elif inp.kind == 2:
+                r = boundary(<const uint16_t *>inp.data, pos, stop, T)
+            else:
+                r = boundary(<const uint32_t *>inp.data, pos, stop, T)
+        return r
+    finally:
+        inp.close()
+
+
+# ---- Match objects from triples (the output; no object per candidate) --------------
+
+cdef extern from "Python.h":
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    ctypedef struct PyTypeObject
+    object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t n)
+    void PyTuple_SET_ITEM(object t, Py_ssize_t i, object o)
+    void Py_INCREF(object o)
+    void PyObject_GC_UnTrack(object o)
+
+cdef object _ascii(const void *data, int kind, Py_ssize_t s, Py_ssize_t e):
+    """buf[s:e] as a str; the scanner only reports printable ASCII and white space."""
+    cdef object out = PyUnicode_New(e - s, 127)
+    cdef uint8_t *dst = <uint8_t *>PyUnicode_DATA(out)
+    cdef Py_ssize_t i
+    if kind == 1:
+        memcpy(dst, <const uint8_t *>data + s, e - s)
+    elif kind == 2:
+        for i in range(e - s):
+            dst[i] = <uint8_t>(<const uint16_t *>data)[s + i]
+    else:
+        for i in range(e - s):
+            dst[i] = <uint8_t>(<const uint32_t *>data)[s + i]
+    return out
+
+
+cdef object _squeeze(str raw, Py_ssize_t a, Py_ssize_t b, const uint8_t *T):
+    """raw[a:b] without its white space (T_SPACE); raw is ASCII."""
+    cdef const uint8_t *src = <const uint8_t *>PyUnicode_DATA(raw)
+    cdef Py_ssize_t i, k = 0
+    for i in range(a, b):
+        if not (T[src[i]] & T_SPACE):
+            k += 1
+    cdef object out = PyUnicode_New(k, 127)
+    cdef uint8_t *dst = <uint8_t *>PyUnicode_DATA(out)
+    k = 0
+    for i in range(a, b):
+        if not (T[src[i]] & T_SPACE):
+            dst[k] = src[i]
+            k += 1
+    return out
+
+
+cdef inline object _new(object cls, object url, int64_t s, int64_t e, object raw,
+                        object wrapped, object hyphen, object edits):
+    # a tuple subclass without __dict__: allocate it and fill the 8 slots in place
+    cdef object t = PyType_GenericAlloc(<PyTypeObject *>cls, 8)
+    cdef object vs = s, ve = e, none = None
+    Py_INCREF(url)
+    PyTuple_SET_ITEM(t, 0, url)
+    Py_INCREF(vs)
+    PyTuple_SET_ITEM(t, 1, vs)
+    Py_INCREF(ve)
+    PyTuple_SET_ITEM(t, 2, ve)
+    Py_INCREF(raw)
+    PyTuple_SET_ITEM(t, 3, raw)
+    Py_INCREF(wrapped)
+    PyTuple_SET_ITEM(t, 4, wrapped)
+    Py_INCREF(hyphen)
+    PyTuple_SET_ITEM(t, 5, hyphen)
+    Py_INCREF(edits)
+    PyTuple_SET_ITEM(t, 6, edits)
+    Py_INCREF(none)
+    PyTuple_SET_ITEM(t, 7, none)
+    # every item is a str, int, bool, None or a tuple of str: no cycle can go through
+    # the match, so the collector need not visit it (CPython untracks such tuples too)
+    PyObject_GC_UnTrack(t)
+    return t
+
+
+def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edits, bytes table,
+          Py_ssize_t first=0, Py_ssize_t last=-1):
+    """``cls`` tuples (url, start, end, raw, wrapped, hyphen_break, edits, None) for the
+    triples ``first`` to ``last`` of ``arr`` over ``buf``; offsets shifted by ``offset``."""
+    cdef const uint8_t *T = table_ptr(table)
+    cdef _Input inp = _Input(buf)
+    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
+    cdef Py_ssize_t total = len(arr) // 3, k, s, e, cut
+    cdef int64_t f
+    cdef int low
+    cdef list out = []
+    cdef str raw, url
+    if arr.ob_descr.typecode != b"q":
+        raise TypeError("build needs an array('q')")
+    if not issubclass(cls, tuple) or cls.__itemsize__ != tuple.__itemsize__ or cls.__dictoffset__:
+        raise TypeError("build needs a tuple subclass without __dict__")
+    if len(edits) != 64:
+        raise ValueError("edits must have 64 entries")
+    if last < 0 or last > total:
+        last = total
+    try:
+        for k in range(first, last):
+            s = a[3 * k]
+            e = a[3 * k + 1]
+            f = a[3 * k + 2]
+            if s < 0 or e > inp.n or s > e:
+                raise ValueError(f"span ({s}, {e}) outside the input")
+            raw = _ascii(inp.data, inp.kind, s, e)
+            low = f & 0xFF
+            cut = f >> TRIM_SHIFT
+            if low == 0 and cut == 0:
+                url = raw
+            elif low & WRAPPED:
+                k2 = 5 if low & PREFIX else 1
+                url = _squeeze(raw, k2, e - s - 1, T) if low & WHITESPACE else raw[k2:e - s - 1]
+            else:
+                url = raw[4 if low & PREFIX else 0:e - s - cut]
+            out.append(_new(cls, url, s + offset, e + offset, raw, (low & WRAPPED) != 0,
+                            (low & HYPHEN_BREAK) != 0, edits[(low & 31) * 2 + (cut > 0)]))
+        return out
+    finally:
+        inp.close()

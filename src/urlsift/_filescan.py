@@ -1,0 +1,239 @@
+"""Scanning files for URLs without reading them whole: memory-map, or stream in blocks.
+
+A buffer can be cut at a *split point*: just after a line break or, when a line is
+very long, just after any character that ends a bare URL other than ``<`` (table bit
+T_SPLIT). A bare URL or a scheme never crosses such a point, and the walk of a piece
+may read past its end, so a wrapper opened before the point is finished whole by the
+piece that opened it. The next piece starts fresh at the point; the matches it finds
+before the end of the previous piece's last match are inside that match and dropped.
+So pieces scanned apart (on threads, or block after block from a pipe) give exactly
+the matches of one pass over the whole file.
+"""
+from __future__ import annotations
+
+import mmap
+import os
+import stat
+import sys
+from array import array
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, BinaryIO, Iterator, Union
+
+from ._select import cores
+from .extract import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, Match
+
+__all__ = ["scan_file", "BLOCK_SIZE", "WINDOW"]
+
+#: Size of the pieces a file is cut into (one scanner call each).
+BLOCK_SIZE = 8 << 20
+#: How far to look for a split point before looking further.
+WINDOW = 1 << 20
+#: How often the pages already scanned are handed back to the kernel.
+FORGET_EVERY = 64 << 20
+#: What a piece may read past its end: a wrapper or a bare URL opened before it.
+LOOKAHEAD = MAX_WRAPPER + MAX_LENGTH + 16
+
+PathArg = Union[str, "os.PathLike[str]", bytes]
+
+
+def _split_point(buf: Any, pos: int, n: int) -> int:
+    """The first split point at or after ``pos`` (searching window by window), else n."""
+    core = cores.scan
+    while pos < n:
+        b = core.next_boundary(buf, pos, min(pos + WINDOW, n), TABLE)
+        if b >= 0:
+            return b
+        pos += WINDOW
+    return n
+
+
+def _cut_before(buf: Any, limit: int) -> int:
+    """A split point near ``limit`` and not after it: searched in windows growing back
+    from ``limit``, so each block moves the stream on by about a block. With no split
+    point at all (a block of URL characters without a single space), ``limit`` itself."""
+    w = 4096
+    while True:
+        lo = max(0, limit - w)
+        b = cores.scan.next_boundary(buf, lo, limit, TABLE)
+        if b > 0:
+            return b
+        if lo == 0:
+            return limit
+        w *= 8
+
+
+def _scan_piece(buf: Any, a: int, b: int) -> "array[int]":
+    return cores.scan.scan(buf, a, b, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+
+
+def _kept(arr: "array[int]", last_end: int) -> tuple[int, int]:
+    """Index of the first triple not inside the previous piece's last match, and the
+    end of this piece's last match (or ``last_end`` when it has none)."""
+    i, total = 0, len(arr) // 3
+    while i < total and arr[3 * i] < last_end:
+        i += 1
+    return i, (arr[-2] if i < total else last_end)
+
+
+def _lists(arr: "array[int]", buf: Any, base: int, first: int) -> Iterator[list[Match]]:
+    """Matches of triples ``first``... in lists of CHUNK: built while the consumer's
+    cache is warm (a whole piece at once is three times slower)."""
+    build = cores.scan.build
+    for i in range(first, len(arr) // 3, CHUNK):
+        yield build(arr, buf, base, Match, _EDITS, TABLE, i, i + CHUNK)
+
+
+def _pieces(buf: Any, n: int, block: int) -> Iterator[tuple[int, int]]:
+    a = 0
+    while a < n:
+        b = _split_point(buf, a + block, n) if a + block < n else n
+        yield a, b
+        a = b
+
+
+def _with_lines(ms: list[Match], buf: Any, base: int, state: list[int]) -> list[Match]:
+    """The matches with 1-based line numbers, counting newlines from the last match on.
+
+    ``state`` is ``[input offset counted to, line there]``; ``base`` maps an input
+    offset to an index of ``buf``.
+    """
+    count = cores.scan.count_newlines
+    pos, line = state
+    out = []
+    for m in ms:
+        line += count(buf, pos - base, m[1] - base)
+        pos = m[1]
+        out.append(tuple.__new__(Match, (*m[:7], line)))
+    state[0], state[1] = pos, line
+    return out
+
+
+_PAGE = mmap.PAGESIZE
+
+
+def _forget(mm: Any, a: int, b: int) -> None:
+    """Let the kernel drop the pages of a finished piece: the resident set stays at a
+    few blocks however large the file (the pages are file-backed, so this is only a
+    hint; a page read again is simply read again)."""
+    lo, hi = a - a % _PAGE, b - b % _PAGE
+    if hi > lo and hasattr(mm, "madvise") and hasattr(mmap, "MADV_DONTNEED"):
+        try:
+            mm.madvise(mmap.MADV_DONTNEED, lo, hi - lo)
+        except (OSError, ValueError):
+            pass
+
+
+def _mapped(mm: Any, n: int, jobs: int, block: int, line_numbers: bool) -> Iterator[list[Match]]:
+    """Pieces scanned on ``jobs`` threads (the walk releases the GIL); their matches
+    built here, in file order."""
+    last_end = 0
+    state = [0, 1]
+    forgotten = 0
+
+    def emit(arr: "array[int]", b: int) -> Iterator[list[Match]]:
+        nonlocal last_end, forgotten
+        first, last_end = _kept(arr, last_end)
+        for ms in _lists(arr, mm, 0, first):
+            yield _with_lines(ms, mm, 0, state) if line_numbers else ms
+        if b - forgotten >= FORGET_EVERY:
+            _forget(mm, forgotten, b)
+            forgotten = b - b % _PAGE
+
+    if jobs == 1:
+        for a, b in _pieces(mm, n, block):
+            yield from emit(_scan_piece(mm, a, b), b)
+        return
+    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="urlsift-scan")
+    try:
+        pending: list[Any] = []
+        for a, b in _pieces(mm, n, block):
+            pending.append((pool.submit(_scan_piece, mm, a, b), b))
+            if len(pending) > 2 * jobs:   # bounded read-ahead: memory stays flat
+                fut, pb = pending.pop(0)
+                yield from emit(fut.result(), pb)
+        for fut, pb in pending:
+            yield from emit(fut.result(), pb)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Match]]:
+    buf = bytearray()
+    base = 0                  # input offset of buf[0]
+    last_end = 0
+    state = [0, 1]
+    eof = False
+    while True:
+        while not eof and len(buf) < block + LOOKAHEAD:
+            data = f.read(block)
+            if isinstance(data, str):
+                raise TypeError(f"extract_file needs a binary file, not text: open "
+                                f"{getattr(f, 'name', f)!r} with 'rb'")
+            if not data:
+                eof = True
+            else:
+                buf += data
+        n = len(buf)
+        if eof:
+            stop = n
+        else:
+            stop = _cut_before(buf, n - LOOKAHEAD)
+        arr = _scan_piece(buf, 0, stop)
+        first, _ = _kept(arr, last_end - base)
+        if first < len(arr) // 3:
+            last_end = base + arr[-2]
+        for ms in _lists(arr, buf, base, first):
+            yield _with_lines(ms, buf, base, state) if line_numbers else ms
+        if eof:
+            return
+        if line_numbers:          # carry the line count to the cut
+            state[1] += cores.scan.count_newlines(buf, state[0] - base, stop)
+            state[0] = base + stop
+        del buf[:stop]
+        base += stop
+
+
+def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bool = False,
+              block_size: int = BLOCK_SIZE) -> Iterator[list[Match]]:
+    """Lists of the matches of a file, piece by piece, in file order: mapped when it is a non-empty regular file,
+    else streamed. ``path`` may be ``"-"`` (stdin) or an open binary file.
+
+    Arguments are checked and the file is opened at once (a bad path raises here, not
+    at the first ``next``); the file is closed when the iterator ends or is closed.
+    """
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise ValueError(f"jobs must be a positive int, not {jobs!r}")
+    if not isinstance(block_size, int) or isinstance(block_size, bool) or block_size < 1:
+        raise ValueError(f"block_size must be a positive int, not {block_size!r}")
+    if hasattr(path, "read"):
+        return _streamed(path, block_size, line_numbers)  # type: ignore[arg-type]
+    if path == "-" or path == b"-":
+        return _streamed(sys.stdin.buffer, block_size, line_numbers)
+    f = open(path, "rb")              # OSError naming the path: missing, directory, no access
+    try:
+        st = os.fstat(f.fileno())
+        mm = None
+        if stat.S_ISREG(st.st_mode) and st.st_size > 0:
+            try:
+                mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+            except (OSError, ValueError):
+                mm = None
+    except BaseException:
+        f.close()
+        raise
+    return _opened(f, mm, jobs, block_size, line_numbers)
+
+
+def _opened(f: BinaryIO, mm: Any, jobs: int, block_size: int,
+            line_numbers: bool) -> Iterator[list[Match]]:
+    try:
+        if mm is None:
+            yield from _streamed(f, block_size, line_numbers)
+        else:
+            if hasattr(mmap, "MADV_SEQUENTIAL"):
+                mm.madvise(mmap.MADV_SEQUENTIAL)
+            yield from _mapped(mm, len(mm), jobs, block_size, line_numbers)
+    finally:
+        if mm is not None:
+            mm.close()
+        f.close()

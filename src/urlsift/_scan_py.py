@@ -1,0 +1,323 @@
+"""Pure-Python twin of the text scanner (``ext/urlsift/_scan.pyx``): same walk, same spans.
+
+The scanner is mechanical: every decision (which characters end a bare URL, which are
+trimmed, which schemes are known without ``//``) arrives as a 256-entry table of bit
+flags and a list of names built in :mod:`urlsift.extract`. It returns flat
+``(start, end, flags)`` triples of raw spans in an ``array('q')``.
+
+The walk, for each ``:`` in ``[start, stop)`` (found with ``find``, i.e. ``memchr``):
+
+1. look back over scheme characters (not before ``limit``, the end of the last match);
+   the scheme starts at the first letter of that run (``+http:`` gives ``http``);
+2. ``<`` right before the scheme: try a wrapper ``<scheme:...>`` / ``<URL:...>`` up to
+   its ``>`` (white space inside is allowed, a blank line, ``<``, a control or a
+   non-ASCII character abandon it, so does reaching ``max_wrapper`` characters);
+3. scheme ``URL`` followed by ``scheme:``: a bare URL with a ``URL:`` prefix;
+4. otherwise a bare URL when ``//`` follows the colon or the scheme is known: walk
+   while the table says BARE (at most ``max_length`` characters after the colon), then
+   trim trailing TRIM characters and a ``)``/``]`` without a partner.
+
+A match needs something after ``scheme:`` (``scheme://``): ``http:`` alone is nothing.
+"""
+from __future__ import annotations
+
+from array import array
+from typing import Any
+
+__all__ = [
+    "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "TRIM_SHIFT",
+    "T_BARE", "T_TRIM", "T_SCHEME", "T_SPACE", "T_WRAP", "T_SPLIT", "T_ALPHA",
+    "scan", "count_newlines", "next_boundary", "build",
+]
+
+# ---- flags of a match (low byte); bits 8.. hold the number of trimmed characters ----
+WRAPPED = 1        # <...> around the span
+PREFIX = 2         # "URL:" before the URL (inside a wrapper or bare)
+WHITESPACE = 4     # white space inside the wrapper, to be removed
+HYPHEN_BREAK = 8   # a line break right after "-" inside the wrapper (RFC 1738 appendix)
+TRUNCATED = 16     # a bare URL cut at max_length characters
+TRIM_SHIFT = 8
+
+# ---- bits of the policy table (built in urlsift.extract from urlsift.charclass) ----
+T_BARE = 1     # may continue a bare URL
+T_TRIM = 2     # trimmed from the end of a bare URL
+T_SCHEME = 4   # scheme character (either case)
+T_SPACE = 8    # white space removed inside a wrapper
+T_WRAP = 16    # other character allowed inside a wrapper
+T_SPLIT = 32   # a buffer may be split right after this character
+T_ALPHA = 64   # a scheme starts at a letter
+
+_COLON, _LT, _GT, _SLASH, _MINUS = 58, 60, 62, 47, 45
+_LF, _CR = 10, 13
+_OPEN_P, _CLOSE_P, _OPEN_B, _CLOSE_B = 40, 41, 91, 93
+
+
+def _view(buf: Any) -> tuple[Any, Any, Any]:
+    """(codes, haystack, colon): int-indexable codes and a ``.find``-able haystack."""
+    if isinstance(buf, str):
+        return memoryview(buf.encode("utf-32-le", "surrogatepass")).cast("I"), buf, ":"
+    if isinstance(buf, (bytes, bytearray)):
+        return buf, buf, b":"
+    if isinstance(buf, memoryview):
+        data = buf.tobytes()
+        return data, data, b":"
+    if hasattr(buf, "find") and hasattr(buf, "__getitem__"):   # mmap
+        return buf, buf, b":"
+    data = bytes(memoryview(buf))                                # other buffer objects
+    return data, data, b":"
+
+
+def _bounds(n: int, start: int, stop: int) -> tuple[int, int]:
+    if stop < 0 or stop > n:
+        stop = n
+    if start < 0:
+        start = 0
+    return start, stop
+
+
+def _known(codes: Any, s: int, p: int, known: bytes) -> bool:
+    """Is codes[s:p] (case-insensitively) one of the NUL-terminated names in ``known``?"""
+    k = 0
+    m = len(known)
+    while k < m:
+        j = k
+        i = s
+        while j < m and known[j] != 0 and i < p:
+            c = codes[i]
+            if 65 <= c <= 90:
+                c += 32
+            if c != known[j]:
+                break
+            i += 1
+            j += 1
+        if i == p and j < m and known[j] == 0:
+            return True
+        while j < m and known[j] != 0:
+            j += 1
+        k = j + 1
+    return False
+
+
+def _wrapper(codes: Any, n: int, T: bytes, known: bytes, lt: int, p: int, is_url: bool,
+             max_wrapper: int) -> tuple[int, int]:
+    """End (after ``>``) and flags of the wrapper opened at ``lt``, or (-1, 0)."""
+    flags = WRAPPED
+    if is_url:
+        flags |= PREFIX
+        st = 0
+    else:
+        if p + 2 < n and codes[p + 1] == _SLASH and codes[p + 2] == _SLASH:
+            pass
+        elif not _known(codes, lt + 1, p, known):
+            return -1, 0
+        st = 2
+    count = 0
+    c1 = c2 = 0
+    breaks = 0
+    prev = _COLON
+    lim = min(n, lt + max_wrapper)
+    i = p + 1
+    while i < lim:
+        c = codes[i]
+        if c == _GT:
+            break
+        t = T[c] if c < 256 else 0
+        if t & T_SPACE:
+            flags |= WHITESPACE
+            if c == _LF or (c == _CR and not (i + 1 < n and codes[i + 1] == _LF)):
+                breaks += 1
+                if breaks >= 2:
+                    return -1, 0            # a blank line ends the paragraph, not a URL
+                if prev == _MINUS:
+                    flags |= HYPHEN_BREAK
+            i += 1
+            continue
+        if not t & T_WRAP:
+            return -1, 0
+        breaks = 0
+        prev = c
+        if st == 0:
+            if not t & T_ALPHA:
+                return -1, 0
+            st = 1
+        elif st == 1:
+            if c == _COLON:
+                st = 2
+            elif not t & T_SCHEME:
+                return -1, 0
+        else:
+            count += 1
+            if count == 1:
+                c1 = c
+            elif count == 2:
+                c2 = c
+        i += 1
+    else:
+        return -1, 0
+    if st != 2 or count == 0 or (count == 2 and c1 == _SLASH and c2 == _SLASH):
+        return -1, 0
+    return i + 1, flags
+
+
+def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int) -> tuple[int, int]:
+    """(walk end, flags with trim count) of a bare URL whose scheme ends at ``colon``,
+    or (-1, 0) when nothing is left after the scheme."""
+    cs = colon + 1
+    if cs + 1 < n and codes[cs] == _SLASH and codes[cs + 1] == _SLASH:
+        cs += 2
+    lim = min(n, colon + 1 + max_length)
+    e = colon + 1
+    op = cp = ob = cb = 0
+    while e < lim:
+        c = codes[e]
+        if c >= 256 or not T[c] & T_BARE:
+            break
+        if c == _OPEN_P:
+            op += 1
+        elif c == _CLOSE_P:
+            cp += 1
+        elif c == _OPEN_B:
+            ob += 1
+        elif c == _CLOSE_B:
+            cb += 1
+        e += 1
+    flags = 0
+    if e == lim and lim < n and codes[lim] < 256 and T[codes[lim]] & T_BARE:
+        flags |= TRUNCATED
+    w = e
+    while e > cs:
+        c = codes[e - 1]
+        if T[c] & T_TRIM:
+            e -= 1
+        elif c == _CLOSE_P and op < cp:
+            cp -= 1
+            e -= 1
+        elif c == _CLOSE_B and ob < cb:
+            cb -= 1
+            e -= 1
+        else:
+            break
+    if e <= cs:
+        return -1, 0
+    return w, flags | ((w - e) << TRIM_SHIFT)
+
+
+def scan(buf: Any, start: int, stop: int, table: bytes, known: bytes,
+         max_wrapper: int, max_length: int) -> "array[int]":
+    """Flat (start, end, flags) triples of the URLs whose colon lies in ``[start, stop)``.
+
+    ``stop < 0`` means the end of the buffer; the walk may read past ``stop`` (a
+    wrapper or URL that starts before it is finished whole).
+    """
+    codes, hay, colon = _view(buf)
+    n = len(codes)
+    T = table
+    out = array("q")
+    start, stop = _bounds(n, start, stop)
+    pos = limit = start
+    while pos < stop:
+        p = hay.find(colon, pos, stop)
+        if p < 0:
+            break
+        low = p
+        while low > limit and codes[low - 1] < 256 and T[codes[low - 1]] & T_SCHEME:
+            low -= 1
+        s = low
+        while s < p and not T[codes[s]] & T_ALPHA:
+            s += 1
+        if s == p:
+            pos = p + 1
+            continue
+        is_url = (p - s == 3 and codes[s] | 32 == 117 and codes[s + 1] | 32 == 114
+                  and codes[s + 2] | 32 == 108)
+        if s == low and s - 1 >= limit and codes[s - 1] == _LT:
+            end, flags = _wrapper(codes, n, T, known, s - 1, p, is_url, max_wrapper)
+            if end >= 0:
+                out.extend((s - 1, end, flags))
+                pos = limit = end
+                continue
+        if is_url:
+            q = p + 1
+            if q < n and codes[q] < 256 and T[codes[q]] & T_ALPHA:
+                while q < n and codes[q] < 256 and T[codes[q]] & T_SCHEME:
+                    q += 1
+                if q < n and codes[q] == _COLON:
+                    end, flags = _bare(codes, n, T, q, max_length)
+                    if end >= 0:
+                        out.extend((s, end, flags | PREFIX))
+                        pos = limit = end
+                        continue
+        if (p + 2 < n and codes[p + 1] == _SLASH and codes[p + 2] == _SLASH) or _known(
+                codes, s, p, known):
+            end, flags = _bare(codes, n, T, p, max_length)
+            if end >= 0:
+                out.extend((s, end, flags))
+                pos = limit = end
+                continue
+        pos = p + 1
+    return out
+
+
+def count_newlines(buf: Any, start: int, stop: int) -> int:
+    """How many ``\\n`` lie in ``buf[start:stop]`` (``stop < 0``: to the end)."""
+    codes, hay, colon = _view(buf)
+    start, stop = _bounds(len(codes), start, stop)
+    nl = "\n" if isinstance(hay, str) else b"\n"
+    if hasattr(hay, "count"):
+        return hay.count(nl, start, stop)
+    total = 0                                   # mmap has find but no count
+    i = hay.find(nl, start, stop)
+    while i >= 0:
+        total += 1
+        i = hay.find(nl, i + 1, stop)
+    return total
+
+
+def next_boundary(buf: Any, pos: int, stop: int, table: bytes) -> int:
+    """The first split point ``b`` in ``(pos, stop]``: just after a ``\\n`` if there is one,
+    else just after any T_SPLIT character; -1 when there is none."""
+    codes, hay, colon = _view(buf)
+    pos, stop = _bounds(len(codes), pos, stop)
+    i = hay.find("\n" if isinstance(hay, str) else b"\n", pos, stop)
+    if i >= 0:
+        return i + 1
+    for i in range(pos, stop):
+        c = codes[i]
+        if c < 256 and table[c] & T_SPLIT:
+            return i + 1
+    return -1
+
+
+def build(arr: "array[int]", buf: Any, offset: int, cls: type, edits: tuple, table: bytes,
+          first: int = 0, last: int = -1) -> list:
+    """``cls`` tuples (url, start, end, raw, wrapped, hyphen_break, edits, None) for the
+    triples ``first`` to ``last`` of ``arr`` over ``buf``; offsets shifted by ``offset``."""
+    if not isinstance(arr, array) or arr.typecode != "q":
+        raise TypeError("build needs an array('q')")
+    if len(edits) != 64:
+        raise ValueError("edits must have 64 entries")
+    codes, hay, colon = _view(buf)
+    n = len(codes)
+    total = len(arr) // 3
+    if last < 0 or last > total:
+        last = total
+    new = tuple.__new__
+    out = []
+    for k in range(first, last):
+        s, e, f = arr[3 * k], arr[3 * k + 1], arr[3 * k + 2]
+        if s < 0 or e > n or s > e:
+            raise ValueError(f"span ({s}, {e}) outside the input")
+        raw = hay[s:e] if isinstance(hay, str) else str(hay[s:e], "ascii")
+        low = f & 0xFF
+        cut = f >> TRIM_SHIFT
+        if low == 0 and cut == 0:
+            url = raw
+        elif low & WRAPPED:
+            url = raw[5 if low & PREFIX else 1:e - s - 1]
+            if low & WHITESPACE:
+                url = "".join(ch for ch in url if not table[ord(ch)] & T_SPACE)
+        else:
+            url = raw[4 if low & PREFIX else 0:e - s - cut]
+        out.append(new(cls, (url, s + offset, e + offset, raw, bool(low & WRAPPED),
+                             bool(low & HYPHEN_BREAK), edits[(low & 31) * 2 + (cut > 0)], None)))
+    return out

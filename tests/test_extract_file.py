@@ -1,0 +1,216 @@
+"""extract_file(): mapped or streamed, split over threads, none lost or doubled at a
+split point, line numbers, and bad input (DESIGN.md "Extraction from text", "Scale")."""
+from __future__ import annotations
+
+import io
+import os
+import sys
+import tempfile
+import threading
+import tracemalloc
+
+import pytest
+from hypothesis import given, strategies as st
+
+from urlsift import _filescan
+from urlsift.extract import extract, extract_file
+
+LOG_LINE = ('203.0.113.9 - - [10/Oct/2000:13:55:36 -0700] "GET /a.gif HTTP/1.0" 200 2326 '
+            '"http://www.example.com/start.html" "Mozilla/5.0 (compatible; +http://bot.example/b.html)"\n')
+
+
+def write(tmp_path, data: bytes, name="f.txt"):
+    p = tmp_path / name
+    p.write_bytes(data)
+    return p
+
+
+def urls(ms):
+    return [m.url for m in ms]
+
+
+def test_mapped_file_offsets_and_lines(tmp_path):
+    data = (LOG_LINE * 3 + "see <URL:ftp://a.example/x-\n  y> end\n").encode()
+    p = write(tmp_path, data)
+    ms = list(extract_file(p, line_numbers=True))
+    assert urls(ms) == ["http://www.example.com/start.html", "http://bot.example/b.html"] * 3 + [
+        "ftp://a.example/x-y"]
+    assert [m.line for m in ms] == [1, 1, 2, 2, 3, 3, 4]
+    assert all(data[m.start:m.end].decode() == m.raw for m in ms)
+    assert ms[-1].hyphen_break
+    assert list(extract_file(str(p))) == list(extract(data))          # str path, no lines
+    assert all(m.line is None for m in extract_file(p))
+
+
+def test_crlf_lines_are_counted_once(tmp_path):
+    p = write(tmp_path, b"a\r\nb\r\nhttp://x.example/\r\n")
+    assert [(m.url, m.line) for m in extract_file(p, line_numbers=True)] == [("http://x.example/", 3)]
+
+
+def test_wrapper_straddling_every_split_point(tmp_path):
+    # a wrapper broken across lines comes out whole, once, whatever the pieces
+    text = "".join(f"line {i} <URL:http://h{i}.example/a-\n b> x\n" for i in range(40)).encode()
+    p = write(tmp_path, text)
+    expected = list(extract_file(p, line_numbers=True))
+    assert len(expected) == 40 and all(m.hyphen_break for m in expected)
+    for block in (1, 7, 16, 33, 100):
+        for jobs in (1, 2, 3):
+            assert list(extract_file(p, jobs=jobs, block_size=block, line_numbers=True)) == expected
+        with open(p, "rb") as f:
+            assert list(extract_file(f, block_size=block, line_numbers=True)) == expected
+
+
+PIECES = ["http://", "mailto:", "<URL:", "<", ">", "URL:", "a", "b.c", "/", ":", " ", "\n", "\r\n",
+          "-\n ", ".", ")", "(", "x@y", "\x00", "\xff", "é", '"', "\n\n"]
+texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join).map(lambda s: s.encode("utf-8"))
+
+
+@given(texts, st.integers(1, 40), st.integers(2, 4))
+def test_split_points_change_nothing(data, block, jobs):
+    # property: for random text and random split points, jobs > 1 gives the jobs=1 result,
+    # which is the result of one pass over the whole text
+    with tempfile.TemporaryDirectory() as d:
+        p = os.path.join(d, "t")
+        with open(p, "wb") as f:
+            f.write(data)
+        one = list(extract_file(p, line_numbers=True))
+        assert [m[:7] for m in one] == [m[:7] for m in extract(data)]
+        assert list(extract_file(p, jobs=jobs, block_size=block, line_numbers=True)) == one
+        with open(p, "rb") as f:            # streamed in blocks with carry-over
+            assert list(extract_file(f, block_size=block, line_numbers=True)) == one
+
+
+def test_streamed_from_a_pipe(tmp_path):
+    data = (LOG_LINE * 500).encode()
+    r, w = os.pipe()
+
+    def feed():
+        with os.fdopen(w, "wb") as out:
+            out.write(data)
+
+    t = threading.Thread(target=feed)
+    t.start()
+    try:
+        got = list(extract_file(f"/dev/fd/{r}", block_size=4096, line_numbers=True))
+    finally:
+        t.join()
+        os.close(r)
+    assert len(got) == 1000
+    assert got == list(extract_file(write(tmp_path, data), line_numbers=True))
+
+
+def test_stdin_dash(monkeypatch):
+    fake = io.TextIOWrapper(io.BytesIO(LOG_LINE.encode()))
+    monkeypatch.setattr(sys, "stdin", fake)
+    assert urls(extract_file("-")) == ["http://www.example.com/start.html", "http://bot.example/b.html"]
+
+
+def test_empty_file_gives_nothing(tmp_path):
+    assert list(extract_file(write(tmp_path, b""))) == []
+
+
+def test_binary_file_nul_bytes_and_invalid_utf8(tmp_path):
+    # defined result: control and non-ASCII octets end a URL, the URLs between are found
+    data = b"\x00\xff\xfehttp://a.example/x\x00\x80http://b.example/\xc3(\xfe\xff<URL:ftp://c/\xe9>\x01"
+    ms = list(extract_file(write(tmp_path, data)))
+    assert urls(ms) == ["http://a.example/x", "http://b.example/", "ftp://c/"]
+    # a wrapper holding non-ASCII is none: what is left is "URL:" + a bare URL
+    assert ms[2].raw == "URL:ftp://c/" and not ms[2].wrapped
+
+
+def test_a_long_line_without_newline_keeps_memory_bounded(tmp_path):
+    # a sparse file: a single "line" of NUL octets with URLs written at a few places;
+    # size is a parameter here (the same code path holds for a 1 GB line)
+    size = 6 << 20
+    block = 256 << 10
+    p = tmp_path / "sparse.bin"
+    spots = [0, 1 << 20, (3 << 20) - 5, size - 40]
+    with open(p, "wb") as f:
+        f.truncate(size)
+        for i, off in enumerate(spots):
+            f.seek(off)
+            f.write(f"http://h{i}.example/p".encode())
+    expected = [f"http://h{i}.example/p" for i in range(len(spots))]
+    for how in ("mapped", "streamed"):
+        tracemalloc.start()
+        try:
+            if how == "mapped":
+                got = list(extract_file(p, jobs=2, block_size=block, line_numbers=True))
+            else:
+                with open(p, "rb") as f:
+                    got = list(extract_file(f, block_size=block, line_numbers=True))
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        assert urls(got) == expected and {m.line for m in got} == {1}
+        assert [m.start for m in got] == spots
+        assert peak < size // 4, (how, peak)      # nothing near the file size is allocated
+
+
+def test_a_run_without_any_split_point_is_still_read(tmp_path):
+    # no newline, no white space, no ender: the mapped piece just grows to a split point
+    data = b"a" * 5000 + b" http://x.example/" + b"b" * 3000
+    p = write(tmp_path, data)
+    assert urls(extract_file(p, block_size=100, jobs=2)) == ["http://x.example/" + "b" * 3000]
+
+
+def test_a_directory_is_an_oserror_naming_it(tmp_path):
+    with pytest.raises(OSError) as err:
+        extract_file(tmp_path)
+    assert str(tmp_path) in str(err.value)
+
+
+def test_a_missing_file_is_an_oserror_naming_it(tmp_path):
+    with pytest.raises(FileNotFoundError, match="nope.log"):
+        extract_file(tmp_path / "nope.log")
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0,
+                    reason="root reads a chmod 000 file anyway")
+def test_an_unreadable_file_is_a_permission_error(tmp_path):
+    p = write(tmp_path, b"http://a/")
+    p.chmod(0)
+    try:
+        with pytest.raises(PermissionError, match="f.txt"):
+            extract_file(p)
+    finally:
+        p.chmod(0o600)
+
+
+@pytest.mark.parametrize("kw", [{"jobs": 0}, {"jobs": 1.5}, {"jobs": True}, {"block_size": 0},
+                                {"valid": "maybe"}])
+def test_bad_arguments_are_value_errors(tmp_path, kw):
+    with pytest.raises(ValueError):
+        extract_file(write(tmp_path, b"x"), **kw)
+
+
+def test_closing_early_releases_the_file(tmp_path):
+    p = write(tmp_path, (LOG_LINE * 2000).encode())
+    it = extract_file(p, jobs=2, block_size=1000)
+    assert next(it).url == "http://www.example.com/start.html"
+    del it                                   # the pool is shut down, the map closed
+    assert list(extract_file(p, block_size=1000))[-1].url == "http://bot.example/b.html"
+
+
+def test_streaming_lookahead_covers_a_wrapper():
+    # a wrapper opened just before a block end is finished from the carried-over text
+    assert _filescan.LOOKAHEAD > _filescan.MAX_WRAPPER
+
+
+def test_streaming_a_run_longer_than_a_block(tmp_path):
+    # a URL longer than MAX_LENGTH is cut there and flagged, in both modes alike
+    from urlsift.extract import EDIT_TRUNCATED, MAX_LENGTH
+    data = b"x http://a.example/" + b"p" * (3 * MAX_LENGTH) + b" http://b.example/\n"
+    p = write(tmp_path, data)
+    mapped = list(extract_file(p, block_size=50_000))
+    with open(p, "rb") as f:
+        streamed = list(extract_file(f, block_size=50_000))
+    assert streamed == mapped
+    assert [len(m.url) for m in mapped] == [len("http:") + MAX_LENGTH, len("http://b.example/")]
+    assert EDIT_TRUNCATED in mapped[0].edits
+
+
+def test_a_text_mode_file_object_is_a_clear_type_error(tmp_path):
+    p = write(tmp_path, b"http://a.example/\n")
+    with open(p, encoding="ascii") as f, pytest.raises(TypeError, match="binary"):
+        list(extract_file(f))

@@ -1,0 +1,135 @@
+"""The two text scanners (Cython ``_scan_c`` and pure ``_scan_py``) agree on every input.
+
+Random texts are built from the pieces that steer the walk (schemes, colons, wrappers,
+line breaks, trimmed punctuation, enders, non-ASCII), so that most examples hold URLs,
+broken wrappers and near misses rather than noise.
+"""
+from __future__ import annotations
+
+import mmap
+from array import array
+
+import pytest
+from hypothesis import given, strategies as st
+
+from urlsift import _select
+from urlsift import _scan_py
+from urlsift.extract import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, Match
+
+TWINS = _select.twins("_scan")
+needs_both = pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not built")
+
+PIECES = [
+    "http", "HTTP", "ftp", "mailto", "news", "urn", "file", "gopher", "x-y.z+w", "URL", "url",
+    ":", "://", "//", "/", "<", ">", "<URL:", "URL:", "<http://", "a", "Z", "9", "-", "+", ".",
+    ",", ";", "!", "?", "'", '"', "(", ")", "[", "]", "{", "|", "\\", "^", "`", "~", "#",
+    "%41", " ", "\t", "\n", "\r\n", "\r", "\n\n", "-\n ", "\x00", "\x7f", "é", "日", "\U0001f600",
+    "example.com", "@", "=", "&",
+]
+texts = st.lists(st.sampled_from(PIECES) | st.text(max_size=3), max_size=40).map("".join)
+ascii_texts = st.lists(st.sampled_from([p for p in PIECES if p.isascii()]), max_size=40).map("".join)
+small = st.integers(min_value=1, max_value=40)
+
+
+def run(kind, buf, start=0, stop=-1, max_wrapper=MAX_WRAPPER, max_length=MAX_LENGTH):
+    return list(TWINS[kind].scan(buf, start, stop, TABLE, KNOWN, max_wrapper, max_length))
+
+
+def both(buf, *args):
+    return {kind: run(kind, buf, *args) for kind in TWINS}
+
+
+@needs_both
+@given(texts)
+def test_twins_agree_on_str(text):
+    # full Unicode: the Cython core walks 1-, 2- and 4-byte str data in place
+    r = both(text)
+    assert r["cython"] == r["python"]
+
+
+@needs_both
+@given(texts.map(lambda s: s.encode("latin-1", "replace")))
+def test_twins_agree_on_latin1_bytes(data):
+    r = both(data)
+    assert r["cython"] == r["python"]
+
+
+@needs_both
+@given(texts.map(lambda s: s.encode("utf-8")))
+def test_twins_agree_on_utf8_bytes(data):
+    r = both(data)
+    assert r["cython"] == r["python"]
+
+
+@needs_both
+@given(texts, st.integers(-2, 60), st.integers(-2, 60), small, small)
+def test_twins_agree_on_ranges_and_limits(text, start, stop, max_wrapper, max_length):
+    r = {k: run(k, text, start, stop, max_wrapper, max_length) for k in TWINS}
+    assert r["cython"] == r["python"]
+
+
+@needs_both
+@given(texts)
+def test_twins_build_the_same_matches(text):
+    arr = TWINS["python"].scan(text, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    data = text.encode("utf-8")
+    arr_b = TWINS["python"].scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    for buf, a in ((text, arr), (data, arr_b)):
+        got = {k: m.build(a, buf, 7, Match, _EDITS, TABLE) for k, m in TWINS.items()}
+        assert got["cython"] == got["python"]
+        assert all(type(m) is Match for m in got["cython"])
+
+
+@needs_both
+@given(texts, st.integers(-1, 50), st.integers(-1, 50))
+def test_twins_count_newlines_and_find_split_points(text, a, b):
+    for buf in (text, text.encode("utf-8")):
+        counts = {k: m.count_newlines(buf, a, b) for k, m in TWINS.items()}
+        bounds = {k: m.next_boundary(buf, a, b, TABLE) for k, m in TWINS.items()}
+        assert counts["cython"] == counts["python"]
+        assert bounds["cython"] == bounds["python"]
+
+
+@given(ascii_texts)
+def test_every_buffer_type_gives_the_same_spans(text):
+    kind = _select.cores.scan.__name__.endswith("_c") and "cython" or "python"
+    data = text.encode("ascii")
+    expected = run(kind, data)
+    assert run(kind, bytearray(data)) == expected
+    assert run(kind, memoryview(data)) == expected
+    assert run(kind, text) == expected          # ASCII: characters are octets
+
+
+def test_mmap_gives_the_same_spans(core_kind, tmp_path):
+    data = b"x <URL:http://a.example/\n b> y\nhttp://c.example/d.\n"
+    p = tmp_path / "f.txt"
+    p.write_bytes(data)
+    with open(p, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        assert run(core_kind, mm) == run(core_kind, data)
+        assert run(core_kind, data) == [2, 28, _scan_py.WRAPPED | _scan_py.PREFIX | _scan_py.WHITESPACE,
+                                        31, 50, 1 << _scan_py.TRIM_SHIFT]
+
+
+def test_spans_stay_inside_the_input(core_kind):
+    # the walk may read past stop (a wrapper opened before it) but never past the end
+    text = "<URL:http://a.example/"
+    # unclosed wrapper: what is left is a bare URL with its "URL:" prefix (RFC 1738 appendix)
+    assert run(core_kind, text) == [1, 22, _scan_py.PREFIX]
+
+
+def test_build_rejects_a_wrong_array_or_span(core_kind):
+    core = TWINS[core_kind]
+    with pytest.raises(TypeError):
+        core.build(array("i", [0, 1, 0]), b"ab", 0, Match, _EDITS, TABLE)
+    with pytest.raises(ValueError):
+        core.build(array("q", [0, 9, 0]), b"ab", 0, Match, _EDITS, TABLE)
+
+
+def test_scan_rejects_what_is_not_text(core_kind):
+    with pytest.raises(TypeError):
+        run(core_kind, 12345)
+
+@needs_both
+def test_cython_scan_checks_the_table_size():
+    with pytest.raises(ValueError, match="256"):
+        TWINS["cython"].scan(b"x", 0, -1, b"short", KNOWN, MAX_WRAPPER, MAX_LENGTH)
