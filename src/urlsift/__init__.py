@@ -15,6 +15,7 @@ from ._select import KIND as CORE
 from ._select import bind as _bind
 from .equivalence import equivalent, normalized
 from .errors import URLSyntaxError
+from .extract import Match, extract, extract_file, scan
 from .ports import DEFAULT_PORTS
 from .parsing import check, is_valid, parse, validate_many
 from .partial import resolve
@@ -34,7 +35,7 @@ __version__ = "0.1.0"
 __all__ = [
     "URL", "CidURL", "FileURL", "FtpURL", "GenericURL", "GopherURL", "HttpURL", "MailtoURL",
     "MidURL", "NewsURL", "NntpURL", "Problem", "ProsperoURL", "TelnetURL", "WaisURL",
-    "check", "is_valid", "parse", "register_scheme", "unregister_scheme", "validate_many",
+    "Match", "extract", "extract_file", "scan", "check", "is_valid", "parse", "register_scheme", "unregister_scheme", "validate_many",
     "CORE", "DEFAULT_PORTS", "URLSyntaxError", "Tokens", "charclass", "equivalent",
     "normalized", "quote", "resolve", "tokenize", "tokenize_many", "tokenize_offsets", "unquote",
     "unquote_to_bytes",

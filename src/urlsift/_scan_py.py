@@ -1,4 +1,4 @@
-"""Pure-Python twin of the text scanner (``ext/urlsift/_scan.pyx``): same walk, same spans.
+"""Pure-Python twin of the text scanner (``ext/urlsift/_scan_c.pyx``): same walk, same spans.
 
 The scanner is mechanical: every decision (which characters end a bare URL, which are
 trimmed, which schemes are known without ``//``) arrives as a 256-entry table of bit
