@@ -1,0 +1,296 @@
+"""Where text comes from: plain, compressed and standard-input streams, mail spools.
+
+* :func:`open_input` opens a path (or ``"-"`` for standard input) as a binary stream,
+  decompressing ``.gz``, ``.bz2``, ``.xz`` and ``.zst`` on the fly. The magic bytes
+  decide, so a rotated ``access.log.3.gz`` or a compressed stream on stdin needs no
+  unpacking and a misnamed file is still read right.
+* :func:`iter_stream_matches` scans such a stream in blocks cut at line ends (never
+  the whole stream in memory), with optional line numbers and refanging.
+* :func:`iter_file_matches` picks the fastest way for one input: ``extract_file``'s
+  memory map for a plain file, the block stream for everything else.
+* :func:`input_kind` tells a text file from an mbox (starts with ``From ``) or a
+  Maildir (a directory with ``cur/`` and ``new/``); :mod:`urlsift.mail` walks those.
+"""
+from __future__ import annotations
+
+import bz2
+import contextlib
+import gzip
+import inspect
+import io
+import lzma
+import os
+import stat
+import sys
+from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Optional, Union
+
+__all__ = [
+    "MissingDependency", "Found", "compression_of", "input_kind", "iter_file_matches",
+    "iter_stream_matches", "open_input",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: Magic bytes of the compressed formats read as streams.
+MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bz2"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+)
+#: Extensions, used when a file is too short to show its magic bytes.
+EXTENSIONS = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
+
+#: Block size of the stream scanner: big enough that the per-call overhead vanishes.
+CHUNK = 4 << 20
+#: How far back from a block's end an unclosed ``<`` wrapper may start and still be
+#: carried whole into the next block.
+WRAPPER_REACH = 8192
+
+
+class MissingDependency(OSError):
+    """An optional package needed for this input or output is not installed."""
+
+
+class Found(NamedTuple):
+    """One URL from a file or stream, with its place.
+
+    ``start``/``end`` are byte offsets in the (decompressed) input; ``line`` is
+    1-based, or None when line numbers were not asked for.
+    """
+
+    url: str
+    start: int
+    end: int
+    line: Optional[int]
+    refanged: bool
+    match: Any  # the urlsift.extract.Match (offsets relative to its block)
+
+
+def compression_of(head: bytes, name: str = "") -> Optional[str]:
+    """The compression of a stream from its first bytes (its name when too short).
+
+    >>> compression_of(b"\\x1f\\x8b\\x08\\x00"), compression_of(b"GET /"), compression_of(b"", "a.xz")
+    ('gzip', None, 'xz')
+    """
+    for magic, kind in MAGIC:
+        if head.startswith(magic):
+            return kind
+    if len(head) < 6:
+        return EXTENSIONS.get(os.path.splitext(name)[1].lower())
+    return None
+
+
+def _zstd_reader(raw: IO[bytes]) -> IO[bytes]:
+    try:
+        import zstandard
+    except ImportError:
+        raise MissingDependency(
+            "zstd-compressed input needs the 'zstandard' package "
+            "(pip install 'urlsift[zstd]')") from None
+    reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+    return io.BufferedReader(reader, CHUNK)  # type: ignore[arg-type]
+
+
+@contextlib.contextmanager
+def open_input(path: PathLike) -> Iterator[IO[bytes]]:
+    """Open ``path`` (``"-"``: standard input) as a decompressed binary stream.
+
+    The stream supports ``peek`` (to sniff an mbox). Raises ``OSError`` (with the
+    reason) when the input cannot be read, :class:`MissingDependency` for a
+    ``.zst`` file without ``zstandard``.
+    """
+    with contextlib.ExitStack() as stack:
+        name = os.fspath(path)
+        if name == "-":
+            raw: IO[bytes] = sys.stdin.buffer
+        else:
+            if os.path.isdir(name):
+                raise IsADirectoryError(21, "Is a directory", name)
+            raw = stack.enter_context(open(name, "rb"))
+        head = raw.peek(8)[:8] if hasattr(raw, "peek") else b""  # type: ignore[attr-defined]
+        kind = compression_of(head, name)
+        if kind == "gzip":
+            stream: IO[bytes] = stack.enter_context(gzip.GzipFile(fileobj=raw, mode="rb"))
+        elif kind == "bz2":
+            stream = stack.enter_context(bz2.BZ2File(raw))
+        elif kind == "xz":
+            stream = stack.enter_context(lzma.LZMAFile(raw))
+        elif kind == "zstd":
+            stream = stack.enter_context(_zstd_reader(raw))
+        else:
+            stream = raw
+        yield stream
+
+
+def input_kind(path: PathLike, stream: Optional[IO[bytes]] = None) -> str:
+    """``"maildir"``, ``"mbox"`` (a stream starting with ``From ``) or ``"text"``.
+
+    ``stream`` is the opened (decompressed) input, peeked at without consuming it.
+    """
+    name = os.fspath(path)
+    if name != "-" and os.path.isdir(name):
+        if os.path.isdir(os.path.join(name, "cur")) and os.path.isdir(os.path.join(name, "new")):
+            return "maildir"
+        return "directory"
+    if stream is not None and hasattr(stream, "peek"):
+        if stream.peek(5)[:5] == b"From ":  # type: ignore[attr-defined]
+            return "mbox"
+    return "text"
+
+
+def _cut(block: bytes, final: bool) -> int:
+    """Where to end a block: after its last line break, and before an unclosed
+    ``<`` wrapper near the end (so a wrapped URL spread over lines stays whole)."""
+    if final:
+        return len(block)
+    cut = block.rfind(b"\n") + 1
+    if cut <= 0:
+        return len(block)  # one enormous line: no URL is joined across it anyway
+    lt = block.rfind(b"<", max(0, cut - WRAPPER_REACH), cut)
+    if lt >= 0 and block.find(b">", lt, cut) < 0:
+        line_start = block.rfind(b"\n", 0, lt) + 1
+        if line_start > 0:
+            cut = line_start
+    return cut
+
+
+def iter_stream_matches(stream: IO[bytes], *, schemes: Optional[Iterable[str]] = None,
+                        valid: Optional[str] = None, refang: bool = False,
+                        line_numbers: bool = False, chunk: int = CHUNK,
+                        progress: Optional[Callable[[int], None]] = None) -> Iterator[Found]:
+    """Scan a binary stream block by block; offsets count from the stream's start.
+
+    ``progress(n)`` is called with the number of bytes consumed after each block.
+    """
+    from .extract import extract
+    from .refang import extract_refanged
+
+    schemes = tuple(schemes) if schemes is not None else None
+    base = 0
+    line = 1
+    carry = b""
+    while True:
+        data = stream.read(chunk)
+        final = not data
+        block = carry + data if carry else data
+        if not block:
+            break
+        cut = _cut(block, final)
+        part, carry = block[:cut], block[cut:]
+        if refang:
+            hits: Iterable[Any] = extract_refanged(part, schemes=schemes, valid=valid)
+        else:
+            hits = extract(part, schemes=schemes, valid=valid)
+        prev = 0
+        for m in hits:
+            if line_numbers:
+                line += part.count(b"\n", prev, m.start)
+                prev = m.start
+            yield Found(_text(m.url), base + m.start, base + m.end,
+                        line if line_numbers else None, refang and m.refanged,
+                        m if not refang else m.match)
+        if line_numbers:
+            line += part.count(b"\n", prev)
+        base += len(part)
+        if progress is not None:
+            progress(len(data))
+        if final and not carry:
+            break
+
+
+def _text(url: Union[str, bytes]) -> str:
+    return url if isinstance(url, str) else url.decode("utf-8", "surrogateescape")
+
+
+_EXTRACT_FILE_PARAMS: Optional[frozenset] = None
+
+
+def _extract_file_params() -> frozenset:
+    global _EXTRACT_FILE_PARAMS
+    if _EXTRACT_FILE_PARAMS is None:
+        from .extract import extract_file
+        try:
+            _EXTRACT_FILE_PARAMS = frozenset(inspect.signature(extract_file).parameters)
+        except (TypeError, ValueError):
+            _EXTRACT_FILE_PARAMS = frozenset()
+    return _EXTRACT_FILE_PARAMS
+
+
+def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
+                      valid: Optional[str] = None, refang: bool = False,
+                      line_numbers: bool = False, jobs: int = 1,
+                      progress: Optional[Callable[[int], None]] = None) -> Iterator[Found]:
+    """The URLs of one text input (plain, compressed or ``"-"``), in order.
+
+    A plain regular file goes through ``urlsift.extract.extract_file`` (memory map,
+    ``jobs`` threads); anything else through :func:`iter_stream_matches`.
+    """
+    name = os.fspath(path)
+    plain = name != "-" and not refang and _is_plain_file(name)
+    params = _extract_file_params() if plain else frozenset()
+    if plain and (not line_numbers or "line_numbers" in params):
+        yield from _via_extract_file(name, schemes, valid, line_numbers, jobs, params, progress)
+        return
+    with open_input(name) as stream:
+        yield from iter_stream_matches(stream, schemes=schemes, valid=valid, refang=refang,
+                                       line_numbers=line_numbers, progress=progress)
+
+
+def _is_plain_file(name: str) -> bool:
+    try:
+        st = os.stat(name)
+    except OSError:
+        return False  # let open_input raise the real error
+    if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
+        return False
+    with open(name, "rb") as f:
+        return compression_of(f.read(8), name) is None
+
+
+def _via_extract_file(name: str, schemes: Optional[Iterable[str]], valid: Optional[str],
+                      line_numbers: bool, jobs: int, params: frozenset,
+                      progress: Optional[Callable[[int], None]]) -> Iterator[Found]:
+    from .extract import extract_file
+
+    kwargs: dict[str, Any] = {}
+    if jobs > 1 and "jobs" in params:
+        kwargs["jobs"] = jobs
+    if line_numbers:
+        kwargs["line_numbers"] = True
+    filter_here = not ("schemes" in params and "valid" in params)
+    if not filter_here:
+        kwargs["schemes"] = tuple(schemes) if schemes is not None else None
+        kwargs["valid"] = valid
+    keep = _filter(schemes, valid) if filter_here else None
+    done = 0
+    step = 1 << 16
+    for i, m in enumerate(extract_file(name, **kwargs)):
+        if keep is not None and not keep(m.url):
+            continue
+        yield Found(_text(m.url), m.start, m.end,
+                    getattr(m, "line", None) if line_numbers else None, False, m)
+        if progress is not None and not i % step:
+            progress(m.end - done)
+            done = m.end
+    if progress is not None:
+        progress(os.path.getsize(name) - done)
+
+
+def _filter(schemes: Optional[Iterable[str]], valid: Optional[str]) -> Optional[Callable[[str], bool]]:
+    """A predicate doing what ``extract(schemes=, valid=)`` does, for callers without them."""
+    if schemes is None and valid is None:
+        return None
+    wanted = {s.lower() for s in schemes} if schemes is not None else None
+    is_valid = None
+    if valid is not None:
+        from .parsing import is_valid
+    strict = valid == "strict"
+
+    def keep(url: Union[str, bytes]) -> bool:
+        url = _text(url)
+        if wanted is not None and url.split(":", 1)[0].lower() not in wanted:
+            return False
+        return is_valid is None or is_valid(url, strict=strict)
+
+    return keep
