@@ -46,6 +46,8 @@ CHUNK = 4 << 20
 #: How far back from a block's end an unclosed ``<`` wrapper may start and still be
 #: carried whole into the next block.
 WRAPPER_REACH = 8192
+#: A line longer than this many blocks is cut anyway (bounded memory beats one URL).
+LONG_LINE = 16
 
 
 class MissingDependency(OSError):
@@ -139,14 +141,15 @@ def input_kind(path: PathLike, stream: Optional[IO[bytes]] = None) -> str:
     return "text"
 
 
-def _cut(block: bytes, final: bool) -> int:
+def _cut(block: bytes, final: bool, limit: int) -> int:
     """Where to end a block: after its last line break, and before an unclosed
-    ``<`` wrapper near the end (so a wrapped URL spread over lines stays whole)."""
+    ``<`` wrapper near the end (so a wrapped URL spread over lines stays whole).
+    0 means "no line end yet: read more" (up to ``limit`` bytes, then cut anyway)."""
     if final:
         return len(block)
     cut = block.rfind(b"\n") + 1
     if cut <= 0:
-        return len(block)  # one enormous line: no URL is joined across it anyway
+        return len(block) if len(block) >= limit else 0
     lt = block.rfind(b"<", max(0, cut - WRAPPER_REACH), cut)
     if lt >= 0 and block.find(b">", lt, cut) < 0:
         line_start = block.rfind(b"\n", 0, lt) + 1
@@ -176,8 +179,10 @@ def iter_stream_matches(stream: IO[bytes], *, schemes: Optional[Iterable[str]] =
         block = carry + data if carry else data
         if not block:
             break
-        cut = _cut(block, final)
+        cut = _cut(block, final, LONG_LINE * chunk)
         part, carry = block[:cut], block[cut:]
+        if not part:
+            continue
         if refang:
             hits: Iterable[Any] = extract_refanged(part, schemes=schemes, valid=valid)
         else:
