@@ -112,6 +112,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
                         write(f"{shown}:{lineno}: {url}: {p.code} at {p.position}: "
                               f"{p.message}{more}\n")
         except _read_errors() as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise  # our output closed, not an input error
             error(f"cannot read '{name}': {reason(exc)}")
             status = 2
     sys.stdout.flush()
@@ -202,6 +204,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
                 for batch in batches(iter_records(name, kind, args, ["url"], progress.update)):
                     urls.update(batch)
             except _read_errors() as exc:
+                if isinstance(exc, BrokenPipeError):
+                    raise  # our output closed, not an input error
                 error(f"cannot read '{name}': {reason(exc)}")
                 status = 2
     schemes: Counter = Counter()

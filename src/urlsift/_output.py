@@ -45,8 +45,9 @@ class Writer:
 
 
 class TextWriter(Writer):
-    """One URL a line; ``count`` (``uniq -c`` style) and ``FILE:LINE:OFFSET:`` in front
-    when asked for; other fields after a tab."""
+    """One URL a line; ``count`` (``uniq -c`` style) and ``FILE:LINE:OFFSET:`` (mail:
+    ``FILE:OFFSET:MESSAGE-ID:``) in front when asked for; the mail part and ``--parts``
+    after a tab. Mail fields without ``--with-position`` are for jsonl/csv."""
 
     def write(self, batch: Sequence[Any]) -> None:
         if not batch:
@@ -67,9 +68,7 @@ class TextWriter(Writer):
             else:
                 head += f"{r['file']}:{_s(r.get('line'))}:{_s(r.get('offset'))}:"
         tail = []
-        if "message_id" in r and "file" not in r:
-            tail.append(_s(r["message_id"]))
-        if "part" in r:
+        if "part" in r and "file" in r:
             tail.append(_s(r["part"]))
         for name in PART_COLUMNS:
             if r.get(name) is not None:

@@ -185,6 +185,8 @@ def plan_inputs(args: argparse.Namespace) -> tuple[list[tuple[str, str]], int]:
                     with open_input(name) as stream:
                         kind = input_kind(name, stream)
         except _read_errors() as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise  # our output closed, not an input error
             error(f"cannot read '{name}': {reason(exc)}")
             status = 2
             continue
@@ -312,7 +314,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
             try:
                 for batch in batches(records):
                     if unique is None:
-                        writer.write(batch)
+                        _write(writer, batch, args.output)
                     elif isinstance(batch[0], str):
                         for url in batch:
                             unique[url] = unique.get(url, 0) + 1
@@ -325,12 +327,27 @@ def cmd_extract(args: argparse.Namespace) -> int:
                             else:
                                 seen["count"] += 1
             except _read_errors() as exc:
+                if isinstance(exc, BrokenPipeError):
+                    raise  # our output closed, not an input error
                 error(f"cannot read '{name}': {reason(exc)}")
                 status = 2
     if unique is not None:
         writer.write(_unique_records(unique, columns))
     writer.close()
     return status
+
+
+class OutputError(Exception):
+    """Writing the output failed (not a reading error: the run cannot go on)."""
+
+
+def _write(writer: Any, batch: list, output: Optional[str]) -> None:
+    try:
+        writer.write(batch)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"cannot write '{output or '<stdout>'}': {reason(exc)}") from None
 
 
 def _unique_records(unique: dict, columns: Sequence[str]) -> list:
@@ -371,7 +388,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         error("interrupted")
         return 130
-    except MissingDependency as exc:
+    except (MissingDependency, OutputError) as exc:
         error(str(exc))
         return 2
     except OSError as exc:  # the output file cannot be written, stdin unreadable...

@@ -270,16 +270,43 @@ def _via_extract_file(name: str, schemes: Optional[Iterable[str]], valid: Option
     keep = _filter(schemes, valid) if filter_here else None
     done = 0
     step = 1 << 16
+    lines = _LineCounter(name) if line_numbers else None
     for i, m in enumerate(extract_file(name, **kwargs)):
         if keep is not None and not keep(m.url):
             continue
-        yield Found(_text(m.url), m.start, m.end,
-                    getattr(m, "line", None) if line_numbers else None, False, m)
+        line = None
+        if lines is not None:
+            line = getattr(m, "line", None)
+            if line is None:  # extract_file without line numbers: count them here
+                line = lines.at(m.start)
+        yield Found(_text(m.url), m.start, m.end, line, False, m)
         if progress is not None and not i % step:
             progress(m.end - done)
             done = m.end
     if progress is not None:
         progress(os.path.getsize(name) - done)
+
+
+class _LineCounter:
+    """1-based line numbers of ascending byte offsets in a file, counted as we go."""
+
+    def __init__(self, name: str) -> None:
+        self._file = open(name, "rb")
+        self._pos = 0
+        self._line = 1
+
+    def at(self, offset: int) -> int:
+        if offset < self._pos:  # out of order (should not happen): count from the start
+            self._file.seek(0)
+            self._pos, self._line = 0, 1
+        while self._pos < offset:
+            n = min(offset - self._pos, 1 << 20)
+            self._line += self._file.read(n).count(b"\n")
+            self._pos += n
+        return self._line
+
+    def __del__(self) -> None:
+        self._file.close()
 
 
 def _filter(schemes: Optional[Iterable[str]], valid: Optional[str]) -> Optional[Callable[[str], bool]]:

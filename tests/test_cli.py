@@ -1,0 +1,452 @@
+"""The ``urlsift`` command, run as a subprocess (``python -m urlsift``) on the samples and
+on generated files. The subprocess uses the same core kind as the test (URLSIFT_PURE).
+
+Expected URLs come from reading samples/access.log with DESIGN.md's extraction rules: a
+bare URL ends at white space or ``"``; trailing ``. , ; : ! ?`` are trimmed and a ``)``
+without partner in the URL; a scheme starts at a letter (``+http://`` gives ``http://``);
+a scheme alone (``http://``) is not reported; ``host:port`` with no ``//`` is not a URL.
+"""
+from __future__ import annotations
+
+import bz2
+import csv
+import gzip
+import io
+import json
+import lzma
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import urlsift
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = Path(urlsift.__file__).resolve().parent.parent
+SAMPLES = ROOT / "samples"
+ACCESS = SAMPLES / "access.log"
+
+# (line, URL) of samples/access.log, in order.
+ACCESS_EXPECTED = [
+    (2, "http://www.example.com/"),
+    (3, "http://www.example.com/"),
+    (4, "http://www.google.com/bot.html"),           # "+http://...bot.html)": ")" unpartnered
+    (5, "http://www.google.com/bot.html"),
+    (6, "https://www.google.com/search?q=blue+widget"),
+    (7, "http://www.example.com/products/widget-42?color=blue&size=m"),
+    (8, "http://shop.example:99999/cart"),            # proxy request target
+    # line 9: "CONNECT www.example.com:443": no "//", not a known scheme: no URL
+    (10, "http://www.bing.com/bingbot.htm"),
+    (11, "http://evil.example/phish"),                # inside "/redirect?to=http://..."
+    (12, "https://news.ycombinator.example/item?id=4242"),
+    (13, "http://www.example.com/blog/2026/10/urls-in-logs"),
+    (14, "http://www.feedly.com/fetcher.html"),       # trailing ";" trimmed
+    (16, "http://www.example.com/search?q=%zz"),
+    (17, "http://www.example.com/~alice/"),
+    (18, "http://www.example.com/~alice/"),
+    (19, "http://300.12.1.7/admin"),
+    (20, "HTTP://WWW.EXAMPLE.COM/"),                  # schemes match case-insensitively
+    (21, "http://user:secret@intranet.example/"),
+    (22, "ftp://ftp.example.org/pub/urlsift/"),
+    (23, "mailto:ops@example.org"),                   # "(mailto:ops@example.org)"
+    (25, "http://www.uptimerobot.com/"),
+    # line 26: referer "http://": a scheme alone is not reported
+    (27, "https://partner.example.net/deals/(summer)"),  # ")" has its partner: kept
+    (28, "gopher://gopher.example.org/00/rfc1738.txt"),
+    (30, "http://www.example.com/index.html"),
+    (32, "http://www.semrush.com/bot.html"),
+    (33, "http://www.example.com/docs/#install"),
+    (34, "http://localhost:8080/health"),
+    (35, "https://www.example.com/faq"),              # trailing "." trimmed
+    (36, "http://[2001:db8::1]/"),
+    (37, "http://www.google.com/bot.html"),
+    (38, "http://www.example.com/"),
+    (39, "http://www.example.com/products/widget-42?color=blue&size=m"),
+    (40, "http://www.example.com/products/widget-42?color=blue&size=m"),
+    (44, "http://www.feedly.com/fetcher.html"),
+    (45, "https://www.example.com/faq"),
+    (46, "http://www.example.com/index.html"),
+    (48, "http://www.google.com/bot.html"),
+    (49, "http://www.example.com/"),
+    (50, "http://www.example.com/contact"),
+    (50, "mailto:ops@example.org"),
+]
+ACCESS_URLS = [u for _, u in ACCESS_EXPECTED]
+# Invalid under RFC 1738 exactly: port > 65535 (stated tightening), "%zz" (§2.2), "~"
+# national/unsafe (§2.2), hostnumber part 300 (tightening; "7" cannot be a toplabel),
+# upper-case scheme (§5 BNF), user/password in http (§3.3), "[" "]" unsafe (§2.2).
+ACCESS_STRICT_INVALID = {
+    "http://shop.example:99999/cart", "http://www.example.com/search?q=%zz",
+    "http://www.example.com/~alice/", "http://300.12.1.7/admin", "HTTP://WWW.EXAMPLE.COM/",
+    "http://user:secret@intranet.example/", "http://[2001:db8::1]/",
+}
+
+
+@pytest.fixture
+def cli(core_kind):
+    """Run ``python -m urlsift ARGS`` on the core kind of the test."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(SRC) + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("URLSIFT_PURE", None)
+    if core_kind == "python":
+        env["URLSIFT_PURE"] = "1"
+
+    def run(*args, input=None, code=None):
+        cmd = [sys.executable, "-c", code] if code else [sys.executable, "-m", "urlsift"]
+        return subprocess.run(cmd + [str(a) for a in args], input=input, capture_output=True,
+                              env=env, cwd=ROOT, timeout=120)
+
+    run.env = env
+    return run
+
+
+def lines(proc):
+    return proc.stdout.decode().splitlines()
+
+
+def no_traceback(proc):
+    return b"Traceback" not in proc.stderr
+
+
+# -- extract: formats ----------------------------------------------------------------
+
+def test_extract_text(cli):
+    proc = cli("extract", ACCESS)
+    assert proc.returncode == 0, proc.stderr
+    assert lines(proc) == ACCESS_URLS
+    assert proc.stderr == b""
+
+
+def test_extract_stdin_dash_and_none(cli):
+    data = ACCESS.read_bytes()
+    assert lines(cli("extract", input=data)) == ACCESS_URLS
+    assert lines(cli("extract", "-", input=data)) == ACCESS_URLS
+
+
+def test_extract_jsonl_with_position(cli):
+    proc = cli("extract", "--format", "jsonl", "--with-position", ACCESS)
+    assert proc.returncode == 0, proc.stderr
+    recs = [json.loads(line) for line in lines(proc)]
+    data = ACCESS.read_bytes()
+    text_lines = data.split(b"\n")
+    assert [(r["line"], r["url"]) for r in recs] == ACCESS_EXPECTED
+    for r in recs:
+        assert r["file"] == str(ACCESS)
+        # bare URLs: the offset is where the URL's bytes are, on its line
+        assert data[r["offset"]:r["offset"] + len(r["url"])] == r["url"].encode()
+        assert data.count(b"\n", 0, r["offset"]) + 1 == r["line"]
+        assert r["url"].encode() in text_lines[r["line"] - 1]
+
+
+def test_extract_text_with_position_is_grep_like(cli):
+    out = lines(cli("extract", "--with-position", ACCESS))
+    line, url = ACCESS_EXPECTED[0]
+    offset = ACCESS.read_bytes().index(url.encode())
+    assert out[0] == f"{ACCESS}:{line}:{offset}:{url}"
+
+
+def test_extract_csv(cli):
+    proc = cli("extract", "--format", "csv", "--with-position", ACCESS)
+    rows = list(csv.reader(io.StringIO(proc.stdout.decode())))
+    assert rows[0] == ["url", "file", "line", "offset"]
+    assert [(int(r[2]), r[0]) for r in rows[1:]] == ACCESS_EXPECTED
+
+
+def test_extract_parquet(cli, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    out = tmp_path / "urls.parquet"
+    proc = cli("extract", "--format", "parquet", "--with-position", "-o", out, ACCESS)
+    assert proc.returncode == 0, proc.stderr
+    table = pq.read_table(out)
+    assert table.column_names == ["url", "file", "line", "offset"]
+    assert list(zip(table["line"].to_pylist(), table["url"].to_pylist())) == ACCESS_EXPECTED
+
+
+def test_parquet_without_pyarrow_is_one_line(cli, tmp_path):
+    code = ("import sys; sys.modules['pyarrow'] = None; sys.modules['pyarrow.parquet'] = None\n"
+            "from urlsift.cli import main; sys.exit(main(sys.argv[1:]))")
+    proc = cli("extract", "--format", "parquet", "-o", tmp_path / "x.parquet", ACCESS, code=code)
+    assert proc.returncode == 2
+    assert proc.stderr.decode().count("\n") == 1 and "pyarrow" in proc.stderr.decode()
+
+
+def test_extract_unique_counts(cli):
+    proc = cli("extract", "--unique", ACCESS)
+    out = lines(proc)
+    counts = Counter(ACCESS_URLS)
+    parsed = [(int(line[:7]), line[8:]) for line in out]
+    assert dict((u, n) for n, u in parsed) == counts
+    # most frequent first; ties in order of first appearance (www.example.com/ on line 2
+    # and bot.html on line 4 are both seen 4 times)
+    assert [u for _, u in parsed[:3]] == ["http://www.example.com/", "http://www.google.com/bot.html",
+                                          "http://www.example.com/products/widget-42?color=blue&size=m"]
+    assert [n for n, _ in parsed] == sorted((n for n, _ in parsed), reverse=True)
+
+
+def test_extract_unique_jsonl(cli):
+    recs = [json.loads(x) for x in lines(cli("extract", "-u", "-f", "jsonl", ACCESS))]
+    assert {r["url"]: r["count"] for r in recs} == Counter(ACCESS_URLS)
+
+
+def test_extract_schemes(cli):
+    assert lines(cli("extract", "--schemes", "ftp,GOPHER", ACCESS)) == [
+        "ftp://ftp.example.org/pub/urlsift/", "gopher://gopher.example.org/00/rfc1738.txt"]
+    assert lines(cli("extract", "--schemes", "mailto", ACCESS)) == ["mailto:ops@example.org"] * 2
+
+
+def test_extract_strict_and_valid_only(cli):
+    pytest.importorskip("urlsift.parsing")
+    strict = lines(cli("extract", "--strict", ACCESS))
+    assert strict == [u for u in ACCESS_URLS if u not in ACCESS_STRICT_INVALID]
+    lenient = set(lines(cli("extract", "--valid-only", ACCESS)))
+    # lenient mode accepts upper-case schemes, "~", user/password anywhere, IPv6 brackets
+    # and keeps malformed escapes literally (DESIGN.md, Strict and lenient)
+    assert {"HTTP://WWW.EXAMPLE.COM/", "http://www.example.com/~alice/",
+            "http://user:secret@intranet.example/", "http://[2001:db8::1]/",
+            "http://www.example.com/search?q=%zz"} <= lenient
+    assert set(strict) <= lenient
+
+
+def test_extract_parts(cli):
+    pytest.importorskip("urlsift.parsing")
+    recs = [json.loads(x) for x in lines(cli("extract", "--parts", "-f", "jsonl", ACCESS))]
+    by_url = {r["url"]: r for r in recs}
+    r = by_url["http://localhost:8080/health"]
+    assert (r["scheme"], r["host"], r["port"], r["path"]) == ("http", "localhost", 8080, "/health")
+    r = by_url["https://www.google.com/search?q=blue+widget"]
+    assert (r["scheme"], r["host"], r["port"], r["search"]) == (
+        "https", "www.google.com", None, "q=blue+widget")
+    r = by_url["ftp://ftp.example.org/pub/urlsift/"]
+    assert r["segments"] == ["pub", "urlsift", ""]  # split on "/" (DESIGN.md, ftp)
+    rows = list(csv.DictReader(io.StringIO(cli("extract", "--parts", "-f", "csv", ACCESS)
+                                           .stdout.decode())))
+    assert rows[0]["host"] == "www.example.com" and rows[0]["port"] == ""
+
+
+# -- extract: inputs -----------------------------------------------------------------
+
+@pytest.mark.parametrize("ext, pack", [("gz", gzip.compress), ("bz2", bz2.compress),
+                                       ("xz", lzma.compress)])
+def test_compressed_inputs(cli, tmp_path, ext, pack):
+    path = tmp_path / f"access.log.1.{ext}"
+    path.write_bytes(pack(ACCESS.read_bytes()))
+    assert lines(cli("extract", path)) == ACCESS_URLS
+    # compressed stdin is recognized by its magic bytes
+    assert lines(cli("extract", input=path.read_bytes())) == ACCESS_URLS
+    recs = [json.loads(x) for x in lines(cli("extract", "-f", "jsonl", "--with-position", path))]
+    assert [(r["line"], r["url"]) for r in recs] == ACCESS_EXPECTED
+
+
+def test_zstd_without_zstandard(cli, tmp_path):
+    path = tmp_path / "a.log.zst"
+    path.write_bytes(b"\x28\xb5\x2f\xfd" + b"\0" * 16)
+    code = ("import sys; sys.modules['zstandard'] = None\n"
+            "from urlsift.cli import main; sys.exit(main(sys.argv[1:]))")
+    proc = cli("extract", path, ACCESS, code=code)
+    assert proc.returncode == 2
+    err = proc.stderr.decode()
+    assert err.count("\n") == 1 and "zstandard" in err and err.startswith("urlsift: cannot read")
+    assert lines(proc) == ACCESS_URLS  # the other file is still processed
+
+
+def test_missing_file_and_directory(cli, tmp_path):
+    proc = cli("extract", tmp_path / "nope.log", ACCESS, tmp_path)
+    assert proc.returncode == 2
+    assert lines(proc) == ACCESS_URLS
+    assert proc.stderr.decode().splitlines() == [
+        f"urlsift: cannot read '{tmp_path / 'nope.log'}': No such file or directory",
+        f"urlsift: cannot read '{tmp_path}': Is a directory"]
+
+
+def test_binary_invalid_utf8_and_empty(cli, tmp_path):
+    binary = tmp_path / "blob.bin"
+    binary.write_bytes(bytes(range(256)) * 4 + b"\0http://in.binary.example/x\0" + bytes(range(256)))
+    latin = tmp_path / "latin.log"
+    latin.write_bytes(b"caf\xe9 http://a.example/caf\xe9 \xff\xfe http://b.example/ok\n")
+    empty = tmp_path / "empty.log"
+    empty.write_bytes(b"")
+    proc = cli("extract", binary, latin, empty)
+    assert proc.returncode == 0 and proc.stderr == b""
+    # a non-ASCII octet ends a bare URL (DESIGN.md)
+    assert lines(proc) == ["http://in.binary.example/x", "http://a.example/caf", "http://b.example/ok"]
+    assert cli("extract", empty).stdout == b""
+
+
+def test_refang_option(cli, tmp_path):
+    path = tmp_path / "report.txt"
+    data = b"C2: hxxps://evil[.]example[.]com/gate.php\nclean: http://ok.example/\n"
+    path.write_bytes(data)
+    assert lines(cli("extract", path)) == ["hxxps://evil[.]example[.]com/gate.php",
+                                           "http://ok.example/"]  # off by default
+    recs = [json.loads(x) for x in
+            lines(cli("extract", "--refang", "-f", "jsonl", "--with-position", path))]
+    assert [(r["url"], r["refanged"]) for r in recs] == [
+        ("https://evil.example.com/gate.php", True), ("http://ok.example/", False)]
+    assert data[recs[0]["offset"]:].startswith(b"hxxps://evil[.]")  # offsets: original text
+    rows = list(csv.reader(io.StringIO(cli("extract", "--refang", "-f", "csv", path).stdout.decode())))
+    assert rows == [["url", "refanged"], ["https://evil.example.com/gate.php", "true"],
+                    ["http://ok.example/", "false"]]
+
+
+# -- mail ----------------------------------------------------------------------------
+
+def test_mbox_is_detected_and_decoded(cli):
+    from test_sources import MBOX_EXPECTED
+
+    recs = [json.loads(x) for x in lines(cli("extract", "-f", "jsonl", SAMPLES / "mail.mbox"))]
+    assert [(r["message_id"], r["part"], r["url"]) for r in recs] == MBOX_EXPECTED
+    assert recs[0]["date"] == "2026-10-12T09:00:00+00:00"
+
+
+def test_mbox_csv_columns_and_maildir(cli, tmp_path):
+    import mailbox
+
+    box = mailbox.Maildir(tmp_path / "Mail", create=True)
+    box.add(b"Message-ID: <m1@x>\nDate: Mon, 12 Oct 2026 09:00:00 +0000\n\nsee http://one.example/\n")
+    proc = cli("extract", "-f", "csv", "--with-position", tmp_path / "Mail")
+    rows = list(csv.DictReader(io.StringIO(proc.stdout.decode())))
+    assert proc.returncode == 0, proc.stderr
+    assert [(r["url"], r["message_id"], r["part"], r["date"]) for r in rows] == [
+        ("http://one.example/", "<m1@x>", "1 text/plain", "2026-10-12T09:00:00+00:00")]
+    assert rows[0]["file"].startswith(str(tmp_path / "Mail"))
+
+
+def test_mbox_flag_on_compressed_stdin(cli):
+    from test_sources import MBOX_EXPECTED
+
+    packed = gzip.compress((SAMPLES / "mail.mbox").read_bytes())
+    assert lines(cli("extract", "--mbox", input=packed)) == [u for _, _, u in MBOX_EXPECTED]
+
+
+# -- validate, parse, stats ----------------------------------------------------------
+
+def test_validate(cli, tmp_path):
+    pytest.importorskip("urlsift.parsing")
+    path = tmp_path / "urls.txt"
+    path.write_bytes(b"http://www.example.com/\nftp://ftp.example.org/pub/f.txt;type=i\n"
+                     b"http://h.example:99999/\n\nhttp://a.example/%zz\r\nHTTP://UP.example/\n"
+                     b"mailto:someone@example.org\n")
+    proc = cli("validate", path)
+    assert proc.returncode == 1
+    out = lines(proc)
+    assert len(out) == 3
+    assert out[0].startswith(f"{path}:3: http://h.example:99999/: bad-port at ")
+    # RFC 1738 §2.2: "%" must start an escape; position of the "%"
+    assert out[1].startswith(f"{path}:5: http://a.example/%zz: bad-escape at 17: ")
+    assert out[2].startswith(f"{path}:6: HTTP://UP.example/: uppercase-scheme at 0: ")
+    assert proc.stderr.decode() == "6 checked, 3 invalid\n"
+    ok = tmp_path / "ok.txt"
+    ok.write_bytes(b"http://www.example.com/\n")
+    assert cli("validate", "-q", ok).returncode == 0
+    recs = [json.loads(x) for x in lines(cli("validate", "--json", path))]
+    assert [r["line"] for r in recs] == [3, 5, 6]
+    assert recs[1]["problems"][0]["code"] == "bad-escape"
+    lenient = cli("validate", "--lenient", path)  # lenient: upper case and %zz accepted
+    assert [x.split(": ")[1] for x in lines(lenient)] == ["http://h.example:99999/"]
+
+
+def test_validate_missing_file_is_status_2(cli, tmp_path):
+    pytest.importorskip("urlsift.parsing")
+    proc = cli("validate", tmp_path / "none.txt")
+    assert proc.returncode == 2 and no_traceback(proc)
+    assert proc.stderr.decode().splitlines()[0].startswith("urlsift: cannot read")
+
+
+def test_parse_json_and_pretty(cli):
+    pytest.importorskip("urlsift.parsing")
+    url = "ftp://user:secret@ftp.example.org/pub/file.txt;type=I"
+    proc = cli("parse", "--json", url)
+    assert proc.returncode == 0, proc.stderr
+    (rec,) = [json.loads(x) for x in lines(proc)]
+    parts = rec["parts"]
+    # RFC 1738 §3.2: user, password, cwd segments, typecode (lower-cased, DESIGN.md)
+    assert (parts["scheme"], parts["user"], parts["password"], parts["host"]) == (
+        "ftp", "user", "secret", "ftp.example.org")
+    assert parts["segments"] == ["pub", "file.txt"] and parts["typecode"] == "i"
+    assert parts["port"] is None and parts["effective_port"] == 21
+    assert rec["warnings"]  # §6: a password in the URL
+    pretty = cli("parse", url, "http://a.example/%zz").stdout.decode()
+    assert "typecode" in pretty and "bad-escape" in pretty
+
+
+def test_parse_unparseable_is_status_1(cli):
+    pytest.importorskip("urlsift.parsing")
+    proc = cli("parse", "http://a.example/\x01")  # control characters: never a URL
+    assert proc.returncode == 1 and no_traceback(proc)
+
+
+def test_stats(cli):
+    pytest.importorskip("urlsift.parsing")
+    proc = cli("stats", "--json", ACCESS)
+    assert proc.returncode == 0, proc.stderr
+    rep = json.loads(proc.stdout)
+    assert rep["urls"] == len(ACCESS_URLS)
+    assert rep["distinct"] == len(set(ACCESS_URLS))
+    assert rep["schemes"] == dict(Counter(u.split(":")[0].lower() for u in ACCESS_URLS))
+    hosts = Counter(u.split("/")[2].lower() for u in ACCESS_URLS if "//" in u)
+    assert next(iter(rep["hosts"].items())) == ("www.example.com", hosts["www.example.com"])
+    assert rep["invalid"] == sum(1 for u in ACCESS_URLS if u in ACCESS_STRICT_INVALID)
+    assert rep["problems"]["bad-escape"] == 1 and rep["problems"]["uppercase-scheme"] == 1
+    table = cli("stats", ACCESS).stdout.decode()
+    assert "www.example.com" in table and "invalid by code" in table
+
+
+# -- behaviour -----------------------------------------------------------------------
+
+def test_closed_pipe_is_quiet(cli, tmp_path):
+    big = tmp_path / "big.log"
+    with open(big, "w") as f:
+        for i in range(120_000):
+            f.write(f'10.0.0.1 - - "GET /p{i} HTTP/1.1" 200 1 "http://ref.example/{i}" "UA"\n')
+    proc = subprocess.Popen([sys.executable, "-m", "urlsift", "extract", str(big)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli.env, cwd=ROOT)
+    first = proc.stdout.readline()
+    proc.stdout.close()  # like "| head -1"
+    err = proc.stderr.read()
+    rc = proc.wait(timeout=120)
+    assert first == b"http://ref.example/0\n"
+    assert err == b""
+    assert rc in (0, 141)
+
+
+def test_interrupt_is_one_line(cli):
+    proc = subprocess.Popen([sys.executable, "-m", "urlsift", "extract"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli.env, cwd=ROOT)
+    time.sleep(1.5)  # let it start and block on stdin
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err == b"urlsift: interrupted\n"
+
+
+def test_usage_errors(cli):
+    for args in (["extract", "--format", "xml"], [], ["bogus"], ["extract", "--jobs", "x"],
+                 ["extract", "--schemes", "ht tp"]):
+        proc = cli(*args)
+        assert proc.returncode == 2, args
+        assert no_traceback(proc) and b"error:" in proc.stderr and proc.stdout == b""
+
+
+def test_help_has_examples(cli):
+    out = cli("--help").stdout.decode()
+    assert "examples:" in out and "urlsift extract access.log" in out
+    assert "examples:" in cli("extract", "--help").stdout.decode()
+
+
+def test_output_file(cli, tmp_path):
+    out = tmp_path / "urls.txt"
+    proc = cli("extract", "-o", out, ACCESS)
+    assert proc.returncode == 0 and proc.stdout == b""
+    assert out.read_text().splitlines() == ACCESS_URLS
+    bad = cli("extract", "-o", tmp_path / "no" / "dir" / "x.txt", ACCESS)
+    assert bad.returncode == 2 and no_traceback(bad)
+    assert bad.stderr.decode().count("\n") == 1
+
+
+def test_jobs_gives_the_same_urls(cli):
+    assert lines(cli("extract", "--jobs", "2", ACCESS)) == ACCESS_URLS
