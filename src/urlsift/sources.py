@@ -232,14 +232,17 @@ def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None
     ``jobs`` threads); anything else through :func:`iter_stream_matches`.
     """
     name = os.fspath(path)
-    plain = name != "-" and not refang and _is_plain_file(name)
-    params = _extract_file_params() if plain else frozenset()
-    if plain and (not line_numbers or "line_numbers" in params):
-        yield from _via_extract_file(name, schemes, valid, line_numbers, jobs, params, progress)
+    if not refang and name != "-" and _is_plain_file(name):
+        yield from _via_extract_file(name, schemes, valid, line_numbers, jobs,
+                                     _extract_file_params(), progress)
         return
     with open_input(name) as stream:
-        yield from iter_stream_matches(stream, schemes=schemes, valid=valid, refang=refang,
-                                       line_numbers=line_numbers, progress=progress)
+        if refang:  # rewrites the text: our own block loop with its offset map
+            yield from iter_stream_matches(stream, schemes=schemes, valid=valid, refang=True,
+                                           line_numbers=line_numbers, progress=progress)
+        else:       # extract_file's streaming mode (blocks cut where no URL can cross)
+            yield from _via_extract_file(stream, schemes, valid, line_numbers, 1,
+                                         _extract_file_params(), None)
 
 
 def _is_plain_file(name: str) -> bool:
@@ -253,7 +256,7 @@ def _is_plain_file(name: str) -> bool:
         return compression_of(f.read(8), name) is None
 
 
-def _via_extract_file(name: str, schemes: Optional[Iterable[str]], valid: Optional[str],
+def _via_extract_file(name: Any, schemes: Optional[Iterable[str]], valid: Optional[str],
                       line_numbers: bool, jobs: int, params: frozenset,
                       progress: Optional[Callable[[int], None]]) -> Iterator[Found]:
     from .extract import extract_file
@@ -270,7 +273,7 @@ def _via_extract_file(name: str, schemes: Optional[Iterable[str]], valid: Option
     keep = _filter(schemes, valid) if filter_here else None
     done = 0
     step = 1 << 16
-    lines = _LineCounter(name) if line_numbers else None
+    lines = _LineCounter(name) if line_numbers and isinstance(name, str) else None
     for i, m in enumerate(extract_file(name, **kwargs)):
         if keep is not None and not keep(m.url):
             continue
@@ -283,7 +286,7 @@ def _via_extract_file(name: str, schemes: Optional[Iterable[str]], valid: Option
         if progress is not None and not i % step:
             progress(m.end - done)
             done = m.end
-    if progress is not None:
+    if progress is not None and isinstance(name, str):
         progress(os.path.getsize(name) - done)
 
 
