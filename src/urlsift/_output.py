@@ -5,9 +5,7 @@ and writes each batch with one call, so the cost per URL stays a string join.
 """
 from __future__ import annotations
 
-import csv
 import io
-import json
 import sys
 from typing import IO, Any, Iterable, Optional, Sequence
 
@@ -84,6 +82,7 @@ class JsonlWriter(Writer):
     def write(self, batch: Sequence[Any]) -> None:
         if not batch:
             return
+        import json
         dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
         if self.columns == ["url"]:
             self.out.write("".join('{"url": %s}\n' % dumps(u) for u in batch))
@@ -93,6 +92,7 @@ class JsonlWriter(Writer):
 
 class CsvWriter(Writer):
     def __init__(self, out: IO[str], columns: Sequence[str]) -> None:
+        import csv
         super().__init__(out, columns)
         self._buf = io.StringIO()
         self._csv = csv.writer(self._buf, lineterminator="\n")
@@ -178,6 +178,7 @@ def make_writer(fmt: str, columns: Sequence[str], output: Optional[str]) -> Writ
 
 def dumps_line(record: Any) -> str:
     """One JSON line (used by validate/parse/stats --json)."""
+    import json
     return json.dumps(record, ensure_ascii=False) + "\n"
 
 

@@ -20,7 +20,8 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
 from . import _commands
 from ._output import EXTRA_PARTS, PART_COLUMNS, make_writer
-from .sources import MissingDependency, input_kind, iter_file_matches, open_input
+from .sources import (MissingDependency, input_kind, iter_file_matches, iter_file_urls,
+                      open_input)
 
 __all__ = ["main", "build_parser"]
 
@@ -211,8 +212,19 @@ def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:
 
 def iter_records(name: str, kind: str, args: argparse.Namespace, columns: Sequence[str],
                  progress: Optional[Callable[[int], None]] = None,
-                 parts: Optional[Callable[[str], dict]] = None) -> Iterator[Any]:
+                 parts: Optional[Callable[[str], dict]] = None) -> Iterable[Any]:
     """Bare URL strings when ``columns == ["url"]``, else one dict per URL."""
+    if kind == "text" and not args.refang and list(columns) == ["url"]:
+        # The common case, kept free of per-URL Python code (map over the matches).
+        schemes, valid = scan_options(args)
+        return iter_file_urls(name, schemes=schemes, valid=valid, jobs=args.jobs,
+                              progress=progress)
+    return _records(name, kind, args, columns, progress, parts)
+
+
+def _records(name: str, kind: str, args: argparse.Namespace, columns: Sequence[str],
+             progress: Optional[Callable[[int], None]],
+             parts: Optional[Callable[[str], dict]]) -> Iterator[Any]:
     schemes, valid = scan_options(args)
     fast = list(columns) == ["url"]
     with_pos = "file" in columns
