@@ -7,6 +7,8 @@ import sys
 from collections import Counter
 from typing import Any, Callable, Optional
 
+from ._output import _reconfigure
+
 __all__ = ["Progress", "cmd_parse", "cmd_stats", "cmd_validate"]
 
 #: Attributes ``urlsift parse`` shows, in this order, when the URL object has them.
@@ -85,7 +87,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from .cli import _read_errors, error, reason
     from .sources import open_input
 
-    sys.stdout.reconfigure(encoding="utf-8", errors="backslashreplace")  # type: ignore[attr-defined]
+    _reconfigure("backslashreplace")
     write = sys.stdout.write
     status = checked = invalid = 0
     for name in args.files or ["-"]:
@@ -161,7 +163,7 @@ def _show(value: Any) -> str:
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
-    sys.stdout.reconfigure(encoding="utf-8", errors="backslashreplace")  # type: ignore[attr-defined]
+    _reconfigure("backslashreplace")
     status = 0
     out = []
     for url in args.urls:
@@ -174,19 +176,19 @@ def cmd_parse(args: argparse.Namespace) -> int:
         lines = [url]
         if "error" in rec:
             e = rec["error"]
-            lines.append(f"  error       {e['code']} at {e['position']}: {e['message']}")
+            lines.append(f"  error           {e['code']} at {e['position']}: {e['message']}")
         else:
-            lines.append(f"  type        {rec['type']}")
-            lines += [f"  {name:<12}{_show(value)}" for name, value in rec["parts"].items()]
+            lines.append(f"  type            {rec['type']}")
+            lines += [f"  {name:<16}{_show(value)}" for name, value in rec["parts"].items()]
         if rec["problems"]:
-            lines += [f"  problem     {p['code']} at {p['position']}: {p['message']}"
-                      for p in rec["problems"]]
+            lines += [f"  problem         {p['code']} at {p['position']}: {p['message']}"
+                      for p in rec["problems"] if p != rec.get("error")]
         else:
-            lines.append("  problems    none (valid under RFC 1738)")
+            lines.append("  problems        none (valid under RFC 1738)")
         for w in rec["warnings"]:
             text = w if isinstance(w, str) else w.get("message") or json.dumps(w)
             code = "" if isinstance(w, str) or not w.get("code") else f"{w['code']}: "
-            lines.append(f"  warning     {code}{text}")
+            lines.append(f"  warning         {code}{text}")
         out.append("\n".join(lines) + "\n\n")
     sys.stdout.write("".join(out).rstrip("\n") + "\n")
     return status
@@ -231,7 +233,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         "hosts": dict(hosts.most_common(args.top)),
         "problems": dict(codes.most_common()),
     }
-    sys.stdout.reconfigure(encoding="utf-8", errors="backslashreplace")  # type: ignore[attr-defined]
+    _reconfigure("backslashreplace")
     if args.json:
         sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
     else:

@@ -168,12 +168,18 @@ def make_writer(fmt: str, columns: Sequence[str], output: Optional[str]) -> Writ
         return ParquetWriter(target, columns)
     errors = "surrogateescape" if fmt == "text" else "backslashreplace"
     if output is None:
-        sys.stdout.reconfigure(encoding="utf-8", errors=errors)  # type: ignore[attr-defined]
+        _reconfigure(errors)
         out: IO[str] = sys.stdout
     else:
         out = open(output, "w", encoding="utf-8", errors=errors, newline="")
     cls = {"text": TextWriter, "jsonl": JsonlWriter, "csv": CsvWriter}[fmt]
     return cls(out, columns)
+
+
+def _reconfigure(errors: str) -> None:
+    """UTF-8 on stdout with ``errors`` (a replaced stdout, as under doctest, is left alone)."""
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8", errors=errors)
 
 
 def dumps_line(record: Any) -> str:

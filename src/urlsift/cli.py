@@ -3,8 +3,14 @@
 Exit status: 0 fine, 1 invalid URLs found (``validate``, ``parse``), 2 usage or I/O
 error (one line on stderr, never a traceback), 130 interrupted, 141 closed pipe.
 
->>> main(["parse", "--json", "http://a.example:8080/x"])  # doctest: +SKIP
+>>> import os, tempfile
+>>> with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+...     _ = f.write('1.2.3.4 - - "GET / HTTP/1.1" 200 9 "http://a.example/" "bot (+http://b.example/)"')
+>>> main(["extract", f.name])
+http://a.example/
+http://b.example/
 0
+>>> os.unlink(f.name)
 """
 from __future__ import annotations
 
