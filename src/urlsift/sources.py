@@ -18,6 +18,7 @@ import io
 import os
 import stat
 import sys
+from itertools import islice
 from operator import itemgetter
 from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Optional, Union
 
@@ -257,8 +258,7 @@ def iter_file_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     """
     name = os.fspath(path)
     params = _extract_file_params()
-    if (name == "-" or not _is_plain_file(name) or progress is not None
-            or not {"schemes", "valid"} <= params):
+    if name == "-" or not _is_plain_file(name) or not {"schemes", "valid"} <= params:
         return (f.url for f in iter_file_matches(name, schemes=schemes, valid=valid, jobs=jobs,
                                                  progress=progress))
     from .extract import extract_file
@@ -267,7 +267,24 @@ def iter_file_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                               "valid": valid}
     if jobs > 1 and "jobs" in params:
         kwargs["jobs"] = jobs
-    return map(itemgetter(0), extract_file(name, **kwargs))
+    matches = extract_file(name, **kwargs)
+    if progress is None:
+        return map(itemgetter(0), matches)
+    return _urls_with_progress(matches, progress, os.path.getsize(name))
+
+
+def _urls_with_progress(matches: Iterator[Any], progress: Callable[[int], None],
+                        size: int) -> Iterator[str]:
+    done = 0
+    while True:
+        batch = list(islice(matches, 1 << 16))
+        if not batch:
+            break
+        end = batch[-1].end
+        progress(end - done)
+        done = end
+        yield from map(itemgetter(0), batch)
+    progress(size - done)
 
 
 def _is_plain_file(name: str) -> bool:
