@@ -165,6 +165,8 @@ def test_extract_parquet(cli, tmp_path):
     table = pq.read_table(out)
     assert table.column_names == ["url", "file", "line", "offset"]
     assert list(zip(table["line"].to_pylist(), table["url"].to_pylist())) == ACCESS_EXPECTED
+    piped = cli("extract", "--format", "parquet", ACCESS)  # stdout is a pipe here: allowed
+    assert pq.read_table(io.BytesIO(piped.stdout))["url"].to_pylist() == ACCESS_URLS
 
 
 def test_parquet_without_pyarrow_is_one_line(cli, tmp_path):
