@@ -452,3 +452,12 @@ def test_output_file(cli, tmp_path):
 
 def test_jobs_gives_the_same_urls(cli):
     assert lines(cli("extract", "--jobs", "2", ACCESS)) == ACCESS_URLS
+
+
+def test_quoted_option(cli, tmp_path):
+    path = tmp_path / "thread.txt"
+    path.write_bytes(b"Bob wrote:\n> > see <URL:http://a.example/very-\n> > long/path> and\n"
+                     b"> http://b.example/x\n")
+    assert lines(cli("extract", path)) == ["http://a.example/very-", "http://b.example/x"]
+    assert lines(cli("extract", "--quoted", path)) == ["http://a.example/very-long/path",
+                                                        "http://b.example/x"]

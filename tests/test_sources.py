@@ -280,3 +280,19 @@ def test_html_entities_base_and_duplicates():
     assert got == [("1 text/html href", "http://a.example/?x=1&y=2"),
                    ("1 text/html href", "http://base.example/dir/page.html"),
                    ("1 text/html", "http://t.example/")]
+
+
+def test_stream_quoted_wrapper_across_a_block_boundary():
+    # A quoted reply (like the diff in the 1994 URI working group mail): the wrapper's
+    # second line starts with "> ", whose ">" must not be taken for the wrapper's end,
+    # neither by the scanner nor by the block cutting.
+    data = (b"x" * 60 + b"\n> you can pick it up from <ftp://ds.internic.ne\n> t/rfc>.\n"
+            + b"y" * 60 + b"\n")
+    for chunk in (64, 100, 4096):
+        found = list(iter_stream_matches(io.BytesIO(data), quoted=True, line_numbers=True,
+                                         chunk=chunk))
+        assert [(f.url, f.line) for f in found] == [("ftp://ds.internic.net/rfc", 2)], chunk
+        assert data[found[0].start:found[0].end] == b"<ftp://ds.internic.ne\n> t/rfc>"
+    # without the option the quote's ">" ends the wrapper (DESIGN.md: nothing else joins)
+    plain = [f.url for f in iter_stream_matches(io.BytesIO(data))]
+    assert plain == ["ftp://ds.internic.ne"]

@@ -6,10 +6,11 @@ text the user gave. :func:`apply_edits` makes the new text and an :class:`EditMa
 """
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
-from typing import Sequence, Tuple, TypeVar, Union
+from typing import Any, Iterable, Iterator, Optional, Sequence, Tuple, TypeVar, Union
 
-__all__ = ["EditMap", "apply_edits"]
+__all__ = ["EditMap", "apply_edits", "extract_rewritten", "unquote_replies"]
 
 T = TypeVar("T", str, bytes)
 #: (start, end, replacement) in the original text; non-overlapping, sorted by start.
@@ -85,3 +86,49 @@ def apply_edits(text: T, edits: Sequence[Edit]) -> tuple[T, EditMap]:
         old = end
     pieces.append(text[old:])
     return text[:0].join(pieces), emap  # type: ignore[arg-type]
+
+
+# A reply-quote prefix at a line start: "> ", ">> ", "> > ", possibly indented.
+_QUOTE = r"^[ \t]*>(?:[ \t]?>)*[ \t]?"
+_QUOTE_S = re.compile(_QUOTE, re.MULTILINE)
+_QUOTE_B = re.compile(_QUOTE.encode("ascii"), re.MULTILINE)
+
+
+def unquote_replies(text: T) -> tuple[T, EditMap]:
+    """Remove reply-quote prefixes, so a ``<URL:...>`` wrapped over quoted lines is whole.
+
+    >>> unquote_replies("a\\n> <URL:http://x/very-\\n>> long>")[0]
+    'a\\n<URL:http://x/very-\\nlong>'
+    """
+    rx = _QUOTE_S if isinstance(text, str) else _QUOTE_B
+    gt = ">" if isinstance(text, str) else b">"
+    if gt not in text:
+        return text, EditMap()
+    empty = text[:0]
+    return apply_edits(text, [(m.start(), m.end(), empty) for m in rx.finditer(text)
+                              if m.end() > m.start()])
+
+
+def extract_rewritten(text: T, *, quoted: bool = False, refang: bool = False,
+                      schemes: Optional[Iterable[str]] = None,
+                      valid: Optional[str] = None) -> Iterator[tuple[Any, int, int, bool]]:
+    """``(match, start, end, refanged)`` for the URLs of ``text`` after removing reply
+    quotes and/or refanging; ``start``/``end`` point into the original ``text``."""
+    from .extract import extract
+    from .refang import refang as refang_text
+
+    work, qmap = unquote_replies(text) if quoted else (text, EditMap())
+    pre = work
+    rmap = EditMap()
+    if refang:
+        work, rmap = refang_text(work)
+    for m in extract(work, schemes=schemes, valid=valid):
+        start, end = m.start, m.end
+        refanged = False
+        if rmap:
+            s1, e1 = rmap.start(start), rmap.end(end)
+            refanged = pre[s1:e1] != work[start:end]
+            start, end = s1, e1
+        if qmap:
+            start, end = qmap.start(start), qmap.end(end)
+        yield m, start, end, refanged

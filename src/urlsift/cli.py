@@ -39,6 +39,7 @@ examples:
   urlsift extract --format jsonl --with-position --parts access.log
   urlsift extract --format csv -o urls.csv --mbox ~/mail/inbox
   urlsift extract --refang threat-report.txt     hxxp://evil[.]example -> http://evil.example
+  urlsift extract --quoted old-thread.txt        <URL:...> wrapped over "> " lines, whole
   urlsift validate urls.txt                      one URL a line; exit 1 if any is invalid
   urlsift parse 'ftp://ftp.example/pub/file.txt;type=i'
   urlsift stats --json access.log
@@ -119,6 +120,9 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("--refang", action="store_true",
                       help="recognize defanged URLs (hxxp://evil[.]example) and give them back "
                            "refanged")
+    scan.add_argument("--quoted", action="store_true",
+                      help="remove reply-quote prefixes ('> ') first, so a <URL:...> wrapped "
+                           "over quoted lines comes out whole (always on in mail)")
     scan.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
                       help="threads for large plain files (0: one per core)")
     scan.add_argument("--no-progress", action="store_true",
@@ -220,7 +224,7 @@ def iter_records(name: str, kind: str, args: argparse.Namespace, columns: Sequen
                  progress: Optional[Callable[[int], None]] = None,
                  parts: Optional[Callable[[str], dict]] = None) -> Iterable[Any]:
     """Bare URL strings when ``columns == ["url"]``, else one dict per URL."""
-    if kind == "text" and not args.refang and list(columns) == ["url"]:
+    if kind == "text" and not (args.refang or args.quoted) and list(columns) == ["url"]:
         # The common case, kept free of per-URL Python code (map over the matches).
         schemes, valid = scan_options(args)
         return iter_file_urls(name, schemes=schemes, valid=valid, jobs=args.jobs,
@@ -253,6 +257,7 @@ def _records(name: str, kind: str, args: argparse.Namespace, columns: Sequence[s
             yield rec
         return
     found = iter_file_matches(name, schemes=schemes, valid=valid, refang=args.refang,
+                              quoted=args.quoted,
                               line_numbers=with_pos, jobs=args.jobs, progress=progress)
     if fast:
         for f in found:

@@ -26,7 +26,7 @@ import sys
 from html.parser import HTMLParser
 from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Optional
 
-from ._edits import EditMap, apply_edits
+from ._edits import extract_rewritten
 from .sources import PathLike, input_kind, open_input
 
 __all__ = ["URL_HEADERS", "MailMatch", "iter_mail_urls", "iter_message_urls", "iter_messages"]
@@ -37,8 +37,6 @@ URL_HEADERS: tuple[str, ...] = (
     "List-Archive", "Archived-At", "Content-Base", "Content-Location",
 )
 _HTML_URL_ATTRS = frozenset({"href", "src"})
-# A reply-quote prefix: "> ", ">> ", "> > ", possibly indented.
-_QUOTE = re.compile(r"^[ \t]*>(?:[ \t]?>)*[ \t]?", re.MULTILINE)
 
 
 class MailMatch(NamedTuple):
@@ -245,26 +243,8 @@ def _iso_date(value: Any) -> Optional[str]:
 
 def _scan(text: str, opts: _Options, *, quoted: bool) -> Iterator[tuple]:
     """(match, start, end, raw, refanged) of the URLs in ``text``; offsets into ``text``."""
-    from .extract import extract
-    from .refang import refang
-
-    work, qmap = text, EditMap()
-    if quoted and (text.startswith(">") or "\n>" in text or re.search(r"\n[ \t]+>", text)):
-        edits = [(m.start(), m.end(), "") for m in _QUOTE.finditer(text) if m.end() > m.start()]
-        work, qmap = apply_edits(text, edits)
-    rmap = EditMap()
-    pre = work
-    if opts.refang:
-        work, rmap = refang(work)
-    for m in extract(work, schemes=opts.schemes, valid=opts.valid):
-        start, end = m.start, m.end
-        refanged = False
-        if rmap:
-            s1, e1 = rmap.start(start), rmap.end(end)
-            refanged = pre[s1:e1] != work[start:end]
-            start, end = s1, e1
-        if qmap:
-            start, end = qmap.start(start), qmap.end(end)
+    for m, start, end, refanged in extract_rewritten(text, quoted=quoted, refang=opts.refang,
+                                                     schemes=opts.schemes, valid=opts.valid):
         yield m, start, end, text[start:end], refanged
 
 

@@ -142,7 +142,7 @@ def input_kind(path: PathLike, stream: Optional[IO[bytes]] = None) -> str:
     return "text"
 
 
-def _cut(block: bytes, final: bool, limit: int) -> int:
+def _cut(block: bytes, final: bool, limit: int, quoted: bool = False) -> int:
     """Where to end a block: after its last line break, and before an unclosed
     ``<`` wrapper near the end (so a wrapped URL spread over lines stays whole).
     0 means "no line end yet: read more" (up to ``limit`` bytes, then cut anyway)."""
@@ -152,7 +152,12 @@ def _cut(block: bytes, final: bool, limit: int) -> int:
     if cut <= 0:
         return len(block) if len(block) >= limit else 0
     lt = block.rfind(b"<", max(0, cut - WRAPPER_REACH), cut)
-    if lt >= 0 and block.find(b">", lt, cut) < 0:
+    if lt >= 0 and quoted:  # a ">" that starts a quoted line does not close the wrapper
+        from ._edits import unquote_replies
+        closed = unquote_replies(block[lt:cut])[0].find(b">") >= 0
+    else:
+        closed = lt >= 0 and block.find(b">", lt, cut) >= 0
+    if lt >= 0 and not closed:
         line_start = block.rfind(b"\n", 0, lt) + 1
         if line_start > 0:
             cut = line_start
@@ -161,14 +166,15 @@ def _cut(block: bytes, final: bool, limit: int) -> int:
 
 def iter_stream_matches(stream: IO[bytes], *, schemes: Optional[Iterable[str]] = None,
                         valid: Optional[str] = None, refang: bool = False,
-                        line_numbers: bool = False, chunk: int = CHUNK,
+                        quoted: bool = False, line_numbers: bool = False, chunk: int = CHUNK,
                         progress: Optional[Callable[[int], None]] = None) -> Iterator[Found]:
     """Scan a binary stream block by block; offsets count from the stream's start.
 
+    ``refang`` undoes defanging (:mod:`urlsift.refang`), ``quoted`` removes reply-quote
+    prefixes first (``> ``), both keeping offsets in the original stream.
     ``progress(n)`` is called with the number of bytes consumed after each block.
     """
-    from .extract import extract
-    from .refang import extract_refanged
+    from ._edits import extract_rewritten
 
     schemes = tuple(schemes) if schemes is not None else None
     base = 0
@@ -180,22 +186,18 @@ def iter_stream_matches(stream: IO[bytes], *, schemes: Optional[Iterable[str]] =
         block = carry + data if carry else data
         if not block:
             break
-        cut = _cut(block, final, LONG_LINE * chunk)
+        cut = _cut(block, final, LONG_LINE * chunk, quoted)
         part, carry = block[:cut], block[cut:]
         if not part:
             continue
-        if refang:
-            hits: Iterable[Any] = extract_refanged(part, schemes=schemes, valid=valid)
-        else:
-            hits = extract(part, schemes=schemes, valid=valid)
         prev = 0
-        for m in hits:
+        for m, start, end, refanged in extract_rewritten(part, quoted=quoted, refang=refang,
+                                                         schemes=schemes, valid=valid):
             if line_numbers:
-                line += part.count(b"\n", prev, m.start)
-                prev = m.start
-            yield Found(_text(m.url), base + m.start, base + m.end,
-                        line if line_numbers else None, refang and m.refanged,
-                        m if not refang else m.match)
+                line += part.count(b"\n", prev, start)
+                prev = start
+            yield Found(_text(m.url), base + start, base + end,
+                        line if line_numbers else None, refanged, m)
         if line_numbers:
             line += part.count(b"\n", prev)
         base += len(part)
@@ -227,7 +229,7 @@ def _extract_file_params() -> frozenset:
 
 def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                       valid: Optional[str] = None, refang: bool = False,
-                      line_numbers: bool = False, jobs: int = 1,
+                      quoted: bool = False, line_numbers: bool = False, jobs: int = 1,
                       progress: Optional[Callable[[int], None]] = None) -> Iterator[Found]:
     """The URLs of one text input (plain, compressed or ``"-"``), in order.
 
@@ -235,14 +237,16 @@ def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None
     ``jobs`` threads); anything else through :func:`iter_stream_matches`.
     """
     name = os.fspath(path)
-    if not refang and name != "-" and _is_plain_file(name):
+    rewrite = refang or quoted
+    if not rewrite and name != "-" and _is_plain_file(name):
         yield from _via_extract_file(name, schemes, valid, line_numbers, jobs,
                                      _extract_file_params(), progress)
         return
     with open_input(name) as stream:
-        if refang:  # rewrites the text: our own block loop with its offset map
-            yield from iter_stream_matches(stream, schemes=schemes, valid=valid, refang=True,
-                                           line_numbers=line_numbers, progress=progress)
+        if rewrite:  # the text is rewritten: our own block loop with its offset maps
+            yield from iter_stream_matches(stream, schemes=schemes, valid=valid, refang=refang,
+                                           quoted=quoted, line_numbers=line_numbers,
+                                           progress=progress)
         else:       # extract_file's streaming mode (blocks cut where no URL can cross)
             yield from _via_extract_file(stream, schemes, valid, line_numbers, 1,
                                          _extract_file_params(), None)
