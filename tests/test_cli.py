@@ -461,3 +461,15 @@ def test_quoted_option(cli, tmp_path):
     assert lines(cli("extract", path)) == ["http://a.example/very-", "http://b.example/x"]
     assert lines(cli("extract", "--quoted", path)) == ["http://a.example/very-long/path",
                                                         "http://b.example/x"]
+
+
+def test_jsonl_escapes_what_needs_escaping(cli, tmp_path):
+    # Inside a wrapper nothing is trimmed: a non-ASCII or '"' character may stay in the
+    # URL; every line must still be valid JSON holding exactly the URL.
+    path = tmp_path / "w.txt"
+    path.write_bytes('<URL:http://a.example/caf\u00e9> <URL:http://b.example/"q"> '
+                     'http://c.example/\n'.encode())
+    text_urls = lines(cli("extract", path))
+    recs = [json.loads(x) for x in lines(cli("extract", "-f", "jsonl", path))]
+    assert [r["url"] for r in recs] == text_urls
+    assert text_urls[-1] == "http://c.example/"

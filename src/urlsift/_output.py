@@ -85,7 +85,13 @@ class JsonlWriter(Writer):
         import json
         dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
         if self.columns == ["url"]:
-            self.out.write("".join('{"url": %s}\n' % dumps(u) for u in batch))
+            joined = "".join(batch)
+            plain = joined.isascii() and joined.isprintable()
+            if plain and '"' not in joined and "\\" not in joined:
+                # nothing to escape in the whole batch: JSON strings are the URLs quoted
+                self.out.write('{"url": "' + '"}\n{"url": "'.join(batch) + '"}\n')
+            else:
+                self.out.write("".join('{"url": %s}\n' % dumps(u) for u in batch))
         else:
             self.out.write("".join(dumps(r) + "\n" for r in batch))
 

@@ -329,7 +329,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     columns = columns_for(args, mail)
     writer = make_writer(args.format, columns, args.output)
     parts = parts_getter(args.format == "jsonl") if args.parts else None
-    unique: Optional[dict] = {} if args.unique else None
+    unique: Optional[Counter] = Counter() if args.unique else None
     with _commands.Progress(args, plan) as progress:
         for name, kind in plan:
             records = iter_records(name, kind, args, [c for c in columns if c != "count"],
@@ -339,13 +339,12 @@ def cmd_extract(args: argparse.Namespace) -> int:
                     if unique is None:
                         _write(writer, batch, args.output)
                     elif isinstance(batch[0], str):
-                        for url in batch:
-                            unique[url] = unique.get(url, 0) + 1
+                        unique.update(batch)  # Counter: counted in C
                     else:
                         for rec in batch:
                             seen = unique.get(rec["url"])
                             if seen is None:
-                                unique[rec["url"]] = rec
+                                unique[rec["url"]] = rec  # type: ignore[assignment]
                                 rec["count"] = 1
                             else:
                                 seen["count"] += 1
@@ -355,7 +354,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
                 error(f"cannot read '{name}': {reason(exc)}")
                 status = 2
     if unique is not None:
-        writer.write(_unique_records(unique, columns))
+        _write(writer, _unique_records(unique, columns), args.output)
     writer.close()
     return status
 
