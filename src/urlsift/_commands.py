@@ -126,7 +126,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def describe(url: str, strict: bool) -> dict:
     """What ``urlsift parse`` tells about one URL, as a JSON-ready dict."""
-    from .cli import _plain
+    from ._output import _plain
     from .parsing import check, parse
 
     rec: dict = {"url": url}

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import io
 import sys
-from typing import IO, Any, Iterable, Optional, Sequence
+from typing import IO, Any, Callable, Iterable, Optional, Sequence
 
 from .sources import MissingDependency
 
-__all__ = ["PART_COLUMNS", "make_writer"]
+__all__ = ["PART_COLUMNS", "make_writer", "parts_getter"]
 
 #: The parsed parts ``--parts`` adds, in column order (CSV and Parquet have exactly these).
 PART_COLUMNS: tuple[str, ...] = (
@@ -196,3 +196,41 @@ def dumps_line(record: Any) -> str:
 
 def write_lines(out: IO[str], lines: Iterable[str]) -> None:
     out.write("".join(lines))
+
+
+def parts_getter(extras: bool) -> Callable[[str], dict]:
+    """``url -> {part: value}`` for ``--parts`` (lenient parse), cached by URL."""
+    from .parsing import parse
+
+    cache: dict[str, dict] = {}
+
+    def parts(url: str) -> dict:
+        got = cache.get(url)
+        if got is not None:
+            return got
+        try:
+            u = parse(url, strict=False)
+        except ValueError as exc:
+            got = dict.fromkeys(PART_COLUMNS)
+            got["parse_error"] = getattr(exc, "code", None) or str(exc)
+        else:
+            got = {name: _plain(getattr(u, name, None)) for name in PART_COLUMNS}
+            if extras:
+                for name in EXTRA_PARTS:
+                    value = getattr(u, name, None)
+                    if value is not None:
+                        got[name] = _plain(value)
+        if len(cache) > 1_000_000:
+            cache.clear()
+        cache[url] = got
+        return got
+
+    return parts
+
+
+def _plain(value: Any) -> Any:
+    if value is None or isinstance(value, (str, int, bool)):
+        return value
+    if isinstance(value, (tuple, list)):
+        return [_plain(v) for v in value]
+    return str(value)

@@ -25,7 +25,7 @@ from itertools import islice
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
 from . import _commands
-from ._output import EXTRA_PARTS, PART_COLUMNS, make_writer
+from ._output import PART_COLUMNS, make_writer, parts_getter
 from .sources import (MissingDependency, input_kind, iter_file_matches, iter_file_urls,
                       open_input)
 
@@ -274,44 +274,6 @@ def _records(name: str, kind: str, args: argparse.Namespace, columns: Sequence[s
         if parts is not None:
             rec.update(parts(f.url))
         yield rec
-
-
-def parts_getter(extras: bool) -> Callable[[str], dict]:
-    """``url -> {part: value}`` for ``--parts`` (lenient parse), cached by URL."""
-    from .parsing import parse
-
-    cache: dict[str, dict] = {}
-
-    def parts(url: str) -> dict:
-        got = cache.get(url)
-        if got is not None:
-            return got
-        try:
-            u = parse(url, strict=False)
-        except ValueError as exc:
-            got = dict.fromkeys(PART_COLUMNS)
-            got["parse_error"] = getattr(exc, "code", None) or str(exc)
-        else:
-            got = {name: _plain(getattr(u, name, None)) for name in PART_COLUMNS}
-            if extras:
-                for name in EXTRA_PARTS:
-                    value = getattr(u, name, None)
-                    if value is not None:
-                        got[name] = _plain(value)
-        if len(cache) > 1_000_000:
-            cache.clear()
-        cache[url] = got
-        return got
-
-    return parts
-
-
-def _plain(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, bool)):
-        return value
-    if isinstance(value, (tuple, list)):
-        return [_plain(v) for v in value]
-    return str(value)
 
 
 def batches(items: Iterable[Any], size: int = BATCH) -> Iterator[list]:
