@@ -473,3 +473,27 @@ def test_jsonl_escapes_what_needs_escaping(cli, tmp_path):
     recs = [json.loads(x) for x in lines(cli("extract", "-f", "jsonl", path))]
     assert [r["url"] for r in recs] == text_urls
     assert text_urls[-1] == "http://c.example/"
+
+
+def test_progress_bar_only_on_a_terminal(monkeypatch):
+    # In-process: the bar exists only when stderr is a terminal, tqdm is importable
+    # and --no-progress is not given (no timing involved).
+    from urlsift._commands import Progress
+    from urlsift.cli import build_parser
+
+    plan = [(str(ACCESS), "text")]
+    args = build_parser().parse_args(["extract", str(ACCESS)])
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    with Progress(args, plan) as p:
+        assert p.bar is None and p.update is None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    quiet = build_parser().parse_args(["extract", "--no-progress", str(ACCESS)])
+    with Progress(quiet, plan) as p:
+        assert p.bar is None
+    monkeypatch.setitem(sys.modules, "tqdm", None)
+    with Progress(args, plan) as p:
+        assert p.bar is None
+    monkeypatch.delitem(sys.modules, "tqdm")
+    pytest.importorskip("tqdm")
+    with Progress(args, plan) as p:
+        assert p.bar is not None and p.bar.total == ACCESS.stat().st_size

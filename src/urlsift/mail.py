@@ -67,6 +67,16 @@ class MailMatch(NamedTuple):
     def hyphen_break(self) -> bool:
         return bool(getattr(self.match, "hyphen_break", False))
 
+    @property
+    def edits(self) -> tuple:
+        """What turned the text into ``url`` (the Match's ``edits``)."""
+        return tuple(getattr(self.match, "edits", ()))
+
+    @property
+    def line(self) -> None:
+        """Always None: a mail URL's place is its message and part (Match compatibility)."""
+        return None
+
     def parse(self, *, strict: bool = False):
         """The URL object of ``url`` (lenient by default)."""
         from .parsing import parse
