@@ -262,19 +262,28 @@ def iter_file_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     """
     name = os.fspath(path)
     params = _extract_file_params()
-    if name == "-" or not _is_plain_file(name) or not {"schemes", "valid"} <= params:
+    if not {"schemes", "valid"} <= params:
         return (f.url for f in iter_file_matches(name, schemes=schemes, valid=valid, jobs=jobs,
                                                  progress=progress))
     from .extract import extract_file
 
     kwargs: dict[str, Any] = {"schemes": tuple(schemes) if schemes is not None else None,
                               "valid": valid}
+    if name == "-" or not _is_plain_file(name):
+        return _stream_urls(name, kwargs)
     if jobs > 1 and "jobs" in params:
         kwargs["jobs"] = jobs
     matches = extract_file(name, **kwargs)
     if progress is None:
         return map(itemgetter(0), matches)
     return _urls_with_progress(matches, progress, os.path.getsize(name))
+
+
+def _stream_urls(name: str, kwargs: dict) -> Iterator[str]:
+    from .extract import extract_file
+
+    with open_input(name) as stream:
+        yield from map(itemgetter(0), extract_file(stream, **kwargs))
 
 
 def _urls_with_progress(matches: Iterator[Any], progress: Callable[[int], None],
