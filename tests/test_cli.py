@@ -416,10 +416,24 @@ def test_closed_pipe_is_quiet(cli, tmp_path):
     assert rc in (0, 141)
 
 
+def _wait_blocked_on_stdin(pid):
+    """Until the process sleeps reading its stdin pipe (Linux /proc), else 2 s."""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/wchan") as f:
+                if "pipe_read" in f.read():
+                    return
+        except OSError:
+            time.sleep(2)
+            return
+        time.sleep(0.05)
+
+
 def test_interrupt_is_one_line(cli):
     proc = subprocess.Popen([sys.executable, "-m", "urlsift", "extract"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli.env, cwd=ROOT)
-    time.sleep(1.5)  # let it start and block on stdin
+    _wait_blocked_on_stdin(proc.pid)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
