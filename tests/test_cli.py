@@ -511,3 +511,18 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
     pytest.importorskip("tqdm")
     with Progress(args, plan) as p:
         assert p.bar is not None and p.bar.total == ACCESS.stat().st_size
+
+
+def test_readme_quick_start_mixed_log_and_mail(cli):
+    # The README's command: a log and a spool together; mail columns are empty for
+    # the log's rows, and every row has the parsed parts.
+    from test_sources import MBOX_EXPECTED
+
+    proc = cli("extract", "--parts", "--format", "csv", ACCESS, SAMPLES / "mail.mbox")
+    assert proc.returncode == 0, proc.stderr
+    rows = list(csv.DictReader(io.StringIO(proc.stdout.decode())))
+    assert [r["url"] for r in rows] == ACCESS_URLS + [u for _, _, u in MBOX_EXPECTED]
+    assert {r["message_id"] for r in rows[:len(ACCESS_URLS)]} == {""}
+    assert [(r["message_id"], r["part"]) for r in rows[len(ACCESS_URLS):]] == [
+        (mid, part) for mid, part, _ in MBOX_EXPECTED]
+    assert rows[0]["scheme"] == "http" and rows[0]["host"] == "www.example.com"
