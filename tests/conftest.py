@@ -1,4 +1,5 @@
-"""Every test runs twice: once on the Cython core, once on the pure-Python twin.
+"""Every test runs twice: once on the Cython core, once on the pure-Python twin
+(except those marked ``twins``, which compare the two directly and run once).
 
 The autouse fixture ``core_kind`` switches all of urlsift to one core for the
 test (``urlsift._select.use``); ``core`` hands the test the ``_core`` module in
@@ -22,7 +23,18 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 KINDS = _select.available_kinds()
 
 
-@pytest.fixture(params=KINDS, autouse=True)
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "twins: compares the two cores directly, so it runs once, not once per core")
+
+
+def pytest_generate_tests(metafunc):
+    if "core_kind" in metafunc.fixturenames:
+        twins = metafunc.definition.get_closest_marker("twins") is not None
+        metafunc.parametrize("core_kind", KINDS[:1] if twins else KINDS, indirect=True)
+
+
+@pytest.fixture(autouse=True)
 def core_kind(request):
     """The kind of core this test runs on: "cython" or "python"."""
     with _select.use(request.param):

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from urlsift import _select
 
 TWINS = _select.twins("_core")
-pytestmark = pytest.mark.skipif("cython" not in TWINS, reason="the Cython core is not built")
+pytestmark = [pytest.mark.skipif("cython" not in TWINS, reason="the Cython core is not built"),
+              pytest.mark.twins]  # compares the twins directly: run once (conftest)
 
 # Text that looks like URLs often enough to reach every branch of the tokenizer.
 URLISH = "abcAZ09:/?#@[]%;=&+-._~ \t\n\x00\x7fé"

@@ -12,6 +12,7 @@ import tracemalloc
 import pytest
 from hypothesis import given, strategies as st
 
+import urlsift
 from urlsift import _filescan
 from urlsift.extract import extract, extract_file
 
@@ -214,3 +215,21 @@ def test_a_text_mode_file_object_is_a_clear_type_error(tmp_path):
     p = write(tmp_path, b"http://a.example/\n")
     with open(p, encoding="ascii") as f, pytest.raises(TypeError, match="binary"):
         list(extract_file(f))
+
+
+def test_mbox_true_walks_a_spool_message_by_message(tmp_path):
+    # DESIGN.md: extract_file(path, mbox=True) decodes quoted-printable parts, so a
+    # soft line break ("=\n") inside a URL does not cut it, and "=3D" is "=".
+    spool = tmp_path / "spool.mbox"
+    spool.write_bytes(
+        b"From a@example.org Mon Jan  3 10:00:00 1994\n"
+        b"Message-ID: <m1@example.org>\n"
+        b"Content-Type: text/plain; charset=us-ascii\n"
+        b"Content-Transfer-Encoding: quoted-printable\n\n"
+        b"See http://www.example.org/a/very/long/pa=\nth?x=3D1 today.\n"
+    )
+    found = list(urlsift.extract_file(spool, mbox=True))
+    assert [m.url for m in found] == ["http://www.example.org/a/very/long/path?x=1"]
+    assert found[0].message_id == "<m1@example.org>"
+    # without mbox=True the raw text is scanned, and the soft break cuts the URL
+    assert [m.url for m in urlsift.extract_file(spool)] == ["http://www.example.org/a/very/long/pa="]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import string
 
+import pytest
 from hypothesis import given, strategies as st
 
 from urlsift import _select
@@ -106,6 +107,7 @@ def test_generated_urls_are_valid_and_round_trip(s):
     assert type(v) is type(u) and v.parts() == u.parts()
 
 
+@pytest.mark.twins
 @given(st.lists(ANY, max_size=5))
 def test_both_cores_build_the_same_objects(urls):
     seen = {}

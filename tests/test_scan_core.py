@@ -17,7 +17,9 @@ from urlsift import _scan_py
 from urlsift.extract import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, Match
 
 TWINS = _select.twins("_scan")
-needs_both = pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not built")
+# compares the two twins directly: run once, not once per core (conftest)
+needs_both = [pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not built"),
+              pytest.mark.twins]
 
 PIECES = [
     "http", "HTTP", "ftp", "mailto", "news", "urn", "file", "gopher", "x-y.z+w", "URL", "url",
@@ -39,7 +41,8 @@ def both(buf, *args):
     return {kind: run(kind, buf, *args) for kind in TWINS}
 
 
-@needs_both
+@needs_both[0]
+@needs_both[1]
 @given(texts)
 def test_twins_agree_on_str(text):
     # full Unicode: the Cython core walks 1-, 2- and 4-byte str data in place
@@ -47,28 +50,32 @@ def test_twins_agree_on_str(text):
     assert r["cython"] == r["python"]
 
 
-@needs_both
+@needs_both[0]
+@needs_both[1]
 @given(texts.map(lambda s: s.encode("latin-1", "replace")))
 def test_twins_agree_on_latin1_bytes(data):
     r = both(data)
     assert r["cython"] == r["python"]
 
 
-@needs_both
+@needs_both[0]
+@needs_both[1]
 @given(texts.map(lambda s: s.encode("utf-8")))
 def test_twins_agree_on_utf8_bytes(data):
     r = both(data)
     assert r["cython"] == r["python"]
 
 
-@needs_both
+@needs_both[0]
+@needs_both[1]
 @given(texts, st.integers(-2, 60), st.integers(-2, 60), small, small)
 def test_twins_agree_on_ranges_and_limits(text, start, stop, max_wrapper, max_length):
     r = {k: run(k, text, start, stop, max_wrapper, max_length) for k in TWINS}
     assert r["cython"] == r["python"]
 
 
-@needs_both
+@needs_both[0]
+@needs_both[1]
 @given(texts)
 def test_twins_build_the_same_matches(text):
     arr = TWINS["python"].scan(text, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
@@ -80,7 +87,8 @@ def test_twins_build_the_same_matches(text):
         assert all(type(m) is Match for m in got["cython"])
 
 
-@needs_both
+@needs_both[0]
+@needs_both[1]
 @given(texts, st.integers(-1, 50), st.integers(-1, 50))
 def test_twins_count_newlines_and_find_split_points(text, a, b):
     for buf in (text, text.encode("utf-8")):
@@ -129,7 +137,8 @@ def test_scan_rejects_what_is_not_text(core_kind):
     with pytest.raises(TypeError):
         run(core_kind, 12345)
 
-@needs_both
+@needs_both[0]
+@needs_both[1]
 def test_cython_scan_checks_the_table_size():
     with pytest.raises(ValueError, match="256"):
         TWINS["cython"].scan(b"x", 0, -1, b"short", KNOWN, MAX_WRAPPER, MAX_LENGTH)

@@ -221,7 +221,7 @@ def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
 
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
                  schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
-                 block_size: Optional[int] = None) -> Iterator[Match]:
+                 block_size: Optional[int] = None, mbox: bool = False) -> Iterator[Any]:
     """Every URL in a file, in file order, without reading the file into memory.
 
     A non-empty regular file is memory-mapped and cut at line boundaries into pieces
@@ -229,6 +229,11 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     GIL); a pipe, ``"-"`` (stdin), an open binary file or an empty file is streamed in
     blocks. Offsets are octets from the start of the file; ``line_numbers=True`` fills
     ``Match.line``. A file that cannot be opened raises ``OSError`` naming it.
+
+    With ``mbox=True`` the file is a mail spool (mbox, or a Maildir directory) walked
+    message by message by :func:`urlsift.mail.iter_mail_urls`: text parts decoded,
+    HTML links read, URL-bearing headers scanned; each match then also carries the
+    message's ``message_id``, ``date`` and ``part``.
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("wb", suffix=".log", delete=False) as f:
@@ -238,6 +243,9 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     >>> os.unlink(f.name)
     """
     _check_valid(valid)
+    if mbox:
+        from .mail import iter_mail_urls
+        return iter_mail_urls(path, schemes=schemes, valid=valid)
     from ._filescan import BLOCK_SIZE, scan_file
     matches = scan_file(path, jobs=jobs, line_numbers=line_numbers,
                         block_size=BLOCK_SIZE if block_size is None else block_size)
