@@ -108,15 +108,26 @@ def _parse_slow(s: str, worst: int, strict: bool) -> URL:
     text = s[4:] if s[:4] == "URL:" else s
     flat = core.problems(text, cfg)
     if strict or worst == 2:
-        found = problems_from_flat(s, text, flat)
-        bad = found[0] if strict else next(p for p in found if p.code not in _LENIENT)
-        raise URLSyntaxError(bad.code, bad.position, bad.message, s)
+        raise _first_error(s, text, flat, strict)
     t = core.parse_tokens(text, cfg)
     u = _new(registry.classes()[t[17]])
     _set_text(u, text)
     _set_t(u, t)
     _set_x(u, (s, tuple(flat)))
     return u
+
+
+def _first_error(s: str, text: str, flat: Sequence[int], strict: bool) -> URLSyntaxError:
+    """The error for the first problem that refuses ``s`` (only its message is built:
+    this runs for every invalid URL a strict caller meets)."""
+    if strict:   # the first problem of all
+        best = min(range(0, len(flat), 5), key=flat.__getitem__)
+    else:        # the first one lenient mode does not accept
+        best = min((k for k in range(0, len(flat), 5) if CODES[flat[k + 1]] not in _LENIENT),
+                   key=flat.__getitem__)
+    pos, code, part, a, b = flat[best:best + 5]
+    return URLSyntaxError(CODES[code], pos + len(s) - len(text),
+                          lambda: problem_message(text, pos, CODES[code], PARTS[part], a, b), s)
 
 
 def is_valid(s: str, *, strict: bool = True) -> bool:
