@@ -40,6 +40,7 @@ cdef uint8_t T_SPACE = _twin.T_SPACE
 cdef uint8_t T_WRAP = _twin.T_WRAP
 cdef uint8_t T_SPLIT = _twin.T_SPLIT
 cdef uint8_t T_ALPHA = _twin.T_ALPHA
+cdef uint8_t T_PLAIN = _twin.T_PLAIN
 
 cdef array.array _Q = _array_mod.array("q")
 
@@ -173,6 +174,7 @@ cdef Py_ssize_t bare(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t
     cdef Py_ssize_t cs = colon + 1, lim, e, w
     cdef Py_ssize_t op = 0, cp = 0, ob = 0, cb = 0
     cdef uint32_t c
+    cdef uint8_t k
     cdef int flags = 0
     if cs + 1 < n and d[cs] == 47 and d[cs + 1] == 47:
         cs += 2
@@ -180,7 +182,11 @@ cdef Py_ssize_t bare(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t
     e = colon + 1
     while e < lim:
         c = d[e]
-        if not (cls(T, c) & T_BARE):
+        k = cls(T, c)
+        if k & T_PLAIN:             # most characters: no bracket to count
+            e += 1
+            continue
+        if not (k & T_BARE):
             break
         if c == 40:
             op += 1

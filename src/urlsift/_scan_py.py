@@ -46,6 +46,7 @@ T_SPACE = 8    # white space removed inside a wrapper
 T_WRAP = 16    # other character allowed inside a wrapper
 T_SPLIT = 32   # a buffer may be split right after this character
 T_ALPHA = 64   # a scheme starts at a letter
+T_PLAIN = 128  # continues a bare URL and is no bracket (the Cython walk's fast path)
 
 _COLON, _LT, _GT, _SLASH, _MINUS = 58, 60, 62, 47, 45
 _LF, _CR = 10, 13

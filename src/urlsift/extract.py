@@ -20,7 +20,7 @@ from itertools import chain
 from typing import Any, Iterable, Iterator, Optional
 
 from . import charclass as cc
-from ._scan_py import (HYPHEN_BREAK, PREFIX, T_ALPHA, T_BARE, T_SCHEME, T_SPACE, T_SPLIT,
+from ._scan_py import (HYPHEN_BREAK, PREFIX, T_ALPHA, T_BARE, T_PLAIN, T_SCHEME, T_SPACE, T_SPLIT,
                        T_TRIM, T_WRAP, TRIM_SHIFT, TRUNCATED, WHITESPACE, WRAPPED)
 from ._select import cores
 
@@ -79,6 +79,8 @@ def _policy_table() -> bytes:
             bits |= T_SPLIT
         if alpha[c]:
             bits |= T_ALPHA
+        if bare[c] and chr(c) not in "()[]":
+            bits |= T_PLAIN
         out[c] = bits
     return bytes(out)
 
