@@ -25,15 +25,8 @@ Accepts = Callable[[Any], bool]
 
 
 def urlsift_name(name: str) -> Callable:
-    """``urlsift.parsing.NAME``, or skip the test while it does not exist."""
-    try:
-        mod = importlib.import_module("urlsift.parsing")
-    except ImportError as e:
-        pytest.skip(f"urlsift.parsing is not there yet ({e})")
-    fn = getattr(mod, name, None)
-    if fn is None:
-        pytest.skip(f"urlsift.parsing.{name} is not there yet")
-    return fn
+    """``urlsift.parsing.NAME`` (looked up at call time, after a test switches cores)."""
+    return getattr(importlib.import_module("urlsift.parsing"), name)
 
 
 def _raises_not(fn: Callable, errors: tuple) -> Accepts:

@@ -48,7 +48,7 @@ def test_sizes_and_prefix(tmp_path):
     n_small = corpus.write_log(small, 0.02)
     n_large = corpus.write_log(large, 0.05)
     assert 20_000 <= n_small < 21_000            # stops at the first line end past the size
-    assert small.stat().st_size == n_small
+    assert small.stat().st_size == n_small and large.stat().st_size == n_large
     assert large.read_bytes().startswith(small.read_bytes())   # a smaller log is a prefix
     assert not list(tmp_path.glob("*.part"))
 

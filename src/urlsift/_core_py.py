@@ -14,7 +14,7 @@ from array import array
 from typing import Iterable, Union
 
 from ._layout import CODE_INDEX, NFIELDS
-from .charclass import ESCAPE, HEX, SCHEME, TABLE, UNRESERVED, UNSAFE, ALPHA
+from .charclass import ALPHA, HEX, SCHEME, TABLE, UNRESERVED, UNSAFE
 from .errors import URLSyntaxError
 
 BytesLike = Union[bytes, bytearray, memoryview]

@@ -35,7 +35,7 @@ from __future__ import annotations
 import string
 from typing import Optional
 
-from .charclass import ALPHA, DIGIT, EXTRA, HEX, TABLE, char_table
+from .charclass import ALPHA, DIGIT, EXTRA, HEX, char_table
 from .errors import URLSyntaxError
 from .ports import DEFAULT_PORTS
 from .tokens import tokenize
