@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any, Callable, NamedTuple, Optional
 
 from ._grammar import G_GENERIC
-from .codec import unquote
+from . import codec
 
 __all__ = ["URL", "Problem"]
 
@@ -35,7 +35,8 @@ def decode(text: str) -> str:
     """%hex-decode a part as UTF-8, losslessly (surrogateescape), escapes kept if malformed."""
     if "%" not in text:
         return text
-    return unquote(text, "utf-8", "surrogateescape", strict=False)
+    # looked up at call time: the tests switch cores under it
+    return codec.unquote(text, "utf-8", "surrogateescape", strict=False)
 
 
 def _cached(fn: Callable[[Any], Any]) -> property:
