@@ -233,3 +233,36 @@ def test_mbox_true_walks_a_spool_message_by_message(tmp_path):
     assert found[0].message_id == "<m1@example.org>"
     # without mbox=True the raw text is scanned, and the soft break cuts the URL
     assert [m.url for m in urlsift.extract_file(spool)] == ["http://www.example.org/a/very/long/pa="]
+
+
+
+def _deny(path):
+    """An ``open`` that refuses ``path`` as a chmod 000 file refuses a normal user
+    (root reads such a file anyway, and CI runs as root)."""
+    real_open = open
+
+    def fake_open(file, *args, **kwargs):
+        if os.fspath(file) == os.fspath(path):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_open(file, *args, **kwargs)
+    return fake_open
+
+
+def test_an_unreadable_file_is_a_permission_error_naming_it(tmp_path, monkeypatch):
+    p = write(tmp_path, b"http://a/")
+    monkeypatch.setattr("builtins.open", _deny(p))
+    with pytest.raises(PermissionError, match="f.txt"):
+        extract_file(p)
+
+
+def test_the_command_reports_an_unreadable_file_in_one_line(tmp_path, monkeypatch, capsys):
+    from urlsift import cli
+
+    secret, ok = write(tmp_path, b"http://a.example/"), tmp_path / "ok.log"
+    ok.write_bytes(b"see http://b.example/\n")
+    monkeypatch.setattr("builtins.open", _deny(secret))
+    status = cli.main(["extract", str(secret), str(ok)])
+    out, err = capsys.readouterr()
+    assert status == 2
+    assert out == "http://b.example/\n"               # the other file is still read
+    assert err.count("\n") == 1 and "cannot read" in err and "f.txt" in err
