@@ -23,6 +23,13 @@ def test_refang_forms(defanged, plain):
     assert refang(defanged.encode())[0] == plain.encode()
 
 
+@pytest.mark.parametrize("buffer", [bytearray, memoryview])
+def test_refang_reads_other_buffers_as_bytes(buffer):
+    text, emap = refang(buffer(b"hxxp://a[.]b/"))
+    assert type(text) is bytes and text == b"http://a.b/"
+    assert (emap.start(7), emap.end(10)) == (7, 12)  # "a.b" is "a[.]b" in the original
+
+
 @pytest.mark.parametrize("text", [
     "the fxp protocol",       # a word, not before a colon
     "shxxp://x",             # hxxp inside a longer word is not a scheme

@@ -33,12 +33,9 @@ class Progress:
             return
         from .sources import _is_plain_file
 
-        total: Optional[int] = 0
-        for name, kind in plan:
-            if kind != "text" or name == "-" or not _is_plain_file(name):
-                total = None
-                break
-            total += _size(name)
+        # A total only when every input is a plain file: its size is what is read.
+        sized = all(kind == "text" and name != "-" and _is_plain_file(name) for name, kind in plan)
+        total: Optional[int] = sum(_size(name) for name, _ in plan) if sized else None
         self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024,
                         file=sys.stderr, delay=1.0, leave=False, desc="urlsift")
 

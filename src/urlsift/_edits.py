@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import Any, Iterable, Iterator, Optional, Sequence, Tuple, TypeVar, Union
+from typing import Any, Iterable, Iterator, Optional, Sequence, Tuple, TypeVar
 
 __all__ = ["EditMap", "apply_edits", "extract_rewritten", "unquote_replies"]
 
 T = TypeVar("T", str, bytes)
 #: (start, end, replacement) in the original text; non-overlapping, sorted by start.
-Edit = Tuple[int, int, Union[str, bytes]]
+#: The replacement is of the text's type (``Edit[str]``, ``Edit[bytes]``).
+Edit = Tuple[int, int, T]
 
 
 class EditMap:
@@ -65,7 +66,7 @@ class EditMap:
         return self._map(p, True)
 
 
-def apply_edits(text: T, edits: Sequence[Edit]) -> tuple[T, EditMap]:
+def apply_edits(text: T, edits: Sequence[Edit[T]]) -> tuple[T, EditMap]:
     """Apply sorted, non-overlapping ``(start, end, replacement)`` edits to ``text``.
 
     >>> apply_edits(b"> x\\n> y", [(0, 2, b""), (4, 6, b"")])[0]
@@ -74,7 +75,7 @@ def apply_edits(text: T, edits: Sequence[Edit]) -> tuple[T, EditMap]:
     emap = EditMap()
     if not edits:
         return text, emap
-    pieces = []
+    pieces: list[T] = []
     old = 0
     new = 0
     for start, end, repl in edits:
@@ -85,7 +86,7 @@ def apply_edits(text: T, edits: Sequence[Edit]) -> tuple[T, EditMap]:
         new += len(repl)
         old = end
     pieces.append(text[old:])
-    return text[:0].join(pieces), emap  # type: ignore[arg-type]
+    return text[:0].join(pieces), emap
 
 
 # A reply-quote prefix at a line start: "> ", ">> ", "> > ", possibly indented.

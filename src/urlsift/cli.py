@@ -15,6 +15,7 @@ http://b.example/
 from __future__ import annotations
 
 import argparse
+import io
 import lzma
 import os
 import re
@@ -22,7 +23,7 @@ import sys
 import zlib
 from collections import Counter
 from itertools import islice
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, cast
 
 from . import _commands
 from ._output import PART_COLUMNS, make_writer, parts_getter
@@ -190,7 +191,9 @@ def plan_inputs(args: argparse.Namespace) -> tuple[list[tuple[str, str]], int]:
                 if args.mbox:
                     kind = "mbox"
                 elif name == "-":
-                    if sys.stdin.buffer.peek(5)[:5] == b"From ":
+                    # typeshed says BinaryIO; a process's stdin.buffer is a BufferedReader
+                    stdin = cast(io.BufferedReader, sys.stdin.buffer)
+                    if stdin.peek(5)[:5] == b"From ":
                         kind = "mbox"
                 else:
                     with open_input(name) as stream:
@@ -291,22 +294,25 @@ def cmd_extract(args: argparse.Namespace) -> int:
     columns = columns_for(args, mail)
     writer = make_writer(args.format, columns, args.output)
     parts = parts_getter(args.format == "jsonl") if args.parts else None
-    unique: Optional[Counter] = Counter() if args.unique else None
+    # --unique: bare URLs are counted (Counter: counted in C); of records, the first
+    # of each URL is kept, with a "count".
+    url_counts: Optional[Counter[str]] = Counter() if args.unique else None
+    url_records: dict[str, dict[str, Any]] = {}
     with _commands.Progress(args, plan) as progress:
         for name, kind in plan:
             records = iter_records(name, kind, args, [c for c in columns if c != "count"],
                                    progress.update, parts)
             try:
                 for batch in batches(records):
-                    if unique is None:
+                    if url_counts is None:
                         _write(writer, batch, args.output)
                     elif isinstance(batch[0], str):
-                        unique.update(batch)  # Counter: counted in C
+                        url_counts.update(batch)
                     else:
                         for rec in batch:
-                            seen = unique.get(rec["url"])
+                            seen = url_records.get(rec["url"])
                             if seen is None:
-                                unique[rec["url"]] = rec  # type: ignore[assignment]
+                                url_records[rec["url"]] = rec
                                 rec["count"] = 1
                             else:
                                 seen["count"] += 1
@@ -315,8 +321,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
                     raise  # our output closed, not an input error
                 error(f"cannot read '{name}': {reason(exc)}")
                 status = 2
-    if unique is not None:
-        _write(writer, _unique_records(unique, columns), args.output)
+    if url_counts is not None:
+        _write(writer, _unique_records(url_counts, url_records, columns), args.output)
     writer.close()
     return status
 
@@ -334,11 +340,12 @@ def _write(writer: Any, batch: list, output: Optional[str]) -> None:
         raise OutputError(f"cannot write '{output or '<stdout>'}': {reason(exc)}") from None
 
 
-def _unique_records(unique: dict, columns: Sequence[str]) -> list:
-    if all(isinstance(v, int) for v in unique.values()):
-        items = sorted(unique.items(), key=lambda kv: -kv[1])  # stable: first seen first
+def _unique_records(url_counts: Counter[str], url_records: dict[str, dict[str, Any]],
+                    columns: Sequence[str]) -> list:
+    if not url_records:
+        items = sorted(url_counts.items(), key=lambda kv: -kv[1])  # stable: first seen first
         return [{"url": url, "count": n} for url, n in items]
-    recs = sorted(unique.values(), key=lambda r: -r["count"])
+    recs = sorted(url_records.values(), key=lambda r: -r["count"])
     return [{c: r.get(c) for c in columns} | _extra(r, columns) for r in recs]
 
 

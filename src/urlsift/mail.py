@@ -127,7 +127,8 @@ def _maildir_messages(name: str) -> Iterator[tuple[str, Optional[int], Any]]:
     keyed = []
     for key in box.iterkeys():
         try:
-            keyed.append((box._lookup(key), key))  # path under the Maildir: sort by it
+            # path under the Maildir, to sort by; private, but the public API has none
+            keyed.append((box._lookup(key), key))  # type: ignore[attr-defined]
         except KeyError:
             continue
     for sub, key in sorted(keyed):
@@ -222,10 +223,10 @@ def _leaf_parts(msg: email.message.Message, prefix: str) -> Iterator[tuple[str, 
 
 def _decoded_text(part: email.message.Message) -> str:
     payload = part.get_payload(decode=True)  # undoes quoted-printable and base64
-    if payload is None:
-        payload = b""
     if isinstance(payload, str):
         return payload
+    if not isinstance(payload, bytes):
+        return ""  # None: a multipart part has no payload of its own to decode
     charset = part.get_content_charset() or "utf-8"
     try:
         return payload.decode(charset, "replace")

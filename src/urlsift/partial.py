@@ -212,7 +212,8 @@ def _remove_dot_segments(path: str) -> str:
     """RFC 3986 §5.2.4, step by step."""
     if "." not in path:
         return path
-    inp, out = path, []
+    inp = path
+    out: list[str] = []
     while inp:
         if inp.startswith("../"):
             inp = inp[3:]
@@ -245,19 +246,20 @@ def _merge(base: Parts, ref_path: str) -> str:
 
 
 def _resolve_rfc3986(base: str, partial: str) -> str:
-    _absolute_base(base, letter_first=True)
+    colon = _absolute_base(base, letter_first=True)
     b = _split3986(base)
+    b_scheme = base[:colon]  # b[0], which the check above makes a str, never None
     r_scheme, r_auth, r_path, r_query, r_frag = _split3986(partial)
     if r_scheme is not None:
         t = (r_scheme, r_auth, _remove_dot_segments(r_path), r_query)
     elif r_auth is not None:
-        t = (b[0], r_auth, _remove_dot_segments(r_path), r_query)
+        t = (b_scheme, r_auth, _remove_dot_segments(r_path), r_query)
     elif r_path == "":
-        t = (b[0], b[1], b[2], b[3] if r_query is None else r_query)
+        t = (b_scheme, b[1], b[2], b[3] if r_query is None else r_query)
     elif r_path.startswith("/"):
-        t = (b[0], b[1], _remove_dot_segments(r_path), r_query)
+        t = (b_scheme, b[1], _remove_dot_segments(r_path), r_query)
     else:
-        t = (b[0], b[1], _remove_dot_segments(_merge(b, r_path)), r_query)
+        t = (b_scheme, b[1], _remove_dot_segments(_merge(b, r_path)), r_query)
     return _recompose(*t, r_frag)
 
 

@@ -13,9 +13,9 @@ into the ORIGINAL text and a ``refanged`` flag saying whether its span was rewri
 from __future__ import annotations
 
 import re
-from typing import Iterable, Iterator, NamedTuple, Optional, Union
+from typing import AnyStr, Iterable, Iterator, NamedTuple, Optional, Union, overload
 
-from ._edits import EditMap, apply_edits
+from ._edits import Edit, EditMap, apply_edits
 
 __all__ = ["Refanged", "extract_refanged", "refang"]
 
@@ -38,6 +38,12 @@ _REPL_B = {k: v.encode("ascii") for k, v in _REPL.items()}
 Text = Union[str, bytes]
 
 
+@overload
+def refang(text: str) -> tuple[str, EditMap]: ...
+@overload
+def refang(text: bytes) -> tuple[bytes, EditMap]: ...
+
+
 def refang(text: Text) -> tuple[Text, EditMap]:
     """Undo the usual defanging in ``text``; return the new text and its offset map.
 
@@ -46,20 +52,26 @@ def refang(text: Text) -> tuple[Text, EditMap]:
     >>> refang(b"fxp://files[.]example/")[0]
     b'ftp://files.example/'
     """
-    is_bytes = not isinstance(text, str)
-    if is_bytes and not isinstance(text, bytes):
+    if isinstance(text, str):
+        return apply_edits(text, _edits(_RX_S, text, _REPL, "http", "ftp"))
+    if not isinstance(text, bytes):
         text = bytes(text)  # bytearray, memoryview, mmap
-    rx, repl = (_RX_B, _REPL_B) if is_bytes else (_RX_S, _REPL)
-    edits = []
+    return apply_edits(text, _edits(_RX_B, text, _REPL_B, b"http", b"ftp"))
+
+
+def _edits(rx: re.Pattern[AnyStr], text: AnyStr, repl: dict[str, AnyStr],
+           http: AnyStr, ftp: AnyStr) -> list[Edit[AnyStr]]:
+    """The ``(start, end, replacement)`` edits undoing what ``rx`` finds in ``text``."""
+    edits: list[Edit[AnyStr]] = []
     for m in rx.finditer(text):
         kind = m.lastgroup
         if kind == "scheme":
-            first = m.group()[:1].lower()
-            new = ("http" if first in ("h", b"h") else "ftp")
-            edits.append((m.start(), m.end(), new.encode("ascii") if is_bytes else new))
+            new = http if m.group()[:1].lower() == http[:1] else ftp
+            edits.append((m.start(), m.end(), new))
         else:
+            assert kind is not None  # every alternative of _PATTERN is a named group
             edits.append((m.start(), m.end(), repl[kind]))
-    return apply_edits(text, edits)
+    return edits
 
 
 class Refanged(NamedTuple):

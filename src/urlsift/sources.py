@@ -14,13 +14,14 @@
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import os
 import stat
 import sys
 from itertools import islice
 from operator import itemgetter
-from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Optional, Union
+from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Optional, Union, cast
 
 __all__ = [
     "MissingDependency", "Found", "compression_of", "input_kind", "iter_file_matches",
@@ -112,7 +113,10 @@ def open_input(path: PathLike) -> Iterator[IO[bytes]]:
         kind = compression_of(head, name)
         if kind == "gzip":
             import gzip
-            stream: IO[bytes] = stack.enter_context(gzip.GzipFile(fileobj=raw, mode="rb"))
+            # typeshed declares BZ2File and LZMAFile IO[bytes] but GzipFile only a
+            # BufferedIOBase; at run time it is the same binary file interface.
+            gz = cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb"))
+            stream: IO[bytes] = stack.enter_context(gz)
         elif kind == "bz2":
             import bz2
             stream = stack.enter_context(bz2.BZ2File(raw))
@@ -370,15 +374,15 @@ def _filter(schemes: Optional[Iterable[str]], valid: Optional[str]) -> Optional[
     if schemes is None and valid is None:
         return None
     wanted = {s.lower() for s in schemes} if schemes is not None else None
-    is_valid = None
+    is_valid: Optional[Callable[[str], bool]] = None
     if valid is not None:
-        from .parsing import is_valid
-    strict = valid == "strict"
+        from .parsing import is_valid as parsing_is_valid
+        is_valid = functools.partial(parsing_is_valid, strict=valid == "strict")
 
     def keep(url: Union[str, bytes]) -> bool:
         url = _text(url)
         if wanted is not None and url.split(":", 1)[0].lower() not in wanted:
             return False
-        return is_valid is None or is_valid(url, strict=strict)
+        return is_valid is None or is_valid(url)
 
     return keep
