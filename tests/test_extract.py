@@ -8,7 +8,7 @@ import mmap
 import pickle
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from urlsift.extract import Match, extract, scan
 
@@ -274,3 +274,37 @@ def test_raw_is_the_span_and_url_is_clean_ascii(text):
     assert list(extract(text.encode("utf-8"))) == [
         Match(m.url, len(text[:m.start].encode()), len(text[:m.end].encode()), m.raw, m.wrapped,
               m.hyphen_break, m.edits) for m in extract(text)]
+
+
+# ---- extract() scans in pieces (_filescan.scan_buffer): the pieces change nothing -----
+
+_PIECES = ["http://", "mailto:", "<URL:", "<", ">", "URL:", "a", "b.c", "/", ":", " ", "\n",
+           "-\n ", ".", ")", "(", "x@y", "\x00", "é", "日", '"', "\n\n"]
+_texts = st.lists(st.sampled_from(_PIECES), max_size=60).map("".join)
+
+
+@given(_texts, st.integers(1, 40))
+@example("<URL:http://a.example/\n http://b.example/> x", 1)   # a URL-like inside a wrapper
+@example("<http://a.example/x-\n\n http://b.example/> y", 3)  # not a wrapper: two bare URLs
+def test_pieces_give_the_one_pass_matches(text, block):
+    # RFC 1738 appendix: a URL is found whole wherever the buffer is cut (split points are
+    # line ends and URL enders, never inside a URL or a wrapper's scheme)
+    from urlsift._filescan import scan_buffer
+    for buf in (text, text.encode("utf-8")):
+        n = len(buf)
+        one_pass = list(ex.scan(buf))
+        got = [x for ms in scan_buffer(buf, n, block) for m in ms for x in (m.start, m.end)]
+        assert got == [v for i, v in enumerate(one_pass) if i % 3 != 2]
+
+
+def test_extract_beyond_one_piece_is_the_one_pass_result():
+    # a buffer of several pieces (SERIAL_BLOCK_SIZE each): wrappers broken across lines,
+    # bare URLs with trimmed punctuation, every match once, in order
+    from urlsift._filescan import SERIAL_BLOCK_SIZE
+    line = "x <URL:http://h.example/a-\n b> and http://e.example/p. ok\n"
+    text = line * (3 * SERIAL_BLOCK_SIZE // len(line))
+    ms = list(extract(text))
+    assert len(ms) == 2 * text.count(line)
+    assert {m.url for m in ms} == {"http://h.example/a-b", "http://e.example/p"}
+    assert [m.start for m in ms] == sorted(m.start for m in ms)
+    assert all(text[m.start:m.end] == m.raw for m in ms)

@@ -424,10 +424,30 @@ def next_boundary(buf, Py_ssize_t pos, Py_ssize_t stop, bytes table):
 cdef extern from "Python.h":
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
     ctypedef struct PyTypeObject
-    object PyType_GenericAlloc(PyTypeObject *t, Py_ssize_t n)
+    # a GC object neither zeroed nor tracked (what PyTuple_New uses); every slot is set below
+    object _PyObject_GC_NewVar "(PyObject *)_PyObject_GC_NewVar"(PyTypeObject *t, Py_ssize_t n)
     void PyTuple_SET_ITEM(object t, Py_ssize_t i, object o)
+    ctypedef struct PyObject
+    PyObject *PyTuple_GET_ITEM(object t, Py_ssize_t i)
+    object PyList_New(Py_ssize_t n)
+    void PyList_SET_ITEM(object l, Py_ssize_t i, object o)
+    object PyLong_FromLong(long v)
     void Py_INCREF(object o)
-    void PyObject_GC_UnTrack(object o)
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define URLSIFT_PREFETCH(p) __builtin_prefetch((const void *)(p), 0, 0)
+    #else
+    #define URLSIFT_PREFETCH(p) ((void)0)
+    #endif
+    """
+    void URLSIFT_PREFETCH(const void *p) noexcept nogil
+
+#: How many matches ahead build asks for a span's octets: a piece scanned on another
+#: thread (or long before) is no longer in this core's cache.
+DEF AHEAD = 8
+
 
 cdef object _ascii(const void *data, int kind, Py_ssize_t s, Py_ssize_t e):
     """buf[s:e] as a str; the scanner only reports printable ASCII and white space."""
@@ -462,11 +482,17 @@ cdef object _squeeze(str raw, Py_ssize_t a, Py_ssize_t b, const uint8_t *T):
     return out
 
 
-cdef inline object _new(object cls, object url, int64_t s, int64_t e, object raw,
-                        object wrapped, object hyphen, object edits):
-    # a tuple subclass without __dict__: allocate it and fill the 8 slots in place
-    cdef object t = PyType_GenericAlloc(<PyTypeObject *>cls, 8)
-    cdef object vs = s, ve = e, none = None
+cdef inline object _new(object cls, object url, Py_ssize_t s, Py_ssize_t e, object raw,
+                        bint wrapped, bint hyphen, object edits):
+    # A tuple subclass without __dict__, allocated untracked and filled in place: every
+    # item is a str, int, bool, None or a tuple of str, so no cycle can go through the
+    # match and the collector need not see it (CPython untracks such tuples too).
+    cdef object t = _PyObject_GC_NewVar(<PyTypeObject *>cls, 8)
+    cdef object vs = PyLong_FromLong(s)
+    cdef object ve = PyLong_FromLong(e)
+    cdef object w = True if wrapped else False
+    cdef object h = True if hyphen else False
+    cdef object none = None
     Py_INCREF(url)
     PyTuple_SET_ITEM(t, 0, url)
     Py_INCREF(vs)
@@ -475,17 +501,14 @@ cdef inline object _new(object cls, object url, int64_t s, int64_t e, object raw
     PyTuple_SET_ITEM(t, 2, ve)
     Py_INCREF(raw)
     PyTuple_SET_ITEM(t, 3, raw)
-    Py_INCREF(wrapped)
-    PyTuple_SET_ITEM(t, 4, wrapped)
-    Py_INCREF(hyphen)
-    PyTuple_SET_ITEM(t, 5, hyphen)
+    Py_INCREF(w)
+    PyTuple_SET_ITEM(t, 4, w)
+    Py_INCREF(h)
+    PyTuple_SET_ITEM(t, 5, h)
     Py_INCREF(edits)
     PyTuple_SET_ITEM(t, 6, edits)
     Py_INCREF(none)
     PyTuple_SET_ITEM(t, 7, none)
-    # every item is a str, int, bool, None or a tuple of str: no cycle can go through
-    # the match, so the collector need not visit it (CPython untracks such tuples too)
-    PyObject_GC_UnTrack(t)
     return t
 
 
@@ -496,11 +519,12 @@ def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edit
     cdef const uint8_t *T = table_ptr(table)
     cdef _Input inp = _Input(buf)
     cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
-    cdef Py_ssize_t total = len(arr) // 3, k, s, e, cut
+    cdef Py_ssize_t total = len(arr) // 3, k, s, e, cut, k2
     cdef int64_t f
     cdef int low
-    cdef list out = []
+    cdef list out
     cdef str raw, url
+    cdef object m
     if arr.ob_descr.typecode != b"q":
         raise TypeError("build needs an array('q')")
     if not issubclass(cls, tuple) or cls.__itemsize__ != tuple.__itemsize__ or cls.__dictoffset__:
@@ -509,8 +533,18 @@ def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edit
         raise ValueError("edits must have 64 entries")
     if last < 0 or last > total:
         last = total
+    if first < 0:
+        first = 0
+    if first > last:
+        first = last
+    out = PyList_New(last - first)     # filled in place: no append, no resize
     try:
         for k in range(first, last):
+            if k + AHEAD < last:
+                s = a[3 * (k + AHEAD)]
+                if 0 <= s < inp.n:
+                    URLSIFT_PREFETCH(<const uint8_t *>inp.data + s * inp.kind)
+                    URLSIFT_PREFETCH(<const uint8_t *>inp.data + s * inp.kind + 64)
             s = a[3 * k]
             e = a[3 * k + 1]
             f = a[3 * k + 2]
@@ -526,8 +560,10 @@ def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edit
                 url = _squeeze(raw, k2, e - s - 1, T) if low & WHITESPACE else raw[k2:e - s - 1]
             else:
                 url = raw[4 if low & PREFIX else 0:e - s - cut]
-            out.append(_new(cls, url, s + offset, e + offset, raw, (low & WRAPPED) != 0,
-                            (low & HYPHEN_BREAK) != 0, edits[(low & 31) * 2 + (cut > 0)]))
+            m = _new(cls, url, s + offset, e + offset, raw, low & WRAPPED,
+                     low & HYPHEN_BREAK, <object>PyTuple_GET_ITEM(edits, (low & 31) * 2 + (cut > 0)))
+            Py_INCREF(m)
+            PyList_SET_ITEM(out, k - first, m)
         return out
     finally:
         inp.close()

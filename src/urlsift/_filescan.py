@@ -17,15 +17,19 @@ import stat
 import sys
 from array import array
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, BinaryIO, Iterator, Union
+from typing import Any, BinaryIO, Callable, Iterator, Optional, Union
 
 from ._select import cores
 from .extract import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, Match
 
-__all__ = ["scan_file", "BLOCK_SIZE", "WINDOW"]
+__all__ = ["scan_file", "scan_buffer", "BLOCK_SIZE", "SERIAL_BLOCK_SIZE", "WINDOW"]
 
-#: Size of the pieces a file is cut into (one scanner call each).
+#: Size of the pieces a file is cut into (one scanner call each) when threads scan them.
 BLOCK_SIZE = 8 << 20
+#: Size of the pieces when one thread scans and builds (``jobs=1``, ``extract``): a
+#: piece's matches are built while its octets are still in the CPU cache, not read
+#: back from memory (the 1 GB log: 1.3 s with 8 MiB pieces, 1.1 s with 1 MiB).
+SERIAL_BLOCK_SIZE = 1 << 20
 #: How far to look for a split point before looking further.
 WINDOW = 1 << 20
 #: How often the pages already scanned are handed back to the kernel.
@@ -83,12 +87,31 @@ def _lists(arr: "array[int]", buf: Any, base: int, first: int) -> Iterator[list[
         yield build(arr, buf, base, Match, _EDITS, TABLE, i, i + CHUNK)
 
 
-def _pieces(buf: Any, n: int, block: int) -> Iterator[tuple[int, int]]:
-    a = 0
+def _pieces(buf: Any, n: int, block: int, a: int = 0) -> Iterator[tuple[int, int]]:
     while a < n:
         b = _split_point(buf, a + block, n) if a + block < n else n
         yield a, b
         a = b
+
+
+def scan_buffer(buf: Any, n: int, block: int = SERIAL_BLOCK_SIZE,
+                scan: Callable[[Any, int, int], "array[int]"] = _scan_piece) -> Iterator[list[Match]]:
+    """Lists of the matches of an in-memory buffer of ``n`` units (octets, or characters
+    of a str), scanned piece by piece by ``scan(buf, start, stop)``: the same matches as
+    one scan of the whole, each piece's built while it is in cache. The first piece is
+    scanned at once, so a bad buffer raises here, not at the first ``next``."""
+    b = _split_point(buf, block, n) if block < n else n
+    return _buffer_lists(buf, n, block, scan, scan(buf, 0, b), b)
+
+
+def _buffer_lists(buf: Any, n: int, block: int, scan: Callable[[Any, int, int], "array[int]"],
+                  arr: "array[int]", b: int) -> Iterator[list[Match]]:
+    first, last_end = _kept(arr, 0)
+    yield from _lists(arr, buf, 0, first)
+    for a, b in _pieces(buf, n, block, b):
+        arr = scan(buf, a, b)
+        first, last_end = _kept(arr, last_end)
+        yield from _lists(arr, buf, 0, first)
 
 
 def _with_lines(ms: list[Match], buf: Any, base: int, state: list[int]) -> list[Match]:
@@ -194,7 +217,7 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Matc
 
 
 def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bool = False,
-              block_size: int = BLOCK_SIZE) -> Iterator[list[Match]]:
+              block_size: Optional[int] = None) -> Iterator[list[Match]]:
     """Lists of the matches of a file, piece by piece, in file order: mapped when it is a non-empty regular file,
     else streamed. ``path`` may be ``"-"`` (stdin) or an open binary file.
 
@@ -203,12 +226,13 @@ def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bo
     """
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise ValueError(f"jobs must be a positive int, not {jobs!r}")
-    if not isinstance(block_size, int) or isinstance(block_size, bool) or block_size < 1:
+    if block_size is not None and (not isinstance(block_size, int) or isinstance(block_size, bool)
+                                   or block_size < 1):
         raise ValueError(f"block_size must be a positive int, not {block_size!r}")
     if hasattr(path, "read"):
-        return _streamed(path, block_size, line_numbers)  # type: ignore[arg-type]
+        return _streamed(path, block_size or BLOCK_SIZE, line_numbers)  # type: ignore[arg-type]
     if path == "-" or path == b"-":
-        return _streamed(sys.stdin.buffer, block_size, line_numbers)
+        return _streamed(sys.stdin.buffer, block_size or BLOCK_SIZE, line_numbers)
     f = open(path, "rb")              # OSError naming the path: missing, directory, no access
     try:
         st = os.fstat(f.fileno())
@@ -224,8 +248,10 @@ def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bo
     return _opened(f, mm, jobs, block_size, line_numbers)
 
 
-def _opened(f: BinaryIO, mm: Any, jobs: int, block_size: int,
+def _opened(f: BinaryIO, mm: Any, jobs: int, block_size: Optional[int],
             line_numbers: bool) -> Iterator[list[Match]]:
+    if block_size is None:    # a stream keeps 8 MiB: its cut when no split point is found
+        block_size = BLOCK_SIZE if jobs > 1 or mm is None else SERIAL_BLOCK_SIZE
     try:
         if mm is None:
             yield from _streamed(f, block_size, line_numbers)

@@ -161,13 +161,6 @@ class Match(tuple):
 CHUNK = 4096
 
 
-def _build(arr: "array[int]", text: Any, offset: int = 0) -> Iterator[list[Match]]:
-    """Lists of matches from a triple array over ``text`` (index 0 = input offset ``offset``)."""
-    build = cores.scan.build
-    for first in range(0, len(arr) // 3, CHUNK):
-        yield build(arr, text, offset, Match, _EDITS, TABLE, first, first + CHUNK)
-
-
 def _filter(lists: Iterable[list[Match]], schemes: Optional[Iterable[str]],
             valid: Optional[str]) -> Iterator[Match]:
     """Flatten lists of matches, keeping the wanted schemes and the valid URLs."""
@@ -201,6 +194,10 @@ def scan(buffer: Any) -> "array[int]":
     return cores.scan.scan(buffer, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
 
 
+def _scan_range(buffer: Any, start: int, stop: int) -> "array[int]":
+    return cores.scan.scan(buffer, start, stop, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+
+
 def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
             valid: Optional[str] = None) -> Iterator[Match]:
     """Every URL in a text, in order, as :class:`Match` objects.
@@ -218,7 +215,13 @@ def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
     text = text_or_bytes
     if isinstance(text, memoryview):
         text = text.cast("B")                    # offsets are octets whatever the format
-    return _filter(_build(scan(text), text), schemes, valid)
+    from ._filescan import scan_buffer
+    if isinstance(text, str):
+        n = len(text)
+    else:
+        with memoryview(text) as view:
+            n = view.nbytes
+    return _filter(scan_buffer(text, n, scan=_scan_range), schemes, valid)
 
 
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
@@ -248,7 +251,6 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     if mbox:
         from .mail import iter_mail_urls
         return iter_mail_urls(path, schemes=schemes, valid=valid)
-    from ._filescan import BLOCK_SIZE, scan_file
-    matches = scan_file(path, jobs=jobs, line_numbers=line_numbers,
-                        block_size=BLOCK_SIZE if block_size is None else block_size)
+    from ._filescan import scan_file
+    matches = scan_file(path, jobs=jobs, line_numbers=line_numbers, block_size=block_size)
     return _filter(matches, schemes, valid)
