@@ -303,7 +303,7 @@ def build(arr: "array[int]", buf: Any, offset: int, cls: type, edits: tuple, tab
     if last < 0 or last > total:
         last = total
     new = tuple.__new__
-    out = []
+    out: list[Any] = []
     for k in range(first, last):
         s, e, f = arr[3 * k], arr[3 * k + 1], arr[3 * k + 2]
         if s < 0 or e > n or s > e:
