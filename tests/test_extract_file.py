@@ -266,3 +266,20 @@ def test_the_command_reports_an_unreadable_file_in_one_line(tmp_path, monkeypatc
     assert status == 2
     assert out == "http://b.example/\n"               # the other file is still read
     assert err.count("\n") == 1 and "cannot read" in err and "f.txt" in err
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_url_lines_are_the_urls_of_extract_file(tmp_path, jobs):
+    # The command's plain output path: the same URLs, one a line, as extract_file.
+    data = (b"GET /a http://a.example/x (see <URL:ftp://b.example/very-\n  long/p>)\n"
+            b"10:23:45 Note: mailto:me@c.example. and http://d.example/q?x=1)\n") * 5000
+    p = tmp_path / "log"
+    p.write_bytes(data)
+    expected = "".join(m.url + "\n" for m in extract_file(p)).encode("ascii")
+    assert b"".join(_filescan.url_lines(p, jobs=jobs)) == expected
+    assert expected.count(b"\n") == 4 * 5000
+    empty = tmp_path / "empty"
+    empty.write_bytes(b"")
+    assert b"".join(_filescan.url_lines(empty)) == b""
+    with pytest.raises(FileNotFoundError, match="nope"):
+        _filescan.url_lines(tmp_path / "nope")

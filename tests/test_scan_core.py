@@ -142,3 +142,20 @@ def test_scan_rejects_what_is_not_text(core_kind):
 def test_cython_scan_checks_the_table_size():
     with pytest.raises(ValueError, match="256"):
         TWINS["cython"].scan(b"x", 0, -1, b"short", KNOWN, MAX_WRAPPER, MAX_LENGTH)
+
+
+@needs_both[0]
+@needs_both[1]
+@given(texts, st.integers(-2, 8), st.integers(-2, 8))
+def test_twins_join_the_same_url_lines(text, first, last):
+    # join_urls is the command's fast path: the url of each match and a newline,
+    # exactly what build gives, without building the matches.
+    for buf in (text, text.encode("utf-8")):
+        arr = TWINS["python"].scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+        got = {k: m.join_urls(arr, buf, TABLE, first, last) for k, m in TWINS.items()}
+        assert got["cython"] == got["python"]
+        total = len(arr) // 3
+        lo = min(max(first, 0), total)
+        hi = total if last < 0 or last > total else last
+        urls = [m[0] for m in TWINS["python"].build(arr, buf, 0, Match, _EDITS, TABLE)]
+        assert got["python"] == "".join(u + "\n" for u in urls[lo:max(lo, hi)]).encode("ascii")

@@ -8,7 +8,7 @@ and the known scheme names come from :mod:`urlsift.extract`; the flag and table 
 values are read from the twin, so the two cannot drift.
 """
 from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython cimport array
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t
 from libc.stdlib cimport malloc, realloc, free
@@ -564,6 +564,80 @@ def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edit
                      low & HYPHEN_BREAK, <object>PyTuple_GET_ITEM(edits, (low & 31) * 2 + (cut > 0)))
             Py_INCREF(m)
             PyList_SET_ITEM(out, k - first, m)
+        return out
+    finally:
+        inp.close()
+
+
+cdef inline uint8_t _byte(const void *data, int kind, Py_ssize_t i) noexcept nogil:
+    if kind == 1:
+        return (<const uint8_t *>data)[i]
+    if kind == 2:
+        return <uint8_t>(<const uint16_t *>data)[i]
+    return <uint8_t>(<const uint32_t *>data)[i]
+
+
+cdef inline void _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t *a, Py_ssize_t *b,
+                           bint *squeeze) noexcept nogil:
+    """Where the cleaned URL of a triple lies (as ``build`` cuts it)."""
+    cdef int low = f & 0xFF
+    cdef Py_ssize_t cut = f >> TRIM_SHIFT
+    squeeze[0] = False
+    if low & WRAPPED:
+        a[0] = s + (5 if low & PREFIX else 1)
+        b[0] = e - 1
+        squeeze[0] = (low & WHITESPACE) != 0
+    else:
+        a[0] = s + (4 if low & PREFIX else 0)
+        b[0] = e - cut
+
+
+def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t last=-1):
+    """The URLs of triples ``first`` to ``last``, each followed by a newline, as one bytes
+    object: ``build``'s ``url``s without building a Match (the command's fast path)."""
+    cdef const uint8_t *T = table_ptr(table)
+    cdef _Input inp = _Input(buf)
+    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
+    cdef Py_ssize_t total = len(arr) // 3, k, i, u0, u1, size = 0, o = 0
+    cdef bint squeeze
+    cdef uint8_t c
+    cdef bytes out
+    cdef uint8_t *dst
+    if arr.ob_descr.typecode != b"q":
+        raise TypeError("join_urls needs an array('q')")
+    if last < 0 or last > total:
+        last = total
+    if first < 0:
+        first = 0
+    if first > last:
+        first = last
+    try:
+        for k in range(first, last):
+            if a[3 * k] < 0 or a[3 * k + 1] > inp.n or a[3 * k] > a[3 * k + 1]:
+                raise ValueError(f"span ({a[3 * k]}, {a[3 * k + 1]}) outside the input")
+            _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], &u0, &u1, &squeeze)
+            if squeeze:
+                for i in range(u0, u1):
+                    if not (T[_byte(inp.data, inp.kind, i)] & T_SPACE):
+                        size += 1
+            else:
+                size += u1 - u0
+            size += 1
+        out = PyBytes_FromStringAndSize(NULL, size)
+        dst = <uint8_t *>PyBytes_AS_STRING(out)
+        for k in range(first, last):
+            _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], &u0, &u1, &squeeze)
+            if inp.kind == 1 and not squeeze:
+                memcpy(dst + o, <const uint8_t *>inp.data + u0, u1 - u0)
+                o += u1 - u0
+            else:
+                for i in range(u0, u1):
+                    c = _byte(inp.data, inp.kind, i)
+                    if not (squeeze and (T[c] & T_SPACE)):
+                        dst[o] = c
+                        o += 1
+            dst[o] = 10
+            o += 1
         return out
     finally:
         inp.close()

@@ -22,7 +22,7 @@ from typing import Any, BinaryIO, Callable, Iterator, Optional, Union
 from ._select import cores
 from .extract import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, Match
 
-__all__ = ["scan_file", "scan_buffer", "BLOCK_SIZE", "SERIAL_BLOCK_SIZE", "WINDOW"]
+__all__ = ["scan_file", "url_lines", "scan_buffer", "BLOCK_SIZE", "SERIAL_BLOCK_SIZE", "WINDOW"]
 
 #: Size of the pieces a file is cut into (one scanner call each) when threads scan them.
 BLOCK_SIZE = 8 << 20
@@ -87,6 +87,11 @@ def _lists(arr: "array[int]", buf: Any, base: int, first: int) -> Iterator[list[
         yield build(arr, buf, base, Match, _EDITS, TABLE, i, i + CHUNK)
 
 
+def _lines(arr: "array[int]", buf: Any, base: int, first: int) -> Iterator[bytes]:
+    """The URLs of triples ``first``... as newline-ended lines of bytes, no Match built."""
+    yield cores.scan.join_urls(arr, buf, TABLE, first)
+
+
 def _pieces(buf: Any, n: int, block: int, a: int = 0) -> Iterator[tuple[int, int]]:
     while a < n:
         b = _split_point(buf, a + block, n) if a + block < n else n
@@ -146,9 +151,10 @@ def _forget(mm: Any, a: int, b: int) -> None:
             pass
 
 
-def _mapped(mm: Any, n: int, jobs: int, block: int, line_numbers: bool) -> Iterator[list[Match]]:
+def _mapped(mm: Any, n: int, jobs: int, block: int, line_numbers: bool,
+            make: Callable[..., Iterator[Any]] = _lists) -> Iterator[Any]:
     """Pieces scanned on ``jobs`` threads (the walk releases the GIL); their matches
-    built here, in file order."""
+    built here by ``make`` (lists of Match, or lines of bytes), in file order."""
     last_end = 0
     state = [0, 1]
     forgotten = 0
@@ -156,7 +162,7 @@ def _mapped(mm: Any, n: int, jobs: int, block: int, line_numbers: bool) -> Itera
     def emit(arr: "array[int]", b: int) -> Iterator[list[Match]]:
         nonlocal last_end, forgotten
         first, last_end = _kept(arr, last_end)
-        for ms in _lists(arr, mm, 0, first):
+        for ms in make(arr, mm, 0, first):
             yield _with_lines(ms, mm, 0, state) if line_numbers else ms
         if b - forgotten >= FORGET_EVERY:
             _forget(mm, forgotten, b)
@@ -233,6 +239,12 @@ def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bo
         return _streamed(path, block_size or BLOCK_SIZE, line_numbers)  # type: ignore[arg-type]
     if path == "-" or path == b"-":
         return _streamed(sys.stdin.buffer, block_size or BLOCK_SIZE, line_numbers)
+    f, mm = _open(path)
+    return _opened(f, mm, jobs, block_size, line_numbers)
+
+
+def _open(path: PathArg) -> tuple[BinaryIO, Any]:
+    """The file, and its memory map when it is a non-empty regular file (else None)."""
     f = open(path, "rb")              # OSError naming the path: missing, directory, no access
     try:
         st = os.fstat(f.fileno())
@@ -245,7 +257,32 @@ def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bo
     except BaseException:
         f.close()
         raise
-    return _opened(f, mm, jobs, block_size, line_numbers)
+    return f, mm
+
+
+def url_lines(path: PathArg, *, jobs: int = 1) -> Iterator[bytes]:
+    """The URLs of a file as ASCII lines (each URL and a newline), piece by piece: the
+    ``url`` of every match of :func:`scan_file`, without building the matches (the
+    command's plain output). The file is opened at once, so a bad path raises here.
+    """
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise ValueError(f"jobs must be a positive int, not {jobs!r}")
+    f, mm = _open(path)
+    if mm is None:     # a pipe, a device, an empty file: the streamed matches
+        matches = _opened(f, mm, jobs, None, False)
+        return ("".join([m[0] + "\n" for m in ms]).encode("ascii") for ms in matches)
+    return _mapped_lines(f, mm, jobs)
+
+
+def _mapped_lines(f: BinaryIO, mm: Any, jobs: int) -> Iterator[bytes]:
+    try:
+        if hasattr(mmap, "MADV_SEQUENTIAL"):
+            mm.madvise(mmap.MADV_SEQUENTIAL)
+        block = BLOCK_SIZE if jobs > 1 else SERIAL_BLOCK_SIZE
+        yield from _mapped(mm, len(mm), jobs, block, False, _lines)
+    finally:
+        mm.close()
+        f.close()
 
 
 def _opened(f: BinaryIO, mm: Any, jobs: int, block_size: Optional[int],

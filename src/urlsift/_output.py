@@ -56,6 +56,15 @@ class TextWriter(Writer):
             return
         self.out.write("".join(self._line(r) for r in batch))
 
+    def write_lines(self, data: bytes) -> None:
+        """ASCII lines already made (the plain fast path): straight to the bytes layer."""
+        buffer = getattr(self.out, "buffer", None)
+        if buffer is None:
+            self.out.write(data.decode("ascii"))
+            return
+        self.out.flush()   # keep the order with what went through the text layer
+        buffer.write(data)
+
     def _line(self, r: dict) -> str:
         head = ""
         if "count" in r:

@@ -300,9 +300,12 @@ def cmd_extract(args: argparse.Namespace) -> int:
     url_records: dict[str, dict[str, Any]] = {}
     with _commands.Progress(args, plan) as progress:
         for name, kind in plan:
-            records = iter_records(name, kind, args, [c for c in columns if c != "count"],
-                                   progress.update, parts)
+            lines = _plain_lines(name, kind, args, columns, progress.update)
+            records = () if lines is not None else iter_records(
+                name, kind, args, [c for c in columns if c != "count"], progress.update, parts)
             try:
+                for data in lines or ():
+                    _write_lines(writer, data, args.output)
                 for batch in batches(records):
                     if url_counts is None:
                         _write(writer, batch, args.output)
@@ -325,6 +328,32 @@ def cmd_extract(args: argparse.Namespace) -> int:
         _write(writer, _unique_records(url_counts, url_records, columns), args.output)
     writer.close()
     return status
+
+
+def _plain_lines(name: str, kind: str, args: argparse.Namespace, columns: Sequence[str],
+                 progress: Optional[Callable[[int], None]]) -> Optional[Iterable[bytes]]:
+    """For ``urlsift extract FILE`` with nothing else asked (the plain text of a plain
+    file, URLs only, no filter, no bar): the URL lines made in the core, no Match built.
+    None when anything else is asked."""
+    plain = (args.format == "text" and list(columns) == ["url"] and not args.unique
+             and kind == "text" and not (args.refang or args.quoted) and progress is None
+             and scan_options(args) == (None, None) and name != "-")
+    from .sources import _is_plain_file
+
+    if not plain or not _is_plain_file(name):
+        return None
+    from ._filescan import url_lines
+
+    return url_lines(name, jobs=args.jobs)
+
+
+def _write_lines(writer: Any, data: bytes, output: Optional[str]) -> None:
+    try:
+        writer.write_lines(data)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputError(f"cannot write '{output or '<stdout>'}': {reason(exc)}") from None
 
 
 class OutputError(Exception):
