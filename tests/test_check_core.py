@@ -106,3 +106,52 @@ def test_config_refuses_what_the_c_walk_could_not_read_safely():
         with pytest.raises(TypeError):                             # no classes: no objects
             mod.parse_new("http://h/", mod.Config([], b"", TABLE_BLOB, ok))
         assert mod.parse_new("z:", mod.Config([], b"", TABLE_BLOB, ok, (URL,), slots)).__class__ is URL
+
+
+def refusal(mod, s, strict):
+    """parse_new's answer, with a URL object reduced to its class name and slots."""
+    got = mod.parse_new(s, registry.config(mod), strict)
+    if isinstance(got, (int, tuple)):
+        return got
+    return (type(got).__name__, got._text, got._t)
+
+
+@needs_both[0]
+@needs_both[1]
+@given(texts)
+def test_twins_agree_on_the_refusing_problem(s):
+    for strict in (True, False, None):
+        assert refusal(TWINS["cython"], s, strict) == refusal(TWINS["python"], s, strict)
+
+
+@given(texts)
+def test_refusing_problem_is_the_first_by_position(s):
+    # parse_new(..., strict) names the problem parse raises: the first of all (strict)
+    # or the first that lenient mode does not accept; ties go to the first reported
+    mod = _select.cores.check
+    cfg = registry.config(mod)
+    text = s[4:] if s.startswith("URL:") else s
+    flat = mod.problems(text, cfg)
+    groups = [tuple(flat[k:k + 5]) for k in range(0, len(flat), 5)]
+    fatal = [g for g in groups if CODES[g[1]] not in LENIENT_OK]
+    for strict, pool in ((True, groups), (False, fatal)):
+        got = mod.parse_new(s, cfg, strict)
+        if pool:
+            assert got == min(pool, key=lambda g: g[0])
+        elif groups:
+            assert got == 1          # lenient mode accepts every problem
+        else:
+            assert not isinstance(got, (int, tuple))
+
+
+def test_refusing_problem_examples():
+    mod = _select.cores.check
+    cfg = registry.config(mod)
+    # RFC 1738 §2.1: upper case scheme (lenient), then §2.2: space is unsafe (lenient)
+    assert mod.parse_new("HTTP://h/a b", cfg, True)[:2] == (0, CODES.index("uppercase-scheme"))
+    assert mod.parse_new("HTTP://h/a b", cfg, False) == 1
+    # §3.1 port = digits: fatal; strict refuses at the first problem, lenient at it
+    assert mod.parse_new("HTTP://h:x/", cfg, True)[:2] == (0, CODES.index("uppercase-scheme"))
+    assert mod.parse_new("HTTP://h:x/", cfg, False)[:2] == (9, CODES.index("bad-port"))
+    assert mod.parse_new("URL:http://h/a b", cfg, False) == 1
+    assert mod.parse_new("URL:http://h/a b", cfg, True)[:2] == (10, CODES.index("unsafe-char"))

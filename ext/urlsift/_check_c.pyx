@@ -139,6 +139,8 @@ cdef struct W:
     PyObject *out       # a list in COLLECT mode, else NULL
     int worst
     bint stop
+    int pick            # COLLECT without a list: 1 keep the first problem, 2 the first fatal
+    Py_ssize_t best[5]  # the kept problem: position, code, part, start, end (code -1: none)
 
 
 cdef inline unsigned int at(W *w, Py_ssize_t i) noexcept:
@@ -149,6 +151,13 @@ cdef inline unsigned int at(W *w, Py_ssize_t i) noexcept:
 cdef int add(W *w, Py_ssize_t pos, int code, int part, Py_ssize_t a, Py_ssize_t b) except -1:
     if w.out != NULL:
         (<list>w.out).extend((pos, code, part, a, b))
+    elif w.pick and (w.best[1] < 0 or pos < w.best[0]) and (w.pick == 1 or not w.lenient[code]):
+        # the first by position; on a tie the first found, as min() over the flat list
+        w.best[0] = pos
+        w.best[1] = code
+        w.best[2] = part
+        w.best[3] = a
+        w.best[4] = b
     if w.lenient[code]:
         if w.worst < 1:
             w.worst = 1
@@ -591,6 +600,8 @@ cdef inline void init(W *w, str s, Py_ssize_t skip, Config cfg, int mode, list o
     w.out = <PyObject *>out if out is not None else NULL
     w.worst = 0
     w.stop = False
+    w.pick = 0
+    w.best[1] = -1
 
 
 cdef inline Py_ssize_t prefix(str s):
@@ -681,10 +692,13 @@ def set_default(Config cfg):
     _default = cfg
 
 
-def parse_new(s, Config cfg=None):
+def parse_new(s, Config cfg=None, strict=None):
     """The URL object of ``s`` (a "URL:" prefix is stripped and kept as raw) when it
-    has no problem at all; else the worst problem, 1 or 2, as an int; -1 when no
-    ``cfg`` is given and no default is set."""
+    has no problem at all; -1 when no ``cfg`` is given and no default is set. Else,
+    with ``strict`` None, the worst problem, 1 or 2, as an int; with ``strict`` a bool,
+    the problem that refuses ``s`` as (position, code, part, start, end), positions
+    in the text without the prefix (strict: the first of all; lenient: the first
+    fatal one), or 1 when lenient mode accepts every problem."""
     if cfg is None:
         cfg = _default
         if cfg is None:
@@ -699,6 +713,8 @@ def parse_new(s, Config cfg=None):
     init(&w, <str>s, skip, cfg, STOP_ANY, None)
     idx = walk(&w, cfg, r)
     if w.worst:
+        if strict is not None:
+            return _refusal(<str>s, skip, cfg, strict)
         return w.worst if w.worst == 2 else _worst_of(<str>s, skip, cfg)
     t = (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
          r[11], r[12], r[13], r[14], r[15], r[16], idx, 0)
@@ -714,3 +730,16 @@ cdef int _worst_of(str s, Py_ssize_t skip, Config cfg) except -1:
     init(&w, s, skip, cfg, STOP_FATAL, None)
     walk(&w, cfg, r)
     return w.worst
+
+
+cdef object _refusal(str s, Py_ssize_t skip, Config cfg, bint strict):
+    # every problem is looked at (the first by position may not be the first found),
+    # only the first that refuses s is kept: no list is built
+    cdef W w
+    cdef Py_ssize_t r[17]
+    init(&w, s, skip, cfg, COLLECT, None)
+    w.pick = 1 if strict else 2
+    walk(&w, cfg, r)
+    if w.best[1] < 0:
+        return 1
+    return (w.best[0], w.best[1], w.best[2], w.best[3], w.best[4])

@@ -466,10 +466,13 @@ def set_default(cfg: "Config | None") -> None:
     _default = cfg
 
 
-def parse_new(s: str, cfg: "Config | None" = None) -> object:
+def parse_new(s: str, cfg: "Config | None" = None, strict: "bool | None" = None) -> object:
     """The URL object of ``s`` (a "URL:" prefix is stripped and kept as raw) when it
-    has no problem at all; else the worst problem, 1 or 2, as an int; -1 when no
-    ``cfg`` is given and no default is set."""
+    has no problem at all; -1 when no ``cfg`` is given and no default is set. Else,
+    with ``strict`` None, the worst problem, 1 or 2, as an int; with ``strict`` a bool,
+    the problem that refuses ``s`` as (position, code, part, start, end), positions
+    in the text without the prefix (strict: the first of all; lenient: the first
+    fatal one), or 1 when lenient mode accepts every problem."""
     if cfg is None:
         cfg = _default
         if cfg is None:
@@ -481,7 +484,7 @@ def parse_new(s: str, cfg: "Config | None" = None) -> object:
     text = _strip(s)
     idx, out = _walk(text, cfg)
     if out:
-        return _worst(out, cfg)
+        return _worst(out, cfg) if strict is None else _refusal(out, cfg, strict)
     if len(cfg.slots) < 3 or not cfg.classes:
         raise TypeError("Config has no classes/slots to build URL objects")
     u: Any = object.__new__(cfg.classes[idx])
@@ -490,3 +493,11 @@ def parse_new(s: str, cfg: "Config | None" = None) -> object:
     if text is not s:
         cfg.slots[2].__set__(u, (s, ()))
     return u
+
+
+def _refusal(out: list[int], cfg: Config, strict: bool) -> object:
+    best = None
+    for k in range(0, len(out), 5):   # the first by position; on a tie the first found
+        if (strict or not cfg.lenient_ok[out[k + 1]]) and (best is None or out[k] < out[best]):
+            best = k
+    return 1 if best is None else tuple(out[best:best + 5])
