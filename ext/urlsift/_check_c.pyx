@@ -710,11 +710,19 @@ def parse_new(s, Config cfg=None, strict=None):
     cdef W w
     cdef Py_ssize_t r[17]
     cdef Py_ssize_t idx, skip = prefix(<str>s)
-    init(&w, <str>s, skip, cfg, STOP_ANY, None)
+    if strict is None:
+        init(&w, <str>s, skip, cfg, STOP_ANY, None)
+    else:
+        # one walk that never stops (a clean URL costs the same) and keeps only the
+        # first problem that refuses s (the first by position may not be found first)
+        init(&w, <str>s, skip, cfg, COLLECT, None)
+        w.pick = 1 if strict else 2
     idx = walk(&w, cfg, r)
     if w.worst:
         if strict is not None:
-            return _refusal(<str>s, skip, cfg, strict)
+            if w.best[1] < 0:
+                return 1
+            return (w.best[0], w.best[1], w.best[2], w.best[3], w.best[4])
         return w.worst if w.worst == 2 else _worst_of(<str>s, skip, cfg)
     t = (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
          r[11], r[12], r[13], r[14], r[15], r[16], idx, 0)
@@ -731,15 +739,3 @@ cdef int _worst_of(str s, Py_ssize_t skip, Config cfg) except -1:
     walk(&w, cfg, r)
     return w.worst
 
-
-cdef object _refusal(str s, Py_ssize_t skip, Config cfg, bint strict):
-    # every problem is looked at (the first by position may not be the first found),
-    # only the first that refuses s is kept: no list is built
-    cdef W w
-    cdef Py_ssize_t r[17]
-    init(&w, s, skip, cfg, COLLECT, None)
-    w.pick = 1 if strict else 2
-    walk(&w, cfg, r)
-    if w.best[1] < 0:
-        return 1
-    return (w.best[0], w.best[1], w.best[2], w.best[3], w.best[4])
