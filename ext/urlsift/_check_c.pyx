@@ -95,6 +95,8 @@ cdef class Config:
     cdef bytes _blob
     cdef Py_ssize_t *_starts
     cdef Py_ssize_t _count
+    cdef Py_ssize_t _head[128]  # by a name's first character: its first index (-1: none)
+    cdef Py_ssize_t *_next      # the next index whose name starts with the same character
     cdef Py_ssize_t _off[3]     # slot offsets of URL._text, URL._t, URL._x
 
     def __cinit__(self, names, gids, tables, lenient_ok, classes=(), slots=()):
@@ -114,15 +116,24 @@ cdef class Config:
         self._count = len(self.names)
         self._blob = "".join(self.names).encode("ascii")
         self._starts = <Py_ssize_t *>PyMem_Malloc((self._count + 1) * sizeof(Py_ssize_t))
-        if self._starts == NULL:
+        self._next = <Py_ssize_t *>PyMem_Malloc((self._count + 1) * sizeof(Py_ssize_t))
+        if self._starts == NULL or self._next == NULL:
             raise MemoryError()
         for k in range(self._count):
             self._starts[k] = pos
             pos += len(self.names[k])
         self._starts[self._count] = pos
+        for k in range(128):
+            self._head[k] = -1
+        for k in range(self._count - 1, -1, -1):   # backwards: chains run in index order
+            self._next[k] = -1
+            if self.names[k]:
+                self._next[k] = self._head[ord(self.names[k][0])]
+                self._head[ord(self.names[k][0])] = k
 
     def __dealloc__(self):
         PyMem_Free(self._starts)
+        PyMem_Free(self._next)
 
     @property
     def index(self):
@@ -543,22 +554,28 @@ cdef int hier(W *w, Py_ssize_t *r, int gid, Py_ssize_t b0, Py_ssize_t b) except 
 
 
 cdef Py_ssize_t lookup(W *w, Config cfg, Py_ssize_t se) noexcept:
-    """Index of the scheme s[:se] (case-ignored) among cfg.names; count when unknown."""
+    """Index of the scheme s[:se] (case-ignored) among cfg.names; count when unknown.
+    Only the names with the same first character are compared, in index order."""
     cdef Py_ssize_t k, i, a
     cdef const char *blob = PyBytes_AS_STRING(cfg._blob)
-    cdef unsigned int c
-    for k in range(cfg._count):
+    cdef unsigned int c = at(w, 0)
+    if 0x41 <= c <= 0x5A:
+        c += 0x20
+    if c >= 128:
+        return cfg._count
+    k = cfg._head[c]
+    while k >= 0:
         a = cfg._starts[k]
-        if cfg._starts[k + 1] - a != se:
-            continue
-        for i in range(se):
-            c = at(w, i)
-            if 0x41 <= c <= 0x5A:
-                c += 0x20
-            if c != <unsigned char>blob[a + i]:
-                break
-        else:
-            return k
+        if cfg._starts[k + 1] - a == se:
+            for i in range(1, se):
+                c = at(w, i)
+                if 0x41 <= c <= 0x5A:
+                    c += 0x20
+                if c != <unsigned char>blob[a + i]:
+                    break
+            else:
+                return k
+        k = cfg._next[k]
     return cfg._count
 
 
