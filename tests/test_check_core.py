@@ -155,3 +155,29 @@ def test_refusing_problem_examples():
     assert mod.parse_new("HTTP://h:x/", cfg, False)[:2] == (9, CODES.index("bad-port"))
     assert mod.parse_new("URL:http://h/a b", cfg, False) == 1
     assert mod.parse_new("URL:http://h/a b", cfg, True)[:2] == (10, CODES.index("unsafe-char"))
+
+
+# hosts: the one-byte fast paths (clean hostname, clean hostnumber) against the walk
+hosts = st.builds(lambda scheme, h, tail: scheme + h + tail,
+                  st.sampled_from(["http://", "ftp://u@", "telnet://", "news:a@", "file://"]),
+                  st.one_of(st.text("0123456789.-aZ_", max_size=20),
+                            st.lists(st.integers(0, 999).map(str), min_size=1, max_size=6)
+                            .map(".".join)),
+                  st.sampled_from(["", "/", ":80/", ".", "./x?y"]))
+
+
+@needs_both[0]
+@needs_both[1]
+@given(hosts)
+def test_twins_agree_on_hosts(s):
+    assert run(TWINS["cython"], s) == run(TWINS["python"], s)
+
+
+@pytest.mark.parametrize("host, valid", [
+    ("10.0.0.255", True), ("1.2.3.4", True), ("001.2.3.4", True),     # RFC 1738 §3.1
+    ("1.2.3.256", False), ("1.2.3", False), ("1.2.3.4.5", False),     # hostnumber = 4 parts
+    ("1.2.3.0001", False), ("a.b-c.de", True), ("a-.b", False), ("-a.b", False),
+    ("a..b", False), ("a.2b", False), ("2b.a", True), ("h_1.com", False)])
+def test_hosts(host, valid):
+    mod = _select.cores.check
+    assert mod.is_valid("http://" + host + "/", registry.config(mod), True) is valid

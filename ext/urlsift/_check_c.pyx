@@ -11,10 +11,11 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.object cimport PyTypeObject
 from cpython.ref cimport Py_INCREF, Py_DECREF
 from libc.stdint cimport uint8_t
+from libc.string cimport memchr
 
 from urlsift._core_c cimport tokenize_into
 from urlsift._layout import CODE_INDEX
-from urlsift._grammar import P as _P, T as _T
+from urlsift._grammar import P as _P, T as _T, TABLES
 from urlsift import _grammar as _g
 from urlsift._check_py import _validate
 
@@ -75,6 +76,7 @@ cdef int T_USER = _T["user"], T_FPATH = _T["fpath"], T_HPATH = _T["hpath"]
 cdef int T_SEARCH = _T["search"], T_XCHAR = _T["xchar"], T_GROUP = _T["group"]
 cdef int T_ARTICLE = _T["article"], T_UCHAR = _T["uchar"], T_FIELD = _T["field"]
 cdef int T_HOST = _T["host"], T_IPV6 = _T["ipv6"]
+cdef Py_ssize_t NTABLES = len(TABLES)   # Config checks its tables have this many
 
 # the walk's modes: collect every problem, or stop at the first (fatal) one
 cdef enum:
@@ -92,6 +94,7 @@ cdef class Config:
 
     cdef readonly tuple names, classes
     cdef readonly bytes gids, tables, lenient_ok
+    cdef bytes _runs            # the tables without "%", and the host one without "."
     cdef bytes _blob
     cdef Py_ssize_t *_starts
     cdef Py_ssize_t _count
@@ -113,6 +116,11 @@ cdef class Config:
         self.gids = bytes(gids)
         self.tables = bytes(tables)
         self.lenient_ok = bytes(lenient_ok)
+        runs = bytearray(self.tables + self.tables[T_HOST * 256:(T_HOST + 1) * 256])
+        for k in range(0x25, len(runs) - 256, 256):
+            runs[k] = 0
+        runs[len(runs) - 256 + 0x2E] = 0
+        self._runs = bytes(runs)
         self._count = len(self.names)
         self._blob = "".join(self.names).encode("ascii")
         self._starts = <Py_ssize_t *>PyMem_Malloc((self._count + 1) * sizeof(Py_ssize_t))
@@ -145,6 +153,7 @@ cdef struct W:
     void *data
     Py_ssize_t n
     const uint8_t *tables
+    const uint8_t *runs     # cfg._runs: the characters a one-byte run may skip over
     const uint8_t *lenient
     int mode
     PyObject *out       # a list in COLLECT mode, else NULL
@@ -195,6 +204,13 @@ cdef inline bint is_digit(unsigned int c) noexcept:
 
 cdef Py_ssize_t find(W *w, unsigned int ch, Py_ssize_t a, Py_ssize_t b) noexcept:
     cdef Py_ssize_t i
+    cdef const char *p
+    if w.kind == 1:     # ch is an ASCII delimiter: a byte search
+        if a < b:
+            p = <const char *>memchr(<const char *>w.data + a, <int>ch, <size_t>(b - a))
+            if p != NULL:
+                return p - <const char *>w.data
+        return b
     for i in range(a, b):
         if at(w, i) == ch:
             return i
@@ -205,13 +221,15 @@ cdef int part(W *w, Py_ssize_t a, Py_ssize_t b, int table, int prt, int fallback
     """Walk [a, b) with a membership table; report every character it refuses."""
     cdef const uint8_t *tab = w.tables + table * 256
     cdef const uint8_t *p1
+    cdef const uint8_t *run
     cdef Py_ssize_t i = a
     cdef unsigned int c
     if w.kind == 1:
         # fast path for the usual one-byte text: run over allowed characters
         # ("%" is checked below: the tables hold it where escapes are allowed)
         p1 = <const uint8_t *>w.data
-        while i < b and tab[p1[i]] and p1[i] != 0x25:
+        run = w.runs + table * 256
+        while i < b and run[p1[i]]:
             i += 1
     while i < b:
         if w.stop:
@@ -238,24 +256,41 @@ cdef int part(W *w, Py_ssize_t a, Py_ssize_t b, int table, int prt, int fallback
     return 0
 
 
-cdef bint host_ok_1(const uint8_t *p, Py_ssize_t hs, Py_ssize_t end, const uint8_t *tab) noexcept:
-    """One pass over a one-byte host: True when it is a clean hostname (the usual
-    case). Anything else -- a hostnumber included -- goes through the full checks,
-    which report the problems in the twin's order."""
-    cdef Py_ssize_t i, ls = hs
-    cdef uint8_t c
+cdef bint host_ok_1(const uint8_t *p, Py_ssize_t hs, Py_ssize_t end, const uint8_t *lab) noexcept:
+    """One pass over a one-byte host: True when it is a clean hostname or hostnumber
+    (the usual cases; ``lab``: the host table without "."). Anything else goes
+    through the full checks, which report the problems in the twin's order."""
+    cdef Py_ssize_t i = hs, ls
+    while True:
+        ls = i
+        while i < end and lab[p[i]]:
+            i += 1
+        if i < end and p[i] != 0x2E:
+            return False
+        if i == ls or p[ls] == 0x2D or p[i - 1] == 0x2D:
+            return False
+        if i == end:
+            break
+        i += 1
+    # ls is the top label's start: a hostname's begins with a letter
+    return is_alpha(p[ls]) or quad_ok_1(p, hs, end)
+
+
+cdef bint quad_ok_1(const uint8_t *p, Py_ssize_t hs, Py_ssize_t end) noexcept:
+    """True for a hostnumber: four labels of digits, each 0-255 and at most 3 long."""
+    cdef Py_ssize_t i, ls = hs, nlabels = 0, v = 0
     for i in range(hs, end + 1):
         if i == end or p[i] == 0x2E:
-            if i == ls or p[ls] == 0x2D or p[i - 1] == 0x2D:
+            nlabels += 1
+            if i == ls or i - ls > 3 or v > 255:
                 return False
-            if i < end:
-                ls = i + 1
+            ls = i + 1
+            v = 0
+        elif is_digit(p[i]):
+            v = v * 10 + (p[i] - 0x30)
         else:
-            c = p[i]
-            if not tab[c]:
-                return False
-    # ls is the top label's start: it must begin with a letter
-    return is_alpha(p[ls])
+            return False
+    return nlabels == 4
 
 
 cdef int host(W *w, Py_ssize_t hs, Py_ssize_t he, bint required) except -1:
@@ -279,7 +314,7 @@ cdef int host(W *w, Py_ssize_t hs, Py_ssize_t he, bint required) except -1:
     if he - hs > 1 and at(w, he - 1) == 0x2E:
         add(w, he - 1, C_TRAILING_DOT, P_HOST, hs, he)
         end = he - 1
-    if w.kind == 1 and host_ok_1(<const uint8_t *>w.data, hs, end, tab):
+    if w.kind == 1 and host_ok_1(<const uint8_t *>w.data, hs, end, w.runs + NTABLES * 256):
         return 0
     for i in range(hs, end):
         if w.stop:
@@ -612,6 +647,7 @@ cdef inline void init(W *w, str s, Py_ssize_t skip, Config cfg, int mode, list o
     w.data = <char *>PyUnicode_DATA(s) + skip * w.kind
     w.n = PyUnicode_GET_LENGTH(s) - skip
     w.tables = <const uint8_t *>PyBytes_AS_STRING(cfg.tables)
+    w.runs = <const uint8_t *>PyBytes_AS_STRING(cfg._runs)
     w.lenient = <const uint8_t *>PyBytes_AS_STRING(cfg.lenient_ok)
     w.mode = mode
     w.out = <PyObject *>out if out is not None else NULL
