@@ -181,3 +181,18 @@ def test_twins_agree_on_hosts(s):
 def test_hosts(host, valid):
     mod = _select.cores.check
     assert mod.is_valid("http://" + host + "/", registry.config(mod), True) is valid
+
+
+def test_is_valid_without_config_uses_the_default():
+    # the public is_valid calls the core without a Config: the registry's default
+    for mod in TWINS.values():
+        cfg = registry.config(mod)
+        mod.set_default(cfg)
+        try:
+            assert mod.is_valid("http://h/", None, True) is True
+            assert mod.is_valid("http://h/a b", None, True) is False   # RFC 1738 §2.2
+            assert mod.is_valid("http://h/a b", None, False) is True
+            mod.set_default(None)
+            assert mod.is_valid("http://h/", None, True) == -1         # no Config yet
+        finally:
+            mod.set_default(cfg)

@@ -690,6 +690,9 @@ def parse_tokens(s, Config cfg):
             r[11], r[12], r[13], r[14], r[15], r[16], idx, w.worst)
 
 
+cdef Config _default = None     # the registry's Config (set_default)
+
+
 cdef inline bint _valid(str s, Config cfg, bint strict) except -1:
     cdef W w
     cdef Py_ssize_t r[17]
@@ -698,8 +701,13 @@ cdef inline bint _valid(str s, Config cfg, bint strict) except -1:
     return w.worst == 0 if strict else w.worst < 2
 
 
-def is_valid(s, Config cfg, bint strict=True):
-    """True when ``s`` (a "URL:" prefix allowed) has no problem (strict) or no fatal one."""
+def is_valid(s, Config cfg=None, bint strict=True):
+    """True when ``s`` (a "URL:" prefix allowed) has no problem (strict) or no fatal one;
+    -1 when no ``cfg`` is given and no default is set."""
+    if cfg is None:
+        cfg = _default
+        if cfg is None:
+            return -1
     if not isinstance(s, str):
         raise TypeError(f"expected str, not {type(s).__name__}")
     return _valid(<str>s, cfg, strict)
@@ -734,9 +742,6 @@ cdef object new_url(Config cfg, Py_ssize_t idx, str text, tuple t, str raw):
     obj = <object>o      # a second reference: give back the one tp_alloc returned
     Py_DECREF(obj)
     return obj
-
-
-cdef Config _default = None
 
 
 def set_default(Config cfg):

@@ -444,8 +444,13 @@ def _strip(s: str) -> str:
     return s[4:] if s.startswith("URL:") else s
 
 
-def is_valid(s: str, cfg: Config, strict: bool = True) -> bool:
-    """True when ``s`` (a "URL:" prefix allowed) has no problem (strict) or no fatal one."""
+def is_valid(s: str, cfg: "Config | None" = None, strict: bool = True) -> "bool | int":
+    """True when ``s`` (a "URL:" prefix allowed) has no problem (strict) or no fatal one;
+    -1 when no ``cfg`` is given and no default is set."""
+    if cfg is None:
+        cfg = _default
+        if cfg is None:
+            return -1
     if not isinstance(s, str):
         raise TypeError(f"expected str, not {type(s).__name__}")
     out = _walk(_strip(s), cfg)[1]

@@ -34,6 +34,8 @@ if TYPE_CHECKING:
     def parse_new(s: str, cfg: object = None, strict: object = None) -> object: ...
 else:  # the core's parse_new, re-bound when tests switch cores
     bind(globals(), "check", ("parse_new",))
+_check: dict = {}     # core functions whose public names are taken here
+bind(_check, "check", ("is_valid",))
 
 
 def _config(core):  # the registry's Config for this core (rebuilt after register_scheme)
@@ -133,7 +135,10 @@ def is_valid(s: str, *, strict: bool = True) -> bool:
     >>> is_valid("http://999"), is_valid("ftp://h/x;type=q"), is_valid("news:*")
     (False, False, True)
     """
-    core = cores.check
+    ok = _check["is_valid"](s, None, strict)   # the core's default Config
+    if ok != -1:
+        return ok
+    core = cores.check      # no Config yet (first use, or a new scheme)
     return core.is_valid(s, _config(core), strict)
 
 
