@@ -177,7 +177,8 @@ def test_twins_agree_on_hosts(s):
     ("10.0.0.255", True), ("1.2.3.4", True), ("001.2.3.4", True),     # RFC 1738 §3.1
     ("1.2.3.256", False), ("1.2.3", False), ("1.2.3.4.5", False),     # hostnumber = 4 parts
     ("1.2.3.0001", False), ("a.b-c.de", True), ("a-.b", False), ("-a.b", False),
-    ("a..b", False), ("a.2b", False), ("2b.a", True), ("h_1.com", False)])
+    ("a..b", False), ("a.2b", False), ("2b.a", True), ("h_1.com", False),
+    ("...", False), ("1..2.3", False), (".1.2.3", False)])     # empty labels: refused, no crash
 def test_hosts(host, valid):
     mod = _select.cores.check
     assert mod.is_valid("http://" + host + "/", registry.config(mod), True) is valid

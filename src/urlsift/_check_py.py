@@ -169,7 +169,8 @@ def _host(w: _Walk, hs: int, he: int, required: bool) -> None:
         ls = hs
         for i in range(hs, end + 1):
             if i == end or s[i] == ".":
-                if i - ls > 3 or int(s[ls:i]) > 255:
+                # an empty label (reported above) counts as 0, as in the Cython walk
+                if i - ls > 3 or int(s[ls:i] or "0") > 255:
                     w.add(ls, "bad-host", "host", hs, he)
                 ls = i + 1
     elif last_start < end and "0" <= s[last_start] <= "9":
