@@ -106,3 +106,94 @@ def test_config_refuses_what_the_c_walk_could_not_read_safely():
         with pytest.raises(TypeError):                             # no classes: no objects
             mod.parse_new("http://h/", mod.Config([], b"", TABLE_BLOB, ok))
         assert mod.parse_new("z:", mod.Config([], b"", TABLE_BLOB, ok, (URL,), slots)).__class__ is URL
+
+
+def refusal(mod, s, strict):
+    """parse_new's answer, with a URL object reduced to its class name and slots."""
+    got = mod.parse_new(s, registry.config(mod), strict)
+    if isinstance(got, (int, tuple)):
+        return got
+    return (type(got).__name__, got._text, got._t)
+
+
+@needs_both[0]
+@needs_both[1]
+@given(texts)
+def test_twins_agree_on_the_refusing_problem(s):
+    for strict in (True, False, None):
+        assert refusal(TWINS["cython"], s, strict) == refusal(TWINS["python"], s, strict)
+
+
+@given(texts)
+def test_refusing_problem_is_the_first_by_position(s):
+    # parse_new(..., strict) names the problem parse raises: the first of all (strict)
+    # or the first that lenient mode does not accept; ties go to the first reported
+    mod = _select.cores.check
+    cfg = registry.config(mod)
+    text = s[4:] if s.startswith("URL:") else s
+    flat = mod.problems(text, cfg)
+    groups = [tuple(flat[k:k + 5]) for k in range(0, len(flat), 5)]
+    fatal = [g for g in groups if CODES[g[1]] not in LENIENT_OK]
+    for strict, pool in ((True, groups), (False, fatal)):
+        got = mod.parse_new(s, cfg, strict)
+        if pool:
+            assert got == min(pool, key=lambda g: g[0])
+        elif groups:
+            assert got == 1          # lenient mode accepts every problem
+        else:
+            assert not isinstance(got, (int, tuple))
+
+
+def test_refusing_problem_examples():
+    mod = _select.cores.check
+    cfg = registry.config(mod)
+    # RFC 1738 §2.1: upper case scheme (lenient), then §2.2: space is unsafe (lenient)
+    assert mod.parse_new("HTTP://h/a b", cfg, True)[:2] == (0, CODES.index("uppercase-scheme"))
+    assert mod.parse_new("HTTP://h/a b", cfg, False) == 1
+    # §3.1 port = digits: fatal; strict refuses at the first problem, lenient at it
+    assert mod.parse_new("HTTP://h:x/", cfg, True)[:2] == (0, CODES.index("uppercase-scheme"))
+    assert mod.parse_new("HTTP://h:x/", cfg, False)[:2] == (9, CODES.index("bad-port"))
+    assert mod.parse_new("URL:http://h/a b", cfg, False) == 1
+    assert mod.parse_new("URL:http://h/a b", cfg, True)[:2] == (10, CODES.index("unsafe-char"))
+
+
+# hosts: the one-byte fast paths (clean hostname, clean hostnumber) against the walk
+hosts = st.builds(lambda scheme, h, tail: scheme + h + tail,
+                  st.sampled_from(["http://", "ftp://u@", "telnet://", "news:a@", "file://"]),
+                  st.one_of(st.text("0123456789.-aZ_", max_size=20),
+                            st.lists(st.integers(0, 999).map(str), min_size=1, max_size=6)
+                            .map(".".join)),
+                  st.sampled_from(["", "/", ":80/", ".", "./x?y"]))
+
+
+@needs_both[0]
+@needs_both[1]
+@given(hosts)
+def test_twins_agree_on_hosts(s):
+    assert run(TWINS["cython"], s) == run(TWINS["python"], s)
+
+
+@pytest.mark.parametrize("host, valid", [
+    ("10.0.0.255", True), ("1.2.3.4", True), ("001.2.3.4", True),     # RFC 1738 §3.1
+    ("1.2.3.256", False), ("1.2.3", False), ("1.2.3.4.5", False),     # hostnumber = 4 parts
+    ("1.2.3.0001", False), ("a.b-c.de", True), ("a-.b", False), ("-a.b", False),
+    ("a..b", False), ("a.2b", False), ("2b.a", True), ("h_1.com", False),
+    ("...", False), ("1..2.3", False), (".1.2.3", False)])     # empty labels: refused, no crash
+def test_hosts(host, valid):
+    mod = _select.cores.check
+    assert mod.is_valid("http://" + host + "/", registry.config(mod), True) is valid
+
+
+def test_is_valid_without_config_uses_the_default():
+    # the public is_valid calls the core without a Config: the registry's default
+    for mod in TWINS.values():
+        cfg = registry.config(mod)
+        mod.set_default(cfg)
+        try:
+            assert mod.is_valid("http://h/", None, True) is True
+            assert mod.is_valid("http://h/a b", None, True) is False   # RFC 1738 §2.2
+            assert mod.is_valid("http://h/a b", None, False) is True
+            mod.set_default(None)
+            assert mod.is_valid("http://h/", None, True) == -1         # no Config yet
+        finally:
+            mod.set_default(cfg)

@@ -174,9 +174,11 @@ def test_register_scheme():
         u = parse("webdav://h/p?q")
         assert type(u) is MyURL and u.effective_port == 8080 and u.search == "q"
         assert parse("webdav://u@h/", strict=False).problems[0].code == "userinfo-not-allowed"
+        assert not is_valid("webdav://u@h/")     # http's grammar: no user (RFC 1738 §3.3)
     finally:
         registry.unregister_scheme("webdav")
     assert type(parse("webdav://h/p")) is GenericURL
+    assert is_valid("webdav://u@h/")             # any scheme: schemepart = *xchar (§2.1)
     with pytest.raises(ValueError):
         registry.register_scheme("Bad_Name", MyURL)
     with pytest.raises(TypeError):

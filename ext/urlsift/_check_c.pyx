@@ -11,10 +11,11 @@ from cpython.mem cimport PyMem_Malloc, PyMem_Free
 from cpython.object cimport PyTypeObject
 from cpython.ref cimport Py_INCREF, Py_DECREF
 from libc.stdint cimport uint8_t
+from libc.string cimport memchr
 
 from urlsift._core_c cimport tokenize_into
 from urlsift._layout import CODE_INDEX
-from urlsift._grammar import P as _P, T as _T
+from urlsift._grammar import P as _P, T as _T, TABLES
 from urlsift import _grammar as _g
 from urlsift._check_py import _validate
 
@@ -75,6 +76,7 @@ cdef int T_USER = _T["user"], T_FPATH = _T["fpath"], T_HPATH = _T["hpath"]
 cdef int T_SEARCH = _T["search"], T_XCHAR = _T["xchar"], T_GROUP = _T["group"]
 cdef int T_ARTICLE = _T["article"], T_UCHAR = _T["uchar"], T_FIELD = _T["field"]
 cdef int T_HOST = _T["host"], T_IPV6 = _T["ipv6"]
+cdef Py_ssize_t NTABLES = len(TABLES)   # Config checks its tables have this many
 
 # the walk's modes: collect every problem, or stop at the first (fatal) one
 cdef enum:
@@ -92,9 +94,12 @@ cdef class Config:
 
     cdef readonly tuple names, classes
     cdef readonly bytes gids, tables, lenient_ok
+    cdef bytes _runs            # the tables without "%", and the host one without "."
     cdef bytes _blob
     cdef Py_ssize_t *_starts
     cdef Py_ssize_t _count
+    cdef Py_ssize_t _head[128]  # by a name's first character: its first index (-1: none)
+    cdef Py_ssize_t *_next      # the next index whose name starts with the same character
     cdef Py_ssize_t _off[3]     # slot offsets of URL._text, URL._t, URL._x
 
     def __cinit__(self, names, gids, tables, lenient_ok, classes=(), slots=()):
@@ -111,18 +116,32 @@ cdef class Config:
         self.gids = bytes(gids)
         self.tables = bytes(tables)
         self.lenient_ok = bytes(lenient_ok)
+        runs = bytearray(self.tables + self.tables[T_HOST * 256:(T_HOST + 1) * 256])
+        for k in range(0x25, len(runs) - 256, 256):
+            runs[k] = 0
+        runs[len(runs) - 256 + 0x2E] = 0
+        self._runs = bytes(runs)
         self._count = len(self.names)
         self._blob = "".join(self.names).encode("ascii")
         self._starts = <Py_ssize_t *>PyMem_Malloc((self._count + 1) * sizeof(Py_ssize_t))
-        if self._starts == NULL:
+        self._next = <Py_ssize_t *>PyMem_Malloc((self._count + 1) * sizeof(Py_ssize_t))
+        if self._starts == NULL or self._next == NULL:
             raise MemoryError()
         for k in range(self._count):
             self._starts[k] = pos
             pos += len(self.names[k])
         self._starts[self._count] = pos
+        for k in range(128):
+            self._head[k] = -1
+        for k in range(self._count - 1, -1, -1):   # backwards: chains run in index order
+            self._next[k] = -1
+            if self.names[k]:
+                self._next[k] = self._head[ord(self.names[k][0])]
+                self._head[ord(self.names[k][0])] = k
 
     def __dealloc__(self):
         PyMem_Free(self._starts)
+        PyMem_Free(self._next)
 
     @property
     def index(self):
@@ -134,11 +153,14 @@ cdef struct W:
     void *data
     Py_ssize_t n
     const uint8_t *tables
+    const uint8_t *runs     # cfg._runs: the characters a one-byte run may skip over
     const uint8_t *lenient
     int mode
     PyObject *out       # a list in COLLECT mode, else NULL
     int worst
     bint stop
+    int pick            # COLLECT without a list: 1 keep the first problem, 2 the first fatal
+    Py_ssize_t best[5]  # the kept problem: position, code, part, start, end (code -1: none)
 
 
 cdef inline unsigned int at(W *w, Py_ssize_t i) noexcept:
@@ -149,6 +171,13 @@ cdef inline unsigned int at(W *w, Py_ssize_t i) noexcept:
 cdef int add(W *w, Py_ssize_t pos, int code, int part, Py_ssize_t a, Py_ssize_t b) except -1:
     if w.out != NULL:
         (<list>w.out).extend((pos, code, part, a, b))
+    elif w.pick and (w.best[1] < 0 or pos < w.best[0]) and (w.pick == 1 or not w.lenient[code]):
+        # the first by position; on a tie the first found, as min() over the flat list
+        w.best[0] = pos
+        w.best[1] = code
+        w.best[2] = part
+        w.best[3] = a
+        w.best[4] = b
     if w.lenient[code]:
         if w.worst < 1:
             w.worst = 1
@@ -175,6 +204,13 @@ cdef inline bint is_digit(unsigned int c) noexcept:
 
 cdef Py_ssize_t find(W *w, unsigned int ch, Py_ssize_t a, Py_ssize_t b) noexcept:
     cdef Py_ssize_t i
+    cdef const char *p
+    if w.kind == 1:     # ch is an ASCII delimiter: a byte search
+        if a < b:
+            p = <const char *>memchr(<const char *>w.data + a, <int>ch, <size_t>(b - a))
+            if p != NULL:
+                return p - <const char *>w.data
+        return b
     for i in range(a, b):
         if at(w, i) == ch:
             return i
@@ -185,13 +221,15 @@ cdef int part(W *w, Py_ssize_t a, Py_ssize_t b, int table, int prt, int fallback
     """Walk [a, b) with a membership table; report every character it refuses."""
     cdef const uint8_t *tab = w.tables + table * 256
     cdef const uint8_t *p1
+    cdef const uint8_t *run
     cdef Py_ssize_t i = a
     cdef unsigned int c
     if w.kind == 1:
         # fast path for the usual one-byte text: run over allowed characters
         # ("%" is checked below: the tables hold it where escapes are allowed)
         p1 = <const uint8_t *>w.data
-        while i < b and tab[p1[i]] and p1[i] != 0x25:
+        run = w.runs + table * 256
+        while i < b and run[p1[i]]:
             i += 1
     while i < b:
         if w.stop:
@@ -218,24 +256,41 @@ cdef int part(W *w, Py_ssize_t a, Py_ssize_t b, int table, int prt, int fallback
     return 0
 
 
-cdef bint host_ok_1(const uint8_t *p, Py_ssize_t hs, Py_ssize_t end, const uint8_t *tab) noexcept:
-    """One pass over a one-byte host: True when it is a clean hostname (the usual
-    case). Anything else -- a hostnumber included -- goes through the full checks,
-    which report the problems in the twin's order."""
-    cdef Py_ssize_t i, ls = hs
-    cdef uint8_t c
+cdef bint host_ok_1(const uint8_t *p, Py_ssize_t hs, Py_ssize_t end, const uint8_t *lab) noexcept:
+    """One pass over a one-byte host: True when it is a clean hostname or hostnumber
+    (the usual cases; ``lab``: the host table without "."). Anything else goes
+    through the full checks, which report the problems in the twin's order."""
+    cdef Py_ssize_t i = hs, ls
+    while True:
+        ls = i
+        while i < end and lab[p[i]]:
+            i += 1
+        if i < end and p[i] != 0x2E:
+            return False
+        if i == ls or p[ls] == 0x2D or p[i - 1] == 0x2D:
+            return False
+        if i == end:
+            break
+        i += 1
+    # ls is the top label's start: a hostname's begins with a letter
+    return is_alpha(p[ls]) or quad_ok_1(p, hs, end)
+
+
+cdef bint quad_ok_1(const uint8_t *p, Py_ssize_t hs, Py_ssize_t end) noexcept:
+    """True for a hostnumber: four labels of digits, each 0-255 and at most 3 long."""
+    cdef Py_ssize_t i, ls = hs, nlabels = 0, v = 0
     for i in range(hs, end + 1):
         if i == end or p[i] == 0x2E:
-            if i == ls or p[ls] == 0x2D or p[i - 1] == 0x2D:
+            nlabels += 1
+            if i == ls or i - ls > 3 or v > 255:
                 return False
-            if i < end:
-                ls = i + 1
+            ls = i + 1
+            v = 0
+        elif is_digit(p[i]):
+            v = v * 10 + (p[i] - 0x30)
         else:
-            c = p[i]
-            if not tab[c]:
-                return False
-    # ls is the top label's start: it must begin with a letter
-    return is_alpha(p[ls])
+            return False
+    return nlabels == 4
 
 
 cdef int host(W *w, Py_ssize_t hs, Py_ssize_t he, bint required) except -1:
@@ -259,7 +314,7 @@ cdef int host(W *w, Py_ssize_t hs, Py_ssize_t he, bint required) except -1:
     if he - hs > 1 and at(w, he - 1) == 0x2E:
         add(w, he - 1, C_TRAILING_DOT, P_HOST, hs, he)
         end = he - 1
-    if w.kind == 1 and host_ok_1(<const uint8_t *>w.data, hs, end, tab):
+    if w.kind == 1 and host_ok_1(<const uint8_t *>w.data, hs, end, w.runs + NTABLES * 256):
         return 0
     for i in range(hs, end):
         if w.stop:
@@ -534,22 +589,28 @@ cdef int hier(W *w, Py_ssize_t *r, int gid, Py_ssize_t b0, Py_ssize_t b) except 
 
 
 cdef Py_ssize_t lookup(W *w, Config cfg, Py_ssize_t se) noexcept:
-    """Index of the scheme s[:se] (case-ignored) among cfg.names; count when unknown."""
+    """Index of the scheme s[:se] (case-ignored) among cfg.names; count when unknown.
+    Only the names with the same first character are compared, in index order."""
     cdef Py_ssize_t k, i, a
     cdef const char *blob = PyBytes_AS_STRING(cfg._blob)
-    cdef unsigned int c
-    for k in range(cfg._count):
+    cdef unsigned int c = at(w, 0)
+    if 0x41 <= c <= 0x5A:
+        c += 0x20
+    if c >= 128:
+        return cfg._count
+    k = cfg._head[c]
+    while k >= 0:
         a = cfg._starts[k]
-        if cfg._starts[k + 1] - a != se:
-            continue
-        for i in range(se):
-            c = at(w, i)
-            if 0x41 <= c <= 0x5A:
-                c += 0x20
-            if c != <unsigned char>blob[a + i]:
-                break
-        else:
-            return k
+        if cfg._starts[k + 1] - a == se:
+            for i in range(1, se):
+                c = at(w, i)
+                if 0x41 <= c <= 0x5A:
+                    c += 0x20
+                if c != <unsigned char>blob[a + i]:
+                    break
+            else:
+                return k
+        k = cfg._next[k]
     return cfg._count
 
 
@@ -586,11 +647,14 @@ cdef inline void init(W *w, str s, Py_ssize_t skip, Config cfg, int mode, list o
     w.data = <char *>PyUnicode_DATA(s) + skip * w.kind
     w.n = PyUnicode_GET_LENGTH(s) - skip
     w.tables = <const uint8_t *>PyBytes_AS_STRING(cfg.tables)
+    w.runs = <const uint8_t *>PyBytes_AS_STRING(cfg._runs)
     w.lenient = <const uint8_t *>PyBytes_AS_STRING(cfg.lenient_ok)
     w.mode = mode
     w.out = <PyObject *>out if out is not None else NULL
     w.worst = 0
     w.stop = False
+    w.pick = 0
+    w.best[1] = -1
 
 
 cdef inline Py_ssize_t prefix(str s):
@@ -626,6 +690,9 @@ def parse_tokens(s, Config cfg):
             r[11], r[12], r[13], r[14], r[15], r[16], idx, w.worst)
 
 
+cdef Config _default = None     # the registry's Config (set_default)
+
+
 cdef inline bint _valid(str s, Config cfg, bint strict) except -1:
     cdef W w
     cdef Py_ssize_t r[17]
@@ -634,8 +701,13 @@ cdef inline bint _valid(str s, Config cfg, bint strict) except -1:
     return w.worst == 0 if strict else w.worst < 2
 
 
-def is_valid(s, Config cfg, bint strict=True):
-    """True when ``s`` (a "URL:" prefix allowed) has no problem (strict) or no fatal one."""
+def is_valid(s, Config cfg=None, bint strict=True):
+    """True when ``s`` (a "URL:" prefix allowed) has no problem (strict) or no fatal one;
+    -1 when no ``cfg`` is given and no default is set."""
+    if cfg is None:
+        cfg = _default
+        if cfg is None:
+            return -1
     if not isinstance(s, str):
         raise TypeError(f"expected str, not {type(s).__name__}")
     return _valid(<str>s, cfg, strict)
@@ -672,19 +744,19 @@ cdef object new_url(Config cfg, Py_ssize_t idx, str text, tuple t, str raw):
     return obj
 
 
-cdef Config _default = None
-
-
 def set_default(Config cfg):
     """The Config parse_new uses when it is given none (None: no default)."""
     global _default
     _default = cfg
 
 
-def parse_new(s, Config cfg=None):
+def parse_new(s, Config cfg=None, strict=None):
     """The URL object of ``s`` (a "URL:" prefix is stripped and kept as raw) when it
-    has no problem at all; else the worst problem, 1 or 2, as an int; -1 when no
-    ``cfg`` is given and no default is set."""
+    has no problem at all; -1 when no ``cfg`` is given and no default is set. Else,
+    with ``strict`` None, the worst problem, 1 or 2, as an int; with ``strict`` a bool,
+    the problem that refuses ``s`` as (position, code, part, start, end), positions
+    in the text without the prefix (strict: the first of all; lenient: the first
+    fatal one), or 1 when lenient mode accepts every problem."""
     if cfg is None:
         cfg = _default
         if cfg is None:
@@ -696,9 +768,19 @@ def parse_new(s, Config cfg=None):
     cdef W w
     cdef Py_ssize_t r[17]
     cdef Py_ssize_t idx, skip = prefix(<str>s)
-    init(&w, <str>s, skip, cfg, STOP_ANY, None)
+    if strict is None:
+        init(&w, <str>s, skip, cfg, STOP_ANY, None)
+    else:
+        # one walk that never stops (a clean URL costs the same) and keeps only the
+        # first problem that refuses s (the first by position may not be found first)
+        init(&w, <str>s, skip, cfg, COLLECT, None)
+        w.pick = 1 if strict else 2
     idx = walk(&w, cfg, r)
     if w.worst:
+        if strict is not None:
+            if w.best[1] < 0:
+                return 1
+            return (w.best[0], w.best[1], w.best[2], w.best[3], w.best[4])
         return w.worst if w.worst == 2 else _worst_of(<str>s, skip, cfg)
     t = (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
          r[11], r[12], r[13], r[14], r[15], r[16], idx, 0)
@@ -714,3 +796,4 @@ cdef int _worst_of(str s, Py_ssize_t skip, Config cfg) except -1:
     init(&w, s, skip, cfg, STOP_FATAL, None)
     walk(&w, cfg, r)
     return w.worst
+

@@ -64,6 +64,10 @@ cdef uint8_t ATTENTION[128]
 for _i in range(128):
     ATTENTION[_i] = (_i < 0x20 or _i == 0x7F or chr(_i) in "#/?@:[]%"
                      or (_PY_TABLE[_i] & _cc.UNSAFE) != 0)
+# the same for a one-byte string, indexed by the byte itself (non-ASCII: look at it)
+cdef uint8_t ATTENTION8[256]
+for _i in range(256):
+    ATTENTION8[_i] = ATTENTION[_i] if _i < 128 else 1
 
 cdef array.array _OFFSETS_TEMPLATE = array.array("q")
 
@@ -365,6 +369,14 @@ cdef void walk(const text_t *data, Py_ssize_t n, Py_ssize_t *r) noexcept nogil:
         hier = False
 
     while i < n:
+        if text_t is Py_UCS1:
+            # most characters of a URL: nothing to do (one table load a character)
+            while ATTENTION8[data[i]] == 0:
+                i += 1
+                if i == n:
+                    break
+            if i == n:
+                break
         c = data[i]
         if c < 128 and not ATTENTION[c]:   # most characters of a URL: nothing to do
             i += 1

@@ -169,7 +169,8 @@ def _host(w: _Walk, hs: int, he: int, required: bool) -> None:
         ls = hs
         for i in range(hs, end + 1):
             if i == end or s[i] == ".":
-                if i - ls > 3 or int(s[ls:i]) > 255:
+                # an empty label (reported above) counts as 0, as in the Cython walk
+                if i - ls > 3 or int(s[ls:i] or "0") > 255:
                     w.add(ls, "bad-host", "host", hs, he)
                 ls = i + 1
     elif last_start < end and "0" <= s[last_start] <= "9":
@@ -444,8 +445,13 @@ def _strip(s: str) -> str:
     return s[4:] if s.startswith("URL:") else s
 
 
-def is_valid(s: str, cfg: Config, strict: bool = True) -> bool:
-    """True when ``s`` (a "URL:" prefix allowed) has no problem (strict) or no fatal one."""
+def is_valid(s: str, cfg: "Config | None" = None, strict: bool = True) -> "bool | int":
+    """True when ``s`` (a "URL:" prefix allowed) has no problem (strict) or no fatal one;
+    -1 when no ``cfg`` is given and no default is set."""
+    if cfg is None:
+        cfg = _default
+        if cfg is None:
+            return -1
     if not isinstance(s, str):
         raise TypeError(f"expected str, not {type(s).__name__}")
     out = _walk(_strip(s), cfg)[1]
@@ -466,10 +472,13 @@ def set_default(cfg: "Config | None") -> None:
     _default = cfg
 
 
-def parse_new(s: str, cfg: "Config | None" = None) -> object:
+def parse_new(s: str, cfg: "Config | None" = None, strict: "bool | None" = None) -> object:
     """The URL object of ``s`` (a "URL:" prefix is stripped and kept as raw) when it
-    has no problem at all; else the worst problem, 1 or 2, as an int; -1 when no
-    ``cfg`` is given and no default is set."""
+    has no problem at all; -1 when no ``cfg`` is given and no default is set. Else,
+    with ``strict`` None, the worst problem, 1 or 2, as an int; with ``strict`` a bool,
+    the problem that refuses ``s`` as (position, code, part, start, end), positions
+    in the text without the prefix (strict: the first of all; lenient: the first
+    fatal one), or 1 when lenient mode accepts every problem."""
     if cfg is None:
         cfg = _default
         if cfg is None:
@@ -481,7 +490,7 @@ def parse_new(s: str, cfg: "Config | None" = None) -> object:
     text = _strip(s)
     idx, out = _walk(text, cfg)
     if out:
-        return _worst(out, cfg)
+        return _worst(out, cfg) if strict is None else _refusal(out, cfg, strict)
     if len(cfg.slots) < 3 or not cfg.classes:
         raise TypeError("Config has no classes/slots to build URL objects")
     u: Any = object.__new__(cfg.classes[idx])
@@ -490,3 +499,11 @@ def parse_new(s: str, cfg: "Config | None" = None) -> object:
     if text is not s:
         cfg.slots[2].__set__(u, (s, ()))
     return u
+
+
+def _refusal(out: list[int], cfg: Config, strict: bool) -> object:
+    best = None
+    for k in range(0, len(out), 5):   # the first by position; on a tie the first found
+        if (strict or not cfg.lenient_ok[out[k + 1]]) and (best is None or out[k] < out[best]):
+            best = k
+    return 1 if best is None else tuple(out[best:best + 5])

@@ -20,9 +20,12 @@ class URLSyntaxError(ValueError):
     ('bad-escape', 3, "malformed escape '%zz' at position 3 (bad-escape)")
     """
 
+    # slots, and args set directly: a strict caller meets one of these per invalid URL
+    __slots__ = ("code", "position", "_message", "text")
+
     def __init__(self, code: str, position: int, message: Union[str, Callable[[], str]],
                  text: object = None) -> None:
-        super().__init__(code, position)
+        self.args = (code, position)    # what ValueError.__init__(code, position) sets
         self.code = code
         self.position = position
         self._message = message

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from . import registry, schemes  # noqa: F401  (registers the RFC 1738 schemes)
-from ._grammar import LENIENT_OK, PARTS
+from ._grammar import PARTS
 from ._layout import CODES
 from ._select import bind, cores
 from .errors import URLSyntaxError
@@ -30,11 +30,12 @@ _set_text = _SLOTS["_text"].__set__
 _set_t = _SLOTS["_t"].__set__
 _set_x = _SLOTS["_x"].__set__
 _configs = registry._configs
-_LENIENT = frozenset(LENIENT_OK)
 if TYPE_CHECKING:
-    def parse_new(s: str) -> object: ...
+    def parse_new(s: str, cfg: object = None, strict: object = None) -> object: ...
 else:  # the core's parse_new, re-bound when tests switch cores
     bind(globals(), "check", ("parse_new",))
+_check: dict = {}     # core functions whose public names are taken here
+bind(_check, "check", ("is_valid",))
 
 
 def _config(core):  # the registry's Config for this core (rebuilt after register_scheme)
@@ -90,25 +91,26 @@ def parse(s: str, *, strict: bool = True) -> URL:
     >>> parse("http://h/a b", strict=False).problems[0].code
     'unsafe-char'
     """
-    u = parse_new(s)          # the core builds the object when s is clean
+    u = parse_new(s, None, strict)   # the core builds the object when s is clean
+    if type(u) is tuple:             # else it says which problem refuses s
+        raise _first_error(s, u)  # type: ignore[arg-type]
     if type(u) is not int:
         return u  # type: ignore[return-value]
-    return _parse_slow(s, u, strict)  # type: ignore[arg-type]
+    return _parse_slow(s, strict)
 
 
-def _parse_slow(s: str, worst: int, strict: bool) -> URL:
-    """A URL with problems: raise the first (fatal) one, or keep them all (lenient)."""
+def _parse_slow(s: str, strict: bool) -> URL:
+    """The core had no Config yet (first use, or a new scheme), or lenient mode
+    accepts every problem of ``s``: the URL keeps them all."""
     core = cores.check
     cfg = _config(core)
-    if worst < 0:             # the core had no Config yet (first use, or a new scheme)
-        built = core.parse_new(s, cfg)
-        if type(built) is not int:
-            return built
-        worst = built
+    built = core.parse_new(s, cfg, bool(strict))
+    if type(built) is tuple:
+        raise _first_error(s, built)
+    if type(built) is not int:
+        return built
     text = s[4:] if s[:4] == "URL:" else s
     flat = core.problems(text, cfg)
-    if strict or worst == 2:
-        raise _first_error(s, text, flat, strict)
     t = core.parse_tokens(text, cfg)
     u = _new(registry.classes()[t[17]])
     _set_text(u, text)
@@ -117,17 +119,14 @@ def _parse_slow(s: str, worst: int, strict: bool) -> URL:
     return u
 
 
-def _first_error(s: str, text: str, flat: Sequence[int], strict: bool) -> URLSyntaxError:
-    """The error for the first problem that refuses ``s`` (only its message is built:
-    this runs for every invalid URL a strict caller meets)."""
-    if strict:   # the first problem of all
-        best = min(range(0, len(flat), 5), key=flat.__getitem__)
-    else:        # the first one lenient mode does not accept
-        best = min((k for k in range(0, len(flat), 5) if CODES[flat[k + 1]] not in _LENIENT),
-                   key=flat.__getitem__)
-    pos, code, part, a, b = flat[best:best + 5]
-    return URLSyntaxError(CODES[code], pos + len(s) - len(text),
-                          lambda: problem_message(text, pos, CODES[code], PARTS[part], a, b), s)
+def _first_error(s: str, first: Sequence[int]) -> URLSyntaxError:
+    """The error for the problem that refuses ``s`` (the core picked it; this runs for
+    every invalid URL a strict caller meets, so no message is built until read)."""
+    pos, code, part, a, b = first
+    shift = 4 if s[:4] == "URL:" else 0    # the core's positions are in the text
+    name = CODES[code]
+    return URLSyntaxError(name, pos + shift,
+                          lambda: problem_message(s[shift:], pos, name, PARTS[part], a, b), s)
 
 
 def is_valid(s: str, *, strict: bool = True) -> bool:
@@ -136,7 +135,10 @@ def is_valid(s: str, *, strict: bool = True) -> bool:
     >>> is_valid("http://999"), is_valid("ftp://h/x;type=q"), is_valid("news:*")
     (False, False, True)
     """
-    core = cores.check
+    ok = _check["is_valid"](s, None, strict)   # the core's default Config
+    if ok != -1:
+        return ok
+    core = cores.check      # no Config yet (first use, or a new scheme)
     return core.is_valid(s, _config(core), strict)
 
 
