@@ -460,7 +460,7 @@ def is_valid(s: str, cfg: "Config | None" = None, strict: bool = True) -> "bool 
 
 def validate_many(urls: Iterable[str], cfg: Config, strict: bool = True) -> list[bool]:
     """:func:`is_valid` for every string of ``urls``, in one call."""
-    return [is_valid(u, cfg, strict) for u in urls]
+    return [is_valid(u, cfg, strict) is True for u in urls]   # cfg given: a bool each
 
 
 _default: "Config | None" = None
