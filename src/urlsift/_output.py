@@ -36,6 +36,15 @@ class Writer:
     def write(self, batch: Sequence[Any]) -> None:
         raise NotImplementedError
 
+    def write_lines(self, data: bytes) -> None:
+        """ASCII lines already made (the plain fast path): straight to the bytes layer."""
+        buffer = getattr(self.out, "buffer", None)
+        if buffer is None:
+            self.out.write(data.decode("ascii"))
+            return
+        self.out.flush()   # keep the order with what went through the text layer
+        buffer.write(data)
+
     def close(self) -> None:
         self.out.flush()
         if self.out is not sys.stdout:
@@ -55,15 +64,6 @@ class TextWriter(Writer):
             self.out.write("\n")
             return
         self.out.write("".join(self._line(r) for r in batch))
-
-    def write_lines(self, data: bytes) -> None:
-        """ASCII lines already made (the plain fast path): straight to the bytes layer."""
-        buffer = getattr(self.out, "buffer", None)
-        if buffer is None:
-            self.out.write(data.decode("ascii"))
-            return
-        self.out.flush()   # keep the order with what went through the text layer
-        buffer.write(data)
 
     def _line(self, r: dict) -> str:
         head = ""

@@ -305,10 +305,10 @@ def cmd_extract(args: argparse.Namespace) -> int:
                 name, kind, args, [c for c in columns if c != "count"], progress.update, parts)
             try:
                 for data in lines or ():
-                    _write_lines(writer, data, args.output)
+                    _write(writer.write_lines, data, args.output)
                 for batch in batches(records):
                     if url_counts is None:
-                        _write(writer, batch, args.output)
+                        _write(writer.write, batch, args.output)
                     elif isinstance(batch[0], str):
                         url_counts.update(batch)
                     else:
@@ -325,7 +325,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
                 error(f"cannot read '{name}': {reason(exc)}")
                 status = 2
     if url_counts is not None:
-        _write(writer, _unique_records(url_counts, url_records, columns), args.output)
+        _write(writer.write, _unique_records(url_counts, url_records, columns), args.output)
     writer.close()
     return status
 
@@ -347,22 +347,14 @@ def _plain_lines(name: str, kind: str, args: argparse.Namespace, columns: Sequen
     return url_lines(name, jobs=args.jobs)
 
 
-def _write_lines(writer: Any, data: bytes, output: Optional[str]) -> None:
-    try:
-        writer.write_lines(data)
-    except BrokenPipeError:
-        raise
-    except OSError as exc:
-        raise OutputError(f"cannot write '{output or '<stdout>'}': {reason(exc)}") from None
-
-
 class OutputError(Exception):
     """Writing the output failed (not a reading error: the run cannot go on)."""
 
 
-def _write(writer: Any, batch: list, output: Optional[str]) -> None:
+def _write(write: Callable[[Any], None], data: Any, output: Optional[str]) -> None:
+    """``write(data)``; a failing output (not a closed pipe) ends the run as an OutputError."""
     try:
-        writer.write(batch)
+        write(data)
     except BrokenPipeError:
         raise
     except OSError as exc:
