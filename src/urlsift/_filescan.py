@@ -172,7 +172,9 @@ def _mapped(mm: Any, n: int, jobs: int, block: int, line_numbers: bool,
         for a, b in _pieces(mm, n, block):
             yield from emit(_scan_piece(mm, a, b), b)
         return
-    pool = ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="urlsift-scan")
+    # jobs threads in all: this one builds the matches (it needs the GIL), jobs - 1 scan
+    # (they do not). One more scanner than that only takes a core from the builder.
+    pool = ThreadPoolExecutor(max_workers=jobs - 1, thread_name_prefix="urlsift-scan")
     try:
         pending: list[Any] = []
         for a, b in _pieces(mm, n, block):
