@@ -512,6 +512,29 @@ cdef inline object _new(object cls, object url, Py_ssize_t s, Py_ssize_t e, obje
     return t
 
 
+cdef inline uint8_t _byte(const void *data, int kind, Py_ssize_t i) noexcept nogil:
+    if kind == 1:
+        return (<const uint8_t *>data)[i]
+    if kind == 2:
+        return <uint8_t>(<const uint16_t *>data)[i]
+    return <uint8_t>(<const uint32_t *>data)[i]
+
+
+cdef inline void _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t *a, Py_ssize_t *b,
+                           bint *squeeze) noexcept nogil:
+    """Where the cleaned URL of a triple lies (as ``build`` cuts it)."""
+    cdef int low = f & 0xFF
+    cdef Py_ssize_t cut = f >> TRIM_SHIFT
+    squeeze[0] = False
+    if low & WRAPPED:
+        a[0] = s + (5 if low & PREFIX else 1)
+        b[0] = e - 1
+        squeeze[0] = (low & WHITESPACE) != 0
+    else:
+        a[0] = s + (4 if low & PREFIX else 0)
+        b[0] = e - cut
+
+
 def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edits, bytes table,
           Py_ssize_t first=0, Py_ssize_t last=-1):
     """``cls`` tuples (url, start, end, raw, wrapped, hyphen_break, edits, None) for the
@@ -519,7 +542,8 @@ def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edit
     cdef const uint8_t *T = table_ptr(table)
     cdef _Input inp = _Input(buf)
     cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
-    cdef Py_ssize_t total = len(arr) // 3, k, s, e, cut, k2
+    cdef Py_ssize_t total = len(arr) // 3, k, s, e, cut, u0, u1
+    cdef bint squeeze
     cdef int64_t f
     cdef int low
     cdef list out
@@ -553,13 +577,13 @@ def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edit
             raw = _ascii(inp.data, inp.kind, s, e)
             low = f & 0xFF
             cut = f >> TRIM_SHIFT
-            if low == 0 and cut == 0:
+            _url_span(s, e, f, &u0, &u1, &squeeze)
+            if u0 == s and u1 == e:
                 url = raw
-            elif low & WRAPPED:
-                k2 = 5 if low & PREFIX else 1
-                url = _squeeze(raw, k2, e - s - 1, T) if low & WHITESPACE else raw[k2:e - s - 1]
+            elif squeeze:
+                url = _squeeze(raw, u0 - s, u1 - s, T)
             else:
-                url = raw[4 if low & PREFIX else 0:e - s - cut]
+                url = raw[u0 - s:u1 - s]
             m = _new(cls, url, s + offset, e + offset, raw, low & WRAPPED,
                      low & HYPHEN_BREAK, <object>PyTuple_GET_ITEM(edits, (low & 31) * 2 + (cut > 0)))
             Py_INCREF(m)
@@ -567,29 +591,6 @@ def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edit
         return out
     finally:
         inp.close()
-
-
-cdef inline uint8_t _byte(const void *data, int kind, Py_ssize_t i) noexcept nogil:
-    if kind == 1:
-        return (<const uint8_t *>data)[i]
-    if kind == 2:
-        return <uint8_t>(<const uint16_t *>data)[i]
-    return <uint8_t>(<const uint32_t *>data)[i]
-
-
-cdef inline void _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t *a, Py_ssize_t *b,
-                           bint *squeeze) noexcept nogil:
-    """Where the cleaned URL of a triple lies (as ``build`` cuts it)."""
-    cdef int low = f & 0xFF
-    cdef Py_ssize_t cut = f >> TRIM_SHIFT
-    squeeze[0] = False
-    if low & WRAPPED:
-        a[0] = s + (5 if low & PREFIX else 1)
-        b[0] = e - 1
-        squeeze[0] = (low & WHITESPACE) != 0
-    else:
-        a[0] = s + (4 if low & PREFIX else 0)
-        b[0] = e - cut
 
 
 def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t last=-1):

@@ -14,7 +14,6 @@
 from __future__ import annotations
 
 import contextlib
-import functools
 import io
 import os
 import stat
@@ -215,22 +214,6 @@ def _text(url: Union[str, bytes]) -> str:
     return url if isinstance(url, str) else url.decode("utf-8", "surrogateescape")
 
 
-_EXTRACT_FILE_PARAMS: Optional[frozenset] = None
-
-
-def _extract_file_params() -> frozenset:
-    global _EXTRACT_FILE_PARAMS
-    if _EXTRACT_FILE_PARAMS is None:
-        import inspect
-
-        from .extract import extract_file
-        try:
-            _EXTRACT_FILE_PARAMS = frozenset(inspect.signature(extract_file).parameters)
-        except (TypeError, ValueError):
-            _EXTRACT_FILE_PARAMS = frozenset()
-    return _EXTRACT_FILE_PARAMS
-
-
 def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                       valid: Optional[str] = None, refang: bool = False,
                       quoted: bool = False, line_numbers: bool = False, jobs: int = 1,
@@ -243,8 +226,7 @@ def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None
     name = os.fspath(path)
     rewrite = refang or quoted
     if not rewrite and name != "-" and _is_plain_file(name):
-        yield from _via_extract_file(name, schemes, valid, line_numbers, jobs,
-                                     _extract_file_params(), progress)
+        yield from _via_extract_file(name, schemes, valid, line_numbers, jobs, progress)
         return
     with open_input(name) as stream:
         if rewrite:  # the text is rewritten: our own block loop with its offset maps
@@ -252,8 +234,7 @@ def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None
                                            quoted=quoted, line_numbers=line_numbers,
                                            progress=progress)
         else:       # extract_file's streaming mode (blocks cut where no URL can cross)
-            yield from _via_extract_file(stream, schemes, valid, line_numbers, 1,
-                                         _extract_file_params(), None)
+            yield from _via_extract_file(stream, schemes, valid, line_numbers, 1, None)
 
 
 def iter_file_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
@@ -265,18 +246,13 @@ def iter_file_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     runs per URL (the CLI must cost little beyond ``extract_file`` itself).
     """
     name = os.fspath(path)
-    params = _extract_file_params()
-    if not {"schemes", "valid"} <= params:
-        return (f.url for f in iter_file_matches(name, schemes=schemes, valid=valid, jobs=jobs,
-                                                 progress=progress))
     from .extract import extract_file
 
     kwargs: dict[str, Any] = {"schemes": tuple(schemes) if schemes is not None else None,
                               "valid": valid}
     if name == "-" or not _is_plain_file(name):
         return _stream_urls(name, kwargs)
-    if jobs > 1 and "jobs" in params:
-        kwargs["jobs"] = jobs
+    kwargs["jobs"] = jobs
     matches = extract_file(name, **kwargs)
     if progress is None:
         return map(itemgetter(0), matches)
@@ -316,73 +292,18 @@ def _is_plain_file(name: str) -> bool:
 
 
 def _via_extract_file(name: Any, schemes: Optional[Iterable[str]], valid: Optional[str],
-                      line_numbers: bool, jobs: int, params: frozenset,
+                      line_numbers: bool, jobs: int,
                       progress: Optional[Callable[[int], None]]) -> Iterator[Found]:
     from .extract import extract_file
 
-    kwargs: dict[str, Any] = {}
-    if jobs > 1 and "jobs" in params:
-        kwargs["jobs"] = jobs
-    if line_numbers:
-        kwargs["line_numbers"] = True
-    filter_here = not ("schemes" in params and "valid" in params)
-    if not filter_here:
-        kwargs["schemes"] = tuple(schemes) if schemes is not None else None
-        kwargs["valid"] = valid
-    keep = _filter(schemes, valid) if filter_here else None
+    matches = extract_file(name, jobs=jobs, line_numbers=line_numbers, valid=valid,
+                           schemes=tuple(schemes) if schemes is not None else None)
     done = 0
     step = 1 << 16
-    lines = _LineCounter(name) if line_numbers and isinstance(name, str) else None
-    for i, m in enumerate(extract_file(name, **kwargs)):
-        if keep is not None and not keep(m.url):
-            continue
-        line = getattr(m, "line", None) if line_numbers else None
-        if line is None and lines is not None:  # extract_file gave none: count them here
-            line = lines.at(m.start)
-        yield Found(_text(m.url), m.start, m.end, line, False, m)
+    for i, m in enumerate(matches):
+        yield Found(_text(m.url), m.start, m.end, m.line if line_numbers else None, False, m)
         if progress is not None and not i % step:
             progress(m.end - done)
             done = m.end
     if progress is not None and isinstance(name, str):
         progress(os.path.getsize(name) - done)
-
-
-class _LineCounter:
-    """1-based line numbers of ascending byte offsets in a file, counted as we go."""
-
-    def __init__(self, name: str) -> None:
-        self._file = open(name, "rb")
-        self._pos = 0
-        self._line = 1
-
-    def at(self, offset: int) -> int:
-        if offset < self._pos:  # out of order (should not happen): count from the start
-            self._file.seek(0)
-            self._pos, self._line = 0, 1
-        while self._pos < offset:
-            n = min(offset - self._pos, 1 << 20)
-            self._line += self._file.read(n).count(b"\n")
-            self._pos += n
-        return self._line
-
-    def __del__(self) -> None:
-        self._file.close()
-
-
-def _filter(schemes: Optional[Iterable[str]], valid: Optional[str]) -> Optional[Callable[[str], bool]]:
-    """A predicate doing what ``extract(schemes=, valid=)`` does, for callers without them."""
-    if schemes is None and valid is None:
-        return None
-    wanted = {s.lower() for s in schemes} if schemes is not None else None
-    is_valid: Optional[Callable[[str], bool]] = None
-    if valid is not None:
-        from .parsing import is_valid as parsing_is_valid
-        is_valid = functools.partial(parsing_is_valid, strict=valid == "strict")
-
-    def keep(url: Union[str, bytes]) -> bool:
-        url = _text(url)
-        if wanted is not None and url.split(":", 1)[0].lower() not in wanted:
-            return False
-        return is_valid is None or is_valid(url)
-
-    return keep
