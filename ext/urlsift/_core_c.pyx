@@ -27,7 +27,6 @@ cdef extern from "Python.h":
     int PyUnicode_KIND(object s)
     void *PyUnicode_DATA(object s)
     Py_ssize_t PyUnicode_GET_LENGTH(object s)
-    Py_UCS4 PyUnicode_READ(int kind, void *data, Py_ssize_t i) nogil
     int PyUnicode_IS_ASCII(object s)
     object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
     object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
