@@ -298,11 +298,11 @@ def test_pieces_give_the_one_pass_matches(text, block):
 
 
 def test_extract_beyond_one_piece_is_the_one_pass_result():
-    # a buffer of several pieces (SERIAL_BLOCK_SIZE each): wrappers broken across lines,
+    # a buffer of several pieces (PIECE_SIZE each): wrappers broken across lines,
     # bare URLs with trimmed punctuation, every match once, in order
-    from urlsift._filescan import SERIAL_BLOCK_SIZE
+    from urlsift._filescan import PIECE_SIZE
     line = "x <URL:http://h.example/a-\n b> and http://e.example/p. ok\n"
-    text = line * (3 * SERIAL_BLOCK_SIZE // len(line))
+    text = line * (3 * PIECE_SIZE // len(line))
     ms = list(extract(text))
     assert len(ms) == 2 * text.count(line)
     assert {m.url for m in ms} == {"http://h.example/a-b", "http://e.example/p"}

@@ -45,11 +45,7 @@ cdef uint8_t T_PLAIN = _twin.T_PLAIN
 cdef array.array _Q = _array_mod.array("q")
 
 
-cdef struct Out:
-    int64_t *data
-    Py_ssize_t n
-    Py_ssize_t cap
-    int failed
+# Out (the growing triple list) is declared in _scan_c.pxd, shared with _pipe_c.
 
 
 cdef inline void emit(Out *o, int64_t a, int64_t b, int64_t f) noexcept nogil:
@@ -302,6 +298,17 @@ cdef Py_ssize_t boundary(const char_t *d, Py_ssize_t pos, Py_ssize_t stop,
     return -1
 
 
+cdef void scan_octets(const uint8_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
+                      const uint8_t *T, const uint8_t *known, Py_ssize_t m,
+                      Py_ssize_t max_wrapper, Py_ssize_t max_length, Out *o) noexcept nogil:
+    walk(d, n, start, stop, T, known, m, max_wrapper, max_length, o)
+
+
+cdef Py_ssize_t boundary_octets(const uint8_t *d, Py_ssize_t pos, Py_ssize_t stop,
+                                const uint8_t *T) noexcept nogil:
+    return boundary(d, pos, stop, T)
+
+
 cdef class _Input:
     """A borrowed view of str data or of a buffer, released on close()."""
     cdef Py_buffer view
@@ -433,6 +440,8 @@ cdef extern from "Python.h":
     void PyList_SET_ITEM(object l, Py_ssize_t i, object o)
     object PyLong_FromLong(long v)
     void Py_INCREF(object o)
+    void PyObject_GC_UnTrack(object o)
+    void PyObject_GC_Track(object o)
 
 cdef extern from *:
     """
@@ -535,59 +544,79 @@ cdef inline void _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t *a, Py_ss
         b[0] = e - cut
 
 
-def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edits, bytes table,
-          Py_ssize_t first=0, Py_ssize_t last=-1):
-    """``cls`` tuples (url, start, end, raw, wrapped, hyphen_break, edits, None) for the
-    triples ``first`` to ``last`` of ``arr`` over ``buf``; offsets shifted by ``offset``."""
-    cdef const uint8_t *T = table_ptr(table)
-    cdef _Input inp = _Input(buf)
-    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
-    cdef Py_ssize_t total = len(arr) // 3, k, s, e, cut, u0, u1
+cdef object _match(_Input inp, const int64_t *t, Py_ssize_t offset, object cls, tuple edits,
+                   const uint8_t *T):
+    """The ``cls`` tuple (url, start, end, raw, wrapped, hyphen_break, edits, None) of the
+    triple at ``t``; offsets shifted by ``offset``."""
+    cdef int64_t s = t[0], e = t[1], f = t[2]
+    cdef Py_ssize_t u0, u1
     cdef bint squeeze
-    cdef int64_t f
-    cdef int low
-    cdef list out
+    cdef int low = f & 0xFF
     cdef str raw, url
-    cdef object m
+    if s < 0 or e > inp.n or s > e:
+        raise ValueError(f"span ({s}, {e}) outside the input")
+    raw = _ascii(inp.data, inp.kind, s, e)
+    _url_span(s, e, f, &u0, &u1, &squeeze)
+    if u0 == s and u1 == e:
+        url = raw
+    elif squeeze:
+        url = _squeeze(raw, u0 - s, u1 - s, T)
+    else:
+        url = raw[u0 - s:u1 - s]
+    return _new(cls, url, s + offset, e + offset, raw, low & WRAPPED, low & HYPHEN_BREAK,
+                <object>PyTuple_GET_ITEM(edits, (low & 31) * 2 + ((f >> TRIM_SHIFT) > 0)))
+
+
+cdef inline void _prefetch(_Input inp, const int64_t *a, Py_ssize_t k, Py_ssize_t last) noexcept:
+    """Ask for the octets of the span AHEAD triples on (see AHEAD)."""
+    cdef int64_t s
+    if k + AHEAD < last:
+        s = a[3 * (k + AHEAD)]
+        if 0 <= s < inp.n:
+            URLSIFT_PREFETCH(<const uint8_t *>inp.data + s * inp.kind)
+            URLSIFT_PREFETCH(<const uint8_t *>inp.data + s * inp.kind + 64)
+
+
+cdef Py_ssize_t _range(array.array arr, object cls, tuple edits, Py_ssize_t *first,
+                       Py_ssize_t *last) except -1:
+    """Check build's arguments; clip ``first``/``last`` to the triples of ``arr``."""
+    cdef Py_ssize_t total = len(arr) // 3
     if arr.ob_descr.typecode != b"q":
         raise TypeError("build needs an array('q')")
     if not issubclass(cls, tuple) or cls.__itemsize__ != tuple.__itemsize__ or cls.__dictoffset__:
         raise TypeError("build needs a tuple subclass without __dict__")
     if len(edits) != 64:
         raise ValueError("edits must have 64 entries")
-    if last < 0 or last > total:
-        last = total
-    if first < 0:
-        first = 0
-    if first > last:
-        first = last
-    out = PyList_New(last - first)     # filled in place: no append, no resize
+    if last[0] < 0 or last[0] > total:
+        last[0] = total
+    if first[0] < 0:
+        first[0] = 0
+    if first[0] > last[0]:
+        first[0] = last[0]
+    return 0
+
+
+def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edits, bytes table,
+          Py_ssize_t first=0, Py_ssize_t last=-1):
+    """``cls`` tuples (url, start, end, raw, wrapped, hyphen_break, edits, None) for the
+    triples ``first`` to ``last`` of ``arr`` over ``buf``; offsets shifted by ``offset``."""
+    cdef const uint8_t *T = table_ptr(table)
+    _range(arr, cls, edits, &first, &last)
+    cdef _Input inp = _Input(buf)
+    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
+    cdef Py_ssize_t k
+    cdef object m
+    cdef list out = PyList_New(last - first)     # filled in place: no append, no resize
+    # Untracked while it fills: each Match allocated counts toward a young collection
+    # (every 700), which would walk this list each time. It holds only matches, no cycle.
+    PyObject_GC_UnTrack(out)
     try:
         for k in range(first, last):
-            if k + AHEAD < last:
-                s = a[3 * (k + AHEAD)]
-                if 0 <= s < inp.n:
-                    URLSIFT_PREFETCH(<const uint8_t *>inp.data + s * inp.kind)
-                    URLSIFT_PREFETCH(<const uint8_t *>inp.data + s * inp.kind + 64)
-            s = a[3 * k]
-            e = a[3 * k + 1]
-            f = a[3 * k + 2]
-            if s < 0 or e > inp.n or s > e:
-                raise ValueError(f"span ({s}, {e}) outside the input")
-            raw = _ascii(inp.data, inp.kind, s, e)
-            low = f & 0xFF
-            cut = f >> TRIM_SHIFT
-            _url_span(s, e, f, &u0, &u1, &squeeze)
-            if u0 == s and u1 == e:
-                url = raw
-            elif squeeze:
-                url = _squeeze(raw, u0 - s, u1 - s, T)
-            else:
-                url = raw[u0 - s:u1 - s]
-            m = _new(cls, url, s + offset, e + offset, raw, low & WRAPPED,
-                     low & HYPHEN_BREAK, <object>PyTuple_GET_ITEM(edits, (low & 31) * 2 + (cut > 0)))
+            _prefetch(inp, a, k, last)
+            m = _match(inp, a + 3 * k, offset, cls, edits, T)
             Py_INCREF(m)
             PyList_SET_ITEM(out, k - first, m)
+        PyObject_GC_Track(out)
         return out
     finally:
         inp.close()

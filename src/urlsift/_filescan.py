@@ -16,20 +16,22 @@ import os
 import stat
 import sys
 from array import array
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, BinaryIO, Callable, Iterator, Optional, Union
 
 from ._select import cores
 from .extract import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, Match
 
-__all__ = ["scan_file", "url_lines", "scan_buffer", "BLOCK_SIZE", "SERIAL_BLOCK_SIZE", "WINDOW"]
+__all__ = ["scan_file", "url_lines", "scan_buffer", "BLOCK_SIZE", "PIECE_SIZE", "WINDOW"]
 
-#: Size of the pieces a file is cut into (one scanner call each) when threads scan them.
+#: Size of the pieces a mapped file or a buffer is cut into (one scanner call each).
+#: Small enough that a piece's octets are still in the CPU cache when its matches are
+#: built, whether this thread scanned them or a worker just did (the 1 GB log, one
+#: thread: 1.3 s with 8 MiB pieces, 1.1 s with 1 MiB; two threads: 0.68 s with 8 MiB,
+#: 0.57 s with 1 MiB).
+PIECE_SIZE = 1 << 20
+#: Size of the blocks read from a stream (a pipe, stdin), and its cut when a block
+#: holds no split point.
 BLOCK_SIZE = 8 << 20
-#: Size of the pieces when one thread scans and builds (``jobs=1``, ``extract``): a
-#: piece's matches are built while its octets are still in the CPU cache, not read
-#: back from memory (the 1 GB log: 1.3 s with 8 MiB pieces, 1.1 s with 1 MiB).
-SERIAL_BLOCK_SIZE = 1 << 20
 #: How far to look for a split point before looking further.
 WINDOW = 1 << 20
 #: How often the pages already scanned are handed back to the kernel.
@@ -99,7 +101,7 @@ def _pieces(buf: Any, n: int, block: int, a: int = 0) -> Iterator[tuple[int, int
         a = b
 
 
-def scan_buffer(buf: Any, n: int, block: int = SERIAL_BLOCK_SIZE,
+def scan_buffer(buf: Any, n: int, block: int = PIECE_SIZE,
                 scan: Callable[[Any, int, int], "array[int]"] = _scan_piece) -> Iterator[list[Match]]:
     """Lists of the matches of an in-memory buffer of ``n`` units (octets, or characters
     of a str), scanned piece by piece by ``scan(buf, start, stop)``: the same matches as
@@ -154,7 +156,8 @@ def _forget(mm: Any, a: int, b: int) -> None:
 def _mapped(mm: Any, n: int, jobs: int, block: int, line_numbers: bool,
             make: Callable[..., Iterator[Any]] = _lists) -> Iterator[Any]:
     """Pieces scanned on ``jobs`` threads (the walk releases the GIL); their matches
-    built here by ``make`` (lists of Match, or lines of bytes), in file order."""
+    built here by ``make`` (lists of Match, or lines of bytes), in file order. With
+    ``jobs`` > 1 the pieces are scanned by ``Pipeline`` (compiled core: on threads)."""
     last_end = 0
     state = [0, 1]
     forgotten = 0
@@ -172,20 +175,14 @@ def _mapped(mm: Any, n: int, jobs: int, block: int, line_numbers: bool,
         for a, b in _pieces(mm, n, block):
             yield from emit(_scan_piece(mm, a, b), b)
         return
-    # jobs threads in all: this one builds the matches (it needs the GIL), jobs - 1 scan
-    # (they do not). One more scanner than that only takes a core from the builder.
-    pool = ThreadPoolExecutor(max_workers=jobs - 1, thread_name_prefix="urlsift-scan")
+    # jobs threads in all: jobs - 1 scan without the GIL (the core's Pipeline); this
+    # one builds the matches (that needs the GIL) and scans too while it would wait.
+    pipe = cores.pipe.Pipeline(mm, block, WINDOW, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, jobs - 1)
     try:
-        pending: list[Any] = []
-        for a, b in _pieces(mm, n, block):
-            pending.append((pool.submit(_scan_piece, mm, a, b), b))
-            if len(pending) > 2 * jobs:   # bounded read-ahead: memory stays flat
-                fut, pb = pending.pop(0)
-                yield from emit(fut.result(), pb)
-        for fut, pb in pending:
-            yield from emit(fut.result(), pb)
+        for arr, a, b in iter(pipe.take, None):
+            yield from emit(arr, b)
     finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+        pipe.close()
 
 
 def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Match]]:
@@ -280,8 +277,7 @@ def _mapped_lines(f: BinaryIO, mm: Any, jobs: int) -> Iterator[bytes]:
     try:
         if hasattr(mmap, "MADV_SEQUENTIAL"):
             mm.madvise(mmap.MADV_SEQUENTIAL)
-        block = BLOCK_SIZE if jobs > 1 else SERIAL_BLOCK_SIZE
-        yield from _mapped(mm, len(mm), jobs, block, False, _lines)
+        yield from _mapped(mm, len(mm), jobs, PIECE_SIZE, False, _lines)
     finally:
         mm.close()
         f.close()
@@ -289,8 +285,8 @@ def _mapped_lines(f: BinaryIO, mm: Any, jobs: int) -> Iterator[bytes]:
 
 def _opened(f: BinaryIO, mm: Any, jobs: int, block_size: Optional[int],
             line_numbers: bool) -> Iterator[list[Match]]:
-    if block_size is None:    # a stream keeps 8 MiB: its cut when no split point is found
-        block_size = BLOCK_SIZE if jobs > 1 or mm is None else SERIAL_BLOCK_SIZE
+    if block_size is None:
+        block_size = BLOCK_SIZE if mm is None else PIECE_SIZE
     try:
         if mm is None:
             yield from _streamed(f, block_size, line_numbers)

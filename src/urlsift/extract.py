@@ -230,9 +230,9 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     """Every URL in a file, in file order, without reading the file into memory.
 
     A non-empty regular file is memory-mapped and cut at line boundaries into pieces
-    of ``block_size`` octets; with ``jobs=N`` > 1, N - 1 threads scan them (the scanner
-    releases the GIL) while this one builds the matches; a pipe, ``"-"`` (stdin), an open binary file or an empty file is streamed in
-    blocks. Offsets are octets from the start of the file; ``line_numbers=True`` fills
+    of ``block_size`` octets; with ``jobs=N`` > 1, N - 1 threads scan them without the
+    GIL while this one builds the matches (and scans too while it would wait); a pipe,
+    ``"-"`` (stdin), an open binary file or an empty file is streamed in blocks. Offsets are octets from the start of the file; ``line_numbers=True`` fills
     ``Match.line``. A file that cannot be opened raises ``OSError`` naming it.
 
     With ``mbox=True`` the file is a mail spool (mbox, or a Maildir directory) walked

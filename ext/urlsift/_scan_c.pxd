@@ -1,0 +1,16 @@
+# The scanner's walk over octets, exported (``__pyx_capi__``) for the ``_pipe`` core,
+# which runs it on worker threads without the GIL.
+from libc.stdint cimport uint8_t, int64_t
+
+cdef struct Out:
+    # the growing list of (start, end, flags) triples of one walk
+    int64_t *data
+    Py_ssize_t n
+    Py_ssize_t cap
+    int failed
+
+cdef void scan_octets(const uint8_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
+                      const uint8_t *T, const uint8_t *known, Py_ssize_t m,
+                      Py_ssize_t max_wrapper, Py_ssize_t max_length, Out *o) noexcept nogil
+cdef Py_ssize_t boundary_octets(const uint8_t *d, Py_ssize_t pos, Py_ssize_t stop,
+                                const uint8_t *T) noexcept nogil
