@@ -122,3 +122,15 @@ def test_report_renders(tmp_path):
     md = report.render({"g": rows}, markdown=True)
     assert "| b[x] | 250.00 ms | 40.0 | 4000.0 | 1 | 2.00 |" in md
     assert "b[x]: found=7" in md
+
+
+def test_wholefile_runs_on_the_log(log_path, capsys):
+    # the whole-file runner (benchmarks/wholefile.py), once per configuration
+    import wholefile
+
+    assert wholefile.main([str(log_path), "--runs", "1", "--jobs", "1", "2", "--cli"]) == 0
+    out = capsys.readouterr().out
+    rows = [line.split() for line in out.splitlines()[2:]]
+    assert [r[0] for r in rows] == ["extract_file", "extract_file", "urlsift", "urlsift"]
+    counts = {r[-1] for r in rows[:2]}
+    assert len(counts) == 1 and int(counts.pop()) > 0       # both jobs find the same URLs
