@@ -117,8 +117,8 @@ cdef class Pipeline:
         return self.n
 
     cdef Slot *_claim(self) noexcept nogil:
-        """Claim the next piece with its slot, or NULL: none left, stopping, or its slot
-        still holds a piece not taken (then ``waiting`` says which slot)."""
+        """Claim the next piece together with its slot, or NULL: none left, stopping, or
+        its slot still holds a piece not taken."""
         cdef Slot *slot = NULL
         PyThread_acquire_lock(self.claim, WAIT_LOCK)
         if not self.stopping and self.cursor < self.n:
@@ -206,8 +206,9 @@ cdef class Pipeline:
                 PyThread_acquire_lock(self.claim, WAIT_LOCK)
                 self.stopping = True
                 PyThread_release_lock(self.claim)
-            for i in range(self.depth):       # wake a worker waiting for a slot
-                if self.slots[i].free != NULL:
+            for i in range(self.depth):       # wake a worker waiting for a slot:
+                if self.slots[i].free != NULL:  # each lock is left released, once
+                    PyThread_acquire_lock(self.slots[i].free, NOWAIT_LOCK)
                     PyThread_release_lock(self.slots[i].free)
         for t in self.threads:
             t.join()
