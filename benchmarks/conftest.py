@@ -22,7 +22,7 @@ DATA = Path(__file__).resolve().parent / "data"
 SEED = 1
 SIZE = os.environ.get("URLSIFT_BENCH_SIZE", "small")
 #: rounds per benchmark for each suite size (fast benchmarks and whole-file ones)
-ROUNDS = {"tiny": (3, 1), "small": (15, 3), "full": (5, 1)}
+ROUNDS = {"tiny": (3, 1), "small": (15, 3), "full": (5, 3)}
 
 
 def _cached(name: str, make: Callable[[Path], Any]) -> Path:
