@@ -123,15 +123,24 @@ def _mbox_messages(stream: IO[bytes], name: str) -> Iterator[tuple[str, Optional
 
 
 def _maildir_messages(name: str) -> Iterator[tuple[str, Optional[int], Any]]:
-    box = mailbox.Maildir(name, factory=None, create=False)
-    keyed = []
-    for key in box.iterkeys():
+    """The messages of a Maildir in the order of their paths under it (``cur/...``
+    before ``new/...``): the files of ``cur`` and ``new``, as ``mailbox.Maildir`` lists
+    them (a sub-directory is skipped; a message in both, by its unique name before the
+    info suffix, counts once, from ``cur``)."""
+    seen: set[str] = set()
+    subpaths = []
+    for sub in ("cur", "new"):
         try:
-            # path under the Maildir, to sort by; private, but the public API has none
-            keyed.append((box._lookup(key), key))  # type: ignore[attr-defined]
-        except KeyError:
-            continue
-    for sub, key in sorted(keyed):
+            entries = sorted(os.listdir(os.path.join(name, sub)))
+        except FileNotFoundError:
+            raise mailbox.NoSuchMailboxError(name) from None
+        for entry in entries:
+            uniq = entry.split(":")[0]
+            if uniq in seen or os.path.isdir(os.path.join(name, sub, entry)):
+                continue
+            seen.add(uniq)
+            subpaths.append(os.path.join(sub, entry))
+    for sub in subpaths:
         path = os.path.join(name, sub)
         try:
             with open(path, "rb") as f:
