@@ -283,3 +283,16 @@ def test_url_lines_are_the_urls_of_extract_file(tmp_path, jobs):
     assert b"".join(_filescan.url_lines(empty)) == b""
     with pytest.raises(FileNotFoundError, match="nope"):
         _filescan.url_lines(tmp_path / "nope")
+
+
+def test_no_more_scan_threads_than_pieces(tmp_path):
+    # 10 000 octets in pieces of 4 000: at most three pieces, so at most three workers
+    import threading
+
+    p = write(tmp_path, (b"see http://x.example/ " * 500)[:10_000])
+    it = extract_file(p, jobs=64, block_size=4000)
+    assert next(it).url == "http://x.example/"
+    scanners = [t for t in threading.enumerate() if t.name.startswith("urlsift-scan")]
+    assert len(scanners) <= 3
+    # 22-octet groups: 455 start before 10 000, the last cut to "http://x" (still a URL)
+    assert 1 + len(list(it)) == 455

@@ -177,7 +177,8 @@ def _mapped(mm: Any, n: int, jobs: int, block: int, line_numbers: bool,
         return
     # jobs threads in all: jobs - 1 scan without the GIL (the core's Pipeline); this
     # one builds the matches (that needs the GIL) and scans too while it would wait.
-    pipe = cores.pipe.Pipeline(mm, block, WINDOW, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, jobs - 1)
+    workers = min(jobs - 1, -(-n // block))      # no more threads than pieces
+    pipe = cores.pipe.Pipeline(mm, block, WINDOW, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, workers)
     try:
         for arr, a, b in iter(pipe.take, None):
             yield from emit(arr, b)
