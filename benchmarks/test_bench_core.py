@@ -75,7 +75,7 @@ def test_unquote_yarl(bench, request_targets, targets_bytes):
 @pytest.mark.benchmark(group="tokenize")
 @pytest.mark.parametrize("kind", ["cython", "python"])
 def test_tokenize_urlsift_many(bench, url_list, urls_bytes, kind):
-    """``urlsift.tokens.tokenize_offsets(list)``: one call for the whole list."""
+    """``urlsift.model.tokens.tokenize_offsets(list)``: one call for the whole list."""
     _core(kind)
     with _select.use(kind):
         tokenize_offsets = tokens.tokenize_offsets
@@ -85,7 +85,7 @@ def test_tokenize_urlsift_many(bench, url_list, urls_bytes, kind):
 
 @pytest.mark.benchmark(group="tokenize")
 def test_tokenize_urlsift_per_call(bench, url_list, urls_bytes):
-    """``urlsift.tokens.tokenize(u)`` once per URL (builds a ``Tokens`` each time)."""
+    """``urlsift.model.tokens.tokenize(u)`` once per URL (builds a ``Tokens`` each time)."""
     _core("cython")
     with _select.use("cython"):
         tokenize = tokens.tokenize

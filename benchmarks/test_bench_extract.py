@@ -30,7 +30,7 @@ PREFIX = 1_000_000
 
 def extract_name(name: str) -> Callable:
     """``urlsift.extract.NAME`` (looked up at call time, after a test switches cores)."""
-    return getattr(importlib.import_module("urlsift.extract"), name)
+    return getattr(importlib.import_module("urlsift.text.extraction"), name)
 
 
 @pytest.fixture(scope="session", params=["log", "mbox"])

@@ -1,7 +1,7 @@
 """Issue 3: validating the URL list, beside the libraries a user would pick instead.
 
 urlsift: ``validate_many(list)`` (one call), ``is_valid`` per URL, ``parse`` per URL
-(building the URL objects), all strict RFC 1738, from ``urlsift.parsing``. Peers, each
+(building the URL objects), all strict RFC 1738, from ``urlsift.model.parsing``. Peers, each
 asked "do you accept this URL?" once per URL: ``urllib.parse.urlsplit``, ``yarl.URL``,
 ``can_ada.can_parse`` and ``can_ada.parse``, ``rfc3986`` (``uri_reference`` plus a
 ``Validator`` checking every component), ``httptools.parse_url`` (on bytes).
@@ -10,7 +10,7 @@ The peers follow other grammars (RFC 3986, WHATWG), so what they accept differs:
 known-invalid URLs (by mutation, see ``corpus_urls``) that it accepts. It is a
 report, printed (run with ``-s``) and written to ``data/acceptance-SIZE.txt``.
 
-Suites skip, with a reason, while ``urlsift.parsing`` lacks a name.
+Suites skip, with a reason, while ``urlsift.model.parsing`` lacks a name.
 """
 from __future__ import annotations
 
@@ -25,8 +25,8 @@ Accepts = Callable[[Any], bool]
 
 
 def urlsift_name(name: str) -> Callable:
-    """``urlsift.parsing.NAME`` (looked up at call time, after a test switches cores)."""
-    return getattr(importlib.import_module("urlsift.parsing"), name)
+    """``urlsift.model.parsing.NAME`` (looked up at call time, after a test switches cores)."""
+    return getattr(importlib.import_module("urlsift.model.parsing"), name)
 
 
 def _raises_not(fn: Callable, errors: tuple) -> Accepts:
@@ -96,7 +96,7 @@ def _items(url_list: list[str], as_bytes: bool) -> list:
 
 @pytest.mark.benchmark(group="validate")
 def test_validate_urlsift_validate_many(bench, url_list, urls_bytes):
-    """``urlsift.parsing.validate_many(list)``: one call, a list of bools."""
+    """``urlsift.model.parsing.validate_many(list)``: one call, a list of bools."""
     validate_many = urlsift_name("validate_many")
     out = bench(validate_many, url_list, bytes=urls_bytes, items=len(url_list))
     assert len(out) == len(url_list)
@@ -104,14 +104,14 @@ def test_validate_urlsift_validate_many(bench, url_list, urls_bytes):
 
 @pytest.mark.benchmark(group="validate")
 def test_validate_urlsift_is_valid(bench, url_list, urls_bytes):
-    """``urlsift.parsing.is_valid(u)`` per URL."""
+    """``urlsift.model.parsing.is_valid(u)`` per URL."""
     is_valid = urlsift_name("is_valid")
     bench(lambda items: [is_valid(u) for u in items], url_list, bytes=urls_bytes, items=len(url_list))
 
 
 @pytest.mark.benchmark(group="validate")
 def test_validate_urlsift_parse(bench, url_list, urls_bytes):
-    """``urlsift.parsing.parse(u)`` per URL, building the URL objects (strict)."""
+    """``urlsift.model.parsing.parse(u)`` per URL, building the URL objects (strict)."""
     accepts = _raises_not(urlsift_name("parse"), (ValueError,))
     bench(lambda items: [accepts(u) for u in items], url_list, bytes=urls_bytes, items=len(url_list))
 

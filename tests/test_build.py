@@ -32,7 +32,7 @@ def test_public_codec_functions_are_the_core_in_use(core_kind):
 def test_url_objects_decode_with_the_core_in_use(core_kind, monkeypatch):
     # A module that kept an import-time reference to a core function would escape
     # the switch between cores, and half the suite would test the wrong twin.
-    from urlsift.parsing import parse
+    from urlsift.model.parsing import parse
 
     module = _select.cores.core
     calls = []

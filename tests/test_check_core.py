@@ -4,10 +4,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from urlsift import _select, registry
+from urlsift import _select
+from urlsift.model import registry
 from urlsift._grammar import LENIENT_OK, PARTS, TABLES
 from urlsift._layout import CODES, NFIELDS
-from urlsift.parsing import parse  # noqa: F401  (registers the schemes)
 
 TWINS = _select.twins("_check")
 # compares the two twins directly: run once, not once per core (conftest)
@@ -88,7 +88,7 @@ def test_url_prefix_only_in_validation_entry_points():
 
 def test_config_refuses_what_the_c_walk_could_not_read_safely():
     from urlsift._grammar import TABLE_BLOB, lenient_ok_blob
-    from urlsift.url import URL
+    from urlsift.model.url import URL
 
     ok = lenient_ok_blob()
     slots = tuple(vars(URL)[n] for n in ("_text", "_t", "_x"))

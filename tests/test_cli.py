@@ -202,7 +202,7 @@ def test_extract_schemes(cli):
 
 
 def test_extract_strict_and_valid_only(cli):
-    pytest.importorskip("urlsift.parsing")
+    pytest.importorskip("urlsift.model.parsing")
     strict = lines(cli("extract", "--strict", ACCESS))
     assert strict == [u for u in ACCESS_URLS if u not in ACCESS_STRICT_INVALID]
     lenient = set(lines(cli("extract", "--valid-only", ACCESS)))
@@ -215,7 +215,7 @@ def test_extract_strict_and_valid_only(cli):
 
 
 def test_extract_parts(cli):
-    pytest.importorskip("urlsift.parsing")
+    pytest.importorskip("urlsift.model.parsing")
     recs = [json.loads(x) for x in lines(cli("extract", "--parts", "-f", "jsonl", ACCESS))]
     by_url = {r["url"]: r for r in recs}
     r = by_url["http://localhost:8080/health"]
@@ -328,7 +328,7 @@ def test_mbox_flag_on_compressed_stdin(cli):
 # -- validate, parse, stats ----------------------------------------------------------
 
 def test_validate(cli, tmp_path):
-    pytest.importorskip("urlsift.parsing")
+    pytest.importorskip("urlsift.model.parsing")
     path = tmp_path / "urls.txt"
     path.write_bytes(b"http://www.example.com/\nftp://ftp.example.org/pub/f.txt;type=i\n"
                      b"http://h.example:99999/\n\nhttp://a.example/%zz\r\nHTTP://UP.example/\n"
@@ -353,14 +353,14 @@ def test_validate(cli, tmp_path):
 
 
 def test_validate_missing_file_is_status_2(cli, tmp_path):
-    pytest.importorskip("urlsift.parsing")
+    pytest.importorskip("urlsift.model.parsing")
     proc = cli("validate", tmp_path / "none.txt")
     assert proc.returncode == 2 and no_traceback(proc)
     assert proc.stderr.decode().splitlines()[0].startswith("urlsift: cannot read")
 
 
 def test_parse_json_and_pretty(cli):
-    pytest.importorskip("urlsift.parsing")
+    pytest.importorskip("urlsift.model.parsing")
     url = "ftp://user:secret@ftp.example.org/pub/file.txt;type=I"
     proc = cli("parse", "--json", url)
     assert proc.returncode == 0, proc.stderr
@@ -377,13 +377,13 @@ def test_parse_json_and_pretty(cli):
 
 
 def test_parse_unparseable_is_status_1(cli):
-    pytest.importorskip("urlsift.parsing")
+    pytest.importorskip("urlsift.model.parsing")
     proc = cli("parse", "http://a.example/\x01")  # control characters: never a URL
     assert proc.returncode == 1 and no_traceback(proc)
 
 
 def test_stats(cli):
-    pytest.importorskip("urlsift.parsing")
+    pytest.importorskip("urlsift.model.parsing")
     proc = cli("stats", "--json", ACCESS)
     assert proc.returncode == 0, proc.stderr
     rep = json.loads(proc.stdout)
@@ -492,7 +492,7 @@ def test_jsonl_escapes_what_needs_escaping(cli, tmp_path):
 def test_progress_bar_only_on_a_terminal(monkeypatch):
     # In-process: the bar exists only when stderr is a terminal, tqdm is importable
     # and --no-progress is not given (no timing involved).
-    from urlsift._commands import Progress
+    from urlsift.cli.progress import Progress
     from urlsift.cli import build_parser
 
     plan = [(str(ACCESS), "text")]

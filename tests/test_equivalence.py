@@ -10,8 +10,8 @@ import doctest
 import pytest
 from hypothesis import assume, given, strategies as st
 
-from urlsift import equivalence, ports
-from urlsift.equivalence import equivalent, normalized
+from urlsift.model import equivalence, ports
+from urlsift.model.equivalence import equivalent, normalized
 from urlsift.errors import URLSyntaxError
 
 

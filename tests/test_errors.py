@@ -7,7 +7,7 @@ import pickle
 import pytest
 
 from urlsift.errors import URLSyntaxError
-from urlsift.parsing import parse
+from urlsift.model.parsing import parse
 
 
 def test_fields_and_args():

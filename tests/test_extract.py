@@ -10,10 +10,11 @@ import pickle
 import pytest
 from hypothesis import example, given, strategies as st
 
-from urlsift.extract import Match, extract, scan
+from urlsift import Match, extract, scan
 
 # the module, not the function the package root may re-export under the same name
-ex = importlib.import_module("urlsift.extract")
+ex = importlib.import_module("urlsift.text.extraction")
+rules = importlib.import_module("urlsift.text.rules")
 
 
 def urls(text, **kw):
@@ -43,7 +44,7 @@ def test_rfc1738_appendix_example_gives_exactly_its_urls():
     assert all(m.wrapped and not m.hyphen_break for m in ms)
     assert [RFC1738_EXAMPLE[m.start:m.end] for m in ms] == [m.raw for m in ms]
     assert ms[0].raw == "<URL:ftp://info.cern.ch/pub/www/doc;\ntype=d>"
-    assert ms[0].edits == (ex.EDIT_WRAPPER, ex.EDIT_WHITESPACE)
+    assert ms[0].edits == (rules.EDIT_WRAPPER, rules.EDIT_WHITESPACE)
 
 
 def test_the_brief_wording_of_the_example_too():
@@ -60,7 +61,7 @@ def test_draft03_plain_text_wrapper_example():
             "    you can probably pick it up from <ftp://ds.internic.net/rfc>.\n")
     ms = list(extract(text))
     assert [m.url for m in ms] == ["ftp://ftp.w3.org/pub/www/doc", "ftp://ds.internic.net/rfc"]
-    assert [m.edits for m in ms] == [(ex.EDIT_WRAPPER,), (ex.EDIT_WRAPPER,)]
+    assert [m.edits for m in ms] == [(rules.EDIT_WRAPPER,), (rules.EDIT_WRAPPER,)]
 
 
 def test_draft03_reference_with_spaces_inside_the_wrapper():
@@ -93,7 +94,7 @@ def test_wrapper_and_prefix_accept_any_scheme_inside():
     assert urls("<URL:foo:bar> and URL:x-y:z.") == ["foo:bar", "x-y:z"]
     (m,) = extract("see URL:http://a.example/x")
     assert (m.url, m.raw, m.start, m.edits) == ("http://a.example/x", "URL:http://a.example/x", 4,
-                                                (ex.EDIT_PREFIX,))
+                                                (rules.EDIT_PREFIX,))
     assert urls("<mailto:joe@example.com>") == ["mailto:joe@example.com"]
 
 
@@ -122,7 +123,7 @@ def test_combined_log_format():
     assert [m.url for m in ms] == ["http://www.example.com/start.html", "http://www.google.com/bot.html"]
     # "+http://" in the user agent: the scheme starts at a letter; ")" has no partner
     assert ms[1].raw == "http://www.google.com/bot.html)"
-    assert ms[1].edits == (ex.EDIT_TRIMMED,)
+    assert ms[1].edits == (rules.EDIT_TRIMMED,)
     assert COMBINED_LOG[ms[1].start - 1] == "+"
 
 
@@ -162,7 +163,7 @@ def test_trailing_punctuation_is_trimmed(punct):
     (m,) = extract(f"at http://a.example/x{punct}{punct} next")
     assert m.url == "http://a.example/x"
     assert m.raw == f"http://a.example/x{punct}{punct}"
-    assert m.edits == (ex.EDIT_TRIMMED,)
+    assert m.edits == (rules.EDIT_TRIMMED,)
 
 
 def test_parentheses_inside_and_around():
@@ -201,15 +202,15 @@ def test_buffer_types(tmp_path):
 def test_scan_gives_raw_triples():
     arr = scan(b"<URL:http://a/\n b> http://c/d.")
     assert arr.typecode == "q"
-    assert list(arr) == [0, 18, ex.WRAPPED | ex.PREFIX | ex.WHITESPACE,
-                         19, 30, 1 << ex.TRIM_SHIFT]
+    assert list(arr) == [0, 18, rules.WRAPPED | rules.PREFIX | rules.WHITESPACE,
+                         19, 30, 1 << rules.TRIM_SHIFT]
 
 
 def test_long_url_is_cut_and_flagged(monkeypatch):
     monkeypatch.setattr(ex, "MAX_LENGTH", 10)
     (m,) = extract("http://abcdefghijklmnop x")
     assert m.url == "http://abcdefgh"         # "//abcdefgh": 10 characters after the colon
-    assert ex.EDIT_TRUNCATED in m.edits
+    assert rules.EDIT_TRUNCATED in m.edits
 
 
 def test_schemes_option():
@@ -224,7 +225,7 @@ def test_valid_option_checks_its_argument():
 
 
 def test_valid_option_keeps_only_valid_urls():
-    pytest.importorskip("urlsift.parsing")
+    pytest.importorskip("urlsift.model.parsing")
     text = "http://www.example.com/ok http://999.999.999.999:99999/ x-y://a%zz"
     assert urls(text) == ["http://www.example.com/ok", "http://999.999.999.999:99999/", "x-y://a%zz"]
     assert urls(text, valid="strict") == ["http://www.example.com/ok"]   # RFC 1738 §5, DESIGN strict
@@ -234,7 +235,7 @@ def test_valid_option_keeps_only_valid_urls():
 
 
 def test_match_parse_is_lenient():
-    parsing = pytest.importorskip("urlsift.parsing")
+    parsing = pytest.importorskip("urlsift.model.parsing")
     (m,) = extract("see HTTP://Example.COM/a")
     assert m.parse() == parsing.parse("HTTP://Example.COM/a", strict=False)
 
@@ -276,7 +277,7 @@ def test_raw_is_the_span_and_url_is_clean_ascii(text):
               m.hyphen_break, m.edits) for m in extract(text)]
 
 
-# ---- extract() scans in pieces (_filescan.scan_buffer): the pieces change nothing -----
+# ---- extract() scans in pieces (urlsift.text.files.scan_buffer): the pieces change nothing -----
 
 _PIECES = ["http://", "mailto:", "<URL:", "<", ">", "URL:", "a", "b.c", "/", ":", " ", "\n",
            "-\n ", ".", ")", "(", "x@y", "\x00", "é", "日", '"', "\n\n"]
@@ -289,7 +290,7 @@ _texts = st.lists(st.sampled_from(_PIECES), max_size=60).map("".join)
 def test_pieces_give_the_one_pass_matches(text, block):
     # RFC 1738 appendix: a URL is found whole wherever the buffer is cut (split points are
     # line ends and URL enders, never inside a URL or a wrapper's scheme)
-    from urlsift._filescan import scan_buffer
+    from urlsift.text.files import scan_buffer
     for buf in (text, text.encode("utf-8")):
         n = len(buf)
         one_pass = list(ex.scan(buf))
@@ -300,7 +301,7 @@ def test_pieces_give_the_one_pass_matches(text, block):
 def test_extract_beyond_one_piece_is_the_one_pass_result():
     # a buffer of several pieces (PIECE_SIZE each): wrappers broken across lines,
     # bare URLs with trimmed punctuation, every match once, in order
-    from urlsift._filescan import PIECE_SIZE
+    from urlsift.text.files import PIECE_SIZE
     line = "x <URL:http://h.example/a-\n b> and http://e.example/p. ok\n"
     text = line * (3 * PIECE_SIZE // len(line))
     ms = list(extract(text))

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 import urlsift
-from urlsift import _filescan
-from urlsift.extract import extract, extract_file
+from urlsift.text import files as _filescan
+from urlsift import extract, extract_file
 
 LOG_LINE = ('203.0.113.9 - - [10/Oct/2000:13:55:36 -0700] "GET /a.gif HTTP/1.0" 200 2326 '
             '"http://www.example.com/start.html" "Mozilla/5.0 (compatible; +http://bot.example/b.html)"\n')
@@ -200,7 +200,7 @@ def test_streaming_lookahead_covers_a_wrapper():
 
 def test_streaming_a_run_longer_than_a_block(tmp_path):
     # a URL longer than MAX_LENGTH is cut there and flagged, in both modes alike
-    from urlsift.extract import EDIT_TRUNCATED, MAX_LENGTH
+    from urlsift.text.rules import EDIT_TRUNCATED, MAX_LENGTH
     data = b"x http://a.example/" + b"p" * (3 * MAX_LENGTH) + b" http://b.example/\n"
     p = write(tmp_path, data)
     mapped = list(extract_file(p, block_size=50_000))

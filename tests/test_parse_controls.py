@@ -6,7 +6,7 @@ parsing must refuse each one, whatever else is wrong around it.
 import pytest
 
 from urlsift import URLSyntaxError
-from urlsift.parsing import check, is_valid, parse, validate_many
+from urlsift.model.parsing import check, is_valid, parse, validate_many
 
 SAMPLES = [
     "ftp://u:p@h.example:21/a/b;type=i", "http://h.example:80/a/b?q=1#f", "https://h/x",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from urlsift.errors import URLSyntaxError
-from urlsift.parsing import check, is_valid, parse, validate_many
+from urlsift.model.parsing import check, is_valid, parse, validate_many
 
 CASES = [
     # ---- login / hostport (§3.1, §5 login, hostport, hostname, hostnumber, port) ----

@@ -6,12 +6,13 @@ import pickle
 
 import pytest
 
-from urlsift import registry
-from urlsift.parsing import is_valid, parse
-from urlsift.schemes import (CidURL, FileURL, FtpURL, GenericURL, GopherURL, HttpURL,
+import urlsift
+from urlsift.model import registry
+from urlsift.model.parsing import is_valid, parse
+from urlsift.model.schemes import (CidURL, FileURL, FtpURL, GenericURL, GopherURL, HttpURL,
                              MailtoURL, MidURL, NewsURL, NntpURL, ProsperoURL, TelnetURL,
                              WaisURL)
-from urlsift.url import URL, Problem
+from urlsift import URL, Problem
 
 CLASSES = [
     ("ftp://h/", FtpURL), ("http://h/", HttpURL), ("https://h/", HttpURL),
@@ -91,7 +92,7 @@ def test_equality_follows_the_equivalence_rules():
 
 
 def test_messages_for_empty_parts():
-    msg = [p.message for p in __import__("urlsift.parsing").parsing.check("nntp://h/")][0]
+    msg = [p.message for p in urlsift.check("nntp://h/")][0]
     assert "group is empty" in msg
 
 

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from urlsift import _select
-from urlsift.parsing import check, is_valid, parse, validate_many
+from urlsift.model.parsing import check, is_valid, parse, validate_many
 
 # ---- the BNF, as strategies -------------------------------------------------
 ALPHA, DIGIT = string.ascii_letters, string.digits

@@ -15,7 +15,7 @@ from hypothesis import given, settings, strategies as st
 
 from urlsift import _scan_py, _select
 from urlsift._select import cores
-from urlsift.extract import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 
 TWINS = _select.twins("_pipe")
 

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from urlsift._edits import apply_edits
-from urlsift.refang import extract_refanged, refang
+from urlsift.text.edits import apply_edits
+from urlsift.text.refang import extract_refanged, refang
 
 
 @pytest.mark.parametrize("defanged, plain", [

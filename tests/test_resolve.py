@@ -11,9 +11,9 @@ from urllib.parse import urljoin
 import pytest
 from hypothesis import assume, given, strategies as st
 
-from urlsift import partial as resolve_module
+from urlsift.model import partial as resolve_module
 from urlsift.errors import URLSyntaxError
-from urlsift.partial import resolve
+from urlsift.model.partial import resolve
 
 
 def test_docstring_examples():

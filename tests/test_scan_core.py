@@ -14,7 +14,8 @@ from hypothesis import given, strategies as st
 
 from urlsift import _select
 from urlsift import _scan_py
-from urlsift.extract import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, Match
+from urlsift.text.match import Match
+from urlsift.text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 
 TWINS = _select.twins("_scan")
 # compares the two twins directly: run once, not once per core (conftest)

@@ -1,5 +1,5 @@
-"""Inputs: compressed streams, block-wise scanning, mbox and Maildir spools (urlsift.sources,
-urlsift.mail). Expected URLs are worked out by reading the samples and DESIGN.md's
+"""Inputs: compressed streams, block-wise scanning, mbox and Maildir spools (urlsift.inputs,
+urlsift.text.streams, urlsift.mail). Expected URLs are worked out by reading the samples and DESIGN.md's
 extraction rules, not copied from output."""
 from __future__ import annotations
 
@@ -14,9 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from urlsift import sources
-from urlsift.mail import iter_mail_urls, iter_message_urls
-from urlsift.sources import compression_of, input_kind, iter_stream_matches, open_input
+from urlsift import inputs as sources
+from urlsift.inputs import iter_mail_urls
+from urlsift.mail import iter_message_urls
+from urlsift.inputs import compression_of, input_kind, open_input
+from urlsift.text.streams import iter_stream_matches
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 
@@ -250,7 +252,7 @@ def test_maildir_unreadable_entry_is_reported_and_skipped(tmp_path):
 
 
 def test_malformed_message_is_reported_and_skipped(tmp_path, monkeypatch):
-    from urlsift import mail
+    from urlsift.mail import message as mail
 
     spool = tmp_path / "box.mbox"
     spool.write_bytes(b"From a Mon Jan  1 00:00:00 2026\nMessage-ID: <1@x>\n\nhttp://one.example/\n\n"

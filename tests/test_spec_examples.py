@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from urlsift.errors import URLSyntaxError
-from urlsift.parsing import check, is_valid, parse
+from urlsift.model.parsing import check, is_valid, parse
 
 FTP_REFS = [
     # RFC 1738 §7 references (and the same files cited by 000 and 004): each is

@@ -4,7 +4,7 @@ import pytest
 from urlsift._layout import CODES, FIELDS, NFIELDS
 from array import array
 
-from urlsift.tokens import PARTS, tokenize, tokenize_many, tokenize_offsets
+from urlsift.model.tokens import PARTS, tokenize, tokenize_many, tokenize_offsets
 
 
 def parts(s):

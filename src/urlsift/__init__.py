@@ -1,5 +1,9 @@
 """urlsift: find, validate and take apart RFC 1738 URLs at the speed of the disk.
 
+The public API, gathered from the layers below (imports go down only; see
+``docs/layout.md``): the core and ``charclass`` (1), ``model`` (2), ``text`` (3),
+``mail`` (4, loaded when a spool is read), ``inputs`` (5); ``cli`` (6) is the command.
+
 >>> import urlsift
 >>> urlsift.unquote("a%20b")
 'a b'
@@ -13,17 +17,19 @@ from typing import TYPE_CHECKING
 from . import charclass, codec
 from ._select import KIND as CORE
 from ._select import bind as _bind
-from .equivalence import equivalent, normalized
 from .errors import URLSyntaxError
-from .extract import Match, extract, extract_file, scan
-from .ports import DEFAULT_PORTS
-from .parsing import check, is_valid, parse, validate_many
-from .partial import resolve
-from .registry import register_scheme, unregister_scheme
-from .schemes import (CidURL, FileURL, FtpURL, GenericURL, GopherURL, HttpURL, MailtoURL,
-                      MidURL, NewsURL, NntpURL, ProsperoURL, TelnetURL, WaisURL)
-from .url import URL, Problem
-from .tokens import Tokens, tokenize, tokenize_many, tokenize_offsets
+from .inputs import extract_file
+from .model.equivalence import equivalent, normalized
+from .model.parsing import check, is_valid, parse, validate_many
+from .model.partial import resolve
+from .model.ports import DEFAULT_PORTS
+from .model.problems import Problem
+from .model.registry import register_scheme, unregister_scheme
+from .model.schemes import (CidURL, FileURL, FtpURL, GenericURL, GopherURL, HttpURL, MailtoURL,
+                            MidURL, NewsURL, NntpURL, ProsperoURL, TelnetURL, WaisURL)
+from .model.tokens import Tokens, tokenize, tokenize_many, tokenize_offsets
+from .model.url import URL
+from .text import Match, extract, scan
 
 if TYPE_CHECKING:
     from .codec import quote, unquote, unquote_to_bytes

@@ -18,7 +18,7 @@ class Pipeline:
     """``Pipeline(buf, block, window, table, known, max_wrapper, max_length, workers)``:
     the pieces of ``buf``; ``take()`` the next one, or None after the last.
 
-    >>> from urlsift.extract import TABLE, KNOWN
+    >>> from urlsift.text.rules import TABLE, KNOWN
     >>> p = Pipeline(b"a http://x.example/ b\\n" * 3, 8, 64, TABLE, KNOWN, 8192, 65536, 1)
     >>> [(list(t), a, b) for t, a, b in iter(p.take, None)]
     [([2, 19, 0], 0, 22), ([24, 41, 0], 22, 44), ([46, 63, 0], 44, 66)]

@@ -2,7 +2,7 @@
 
 The scanner is mechanical: every decision (which characters end a bare URL, which are
 trimmed, which schemes are known without ``//``) arrives as a 256-entry table of bit
-flags and a list of names built in :mod:`urlsift.extract`. It returns flat
+flags and a list of names built in :mod:`urlsift.text.rules`. It returns flat
 ``(start, end, flags)`` triples of raw spans in an ``array('q')``.
 
 The walk, for each ``:`` in ``[start, stop)`` (found with ``find``, i.e. ``memchr``):
@@ -38,7 +38,7 @@ HYPHEN_BREAK = 8   # a line break right after "-" inside the wrapper (RFC 1738 a
 TRUNCATED = 16     # a bare URL cut at max_length characters
 TRIM_SHIFT = 8
 
-# ---- bits of the policy table (built in urlsift.extract from urlsift.charclass) ----
+# ---- bits of the policy table (built in urlsift.text.rules from urlsift.charclass) ----
 T_BARE = 1     # may continue a bare URL
 T_TRIM = 2     # trimmed from the end of a bare URL
 T_SCHEME = 4   # scheme character (either case)

@@ -1,0 +1,209 @@
+"""``urlsift validate``, ``parse`` and ``stats``: URLs checked one by one, and counted."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+from typing import Any
+
+from ..inputs import open_input
+from ..model.parsing import check, parse
+from .common import batches, error, read_errors, reason
+from .output import plain_value, reconfigure_stdout
+from .progress import Progress
+from .records import iter_records, plan_inputs
+
+__all__ = ["cmd_parse", "cmd_stats", "cmd_validate", "describe"]
+
+#: Attributes ``urlsift parse`` shows, in this order, when the URL object has them.
+ATTRIBUTES: tuple[str, ...] = (
+    "scheme", "user", "password", "host", "port", "effective_port", "path", "search",
+    "segments", "typecode", "gtype", "selector", "gopher_plus", "address", "group", "article",
+    "database", "wtype", "wpath", "hsoname", "fields", "message_id", "content_id",
+    "schemepart", "is_local", "fragment",
+)
+
+
+def _problem(p: Any) -> dict:
+    return {"position": getattr(p, "position", None), "code": getattr(p, "code", None),
+            "message": getattr(p, "message", str(p))}
+
+
+def _warning(w: Any) -> Any:
+    if isinstance(w, str):
+        return w
+    out = {k: getattr(w, k) for k in ("code", "position", "message") if hasattr(w, k)}
+    return out or str(w)
+
+
+def _problems(url: str, lenient: bool) -> list:
+    if not lenient:
+        return list(check(url))
+    try:
+        parse(url, strict=False)
+    except ValueError as exc:
+        return [exc]
+    return []
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    reconfigure_stdout("backslashreplace")
+    write = sys.stdout.write
+    status = checked = invalid = 0
+    for name in args.files or ["-"]:
+        shown = "<stdin>" if name == "-" else name
+        try:
+            with open_input(name) as stream:
+                for lineno, raw in enumerate(stream, 1):
+                    text = raw.strip()
+                    if not text:
+                        continue
+                    url = text.decode("utf-8", "surrogateescape")
+                    checked += 1
+                    problems = _problems(url, args.lenient)
+                    if not problems:
+                        continue
+                    invalid += 1
+                    if args.json:
+                        write(json.dumps({"file": shown, "line": lineno, "url": url,
+                                          "problems": [_problem(p) for p in problems]},
+                                         ensure_ascii=False) + "\n")
+                    else:
+                        p = problems[0]
+                        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+                        write(f"{shown}:{lineno}: {url}: {p.code} at {p.position}: "
+                              f"{p.message}{more}\n")
+        except read_errors() as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise  # our output closed, not an input error
+            error(f"cannot read '{name}': {reason(exc)}")
+            status = 2
+    sys.stdout.flush()
+    if not args.quiet:
+        sys.stderr.write(f"{checked} checked, {invalid} invalid\n")
+    return status or (1 if invalid else 0)
+
+
+def describe(url: str, strict: bool) -> dict:
+    """What ``urlsift parse`` tells about one URL, as a JSON-ready dict."""
+    rec: dict = {"url": url}
+    try:
+        u = parse(url, strict=strict)
+    except ValueError as exc:
+        rec["type"] = None
+        rec["error"] = _problem(exc)
+        u = None
+    else:
+        rec["type"] = type(u).__name__
+        parts = {}
+        for name in ATTRIBUTES:
+            try:
+                parts[name] = plain_value(getattr(u, name))
+            except AttributeError:
+                continue
+        rec["parts"] = parts
+    problems = [_problem(p) for p in check(url)]
+    rec["valid"] = not problems
+    rec["problems"] = problems
+    rec["warnings"] = [_warning(w) for w in getattr(u, "warnings", ())] if u is not None else []
+    return rec
+
+
+def _show(value: Any) -> str:
+    if value is None:
+        return "(none)"
+    if value == "":
+        return '""'
+    if isinstance(value, list):
+        return repr(tuple(value))
+    return str(value)
+
+
+def cmd_parse(args: argparse.Namespace) -> int:
+    reconfigure_stdout("backslashreplace")
+    status = 0
+    out = []
+    for url in args.urls:
+        rec = describe(url, args.strict)
+        if "error" in rec:
+            status = 1
+        if args.json:
+            out.append(json.dumps(rec, ensure_ascii=False) + "\n")
+            continue
+        lines = [url]
+        if "error" in rec:
+            e = rec["error"]
+            lines.append(f"  error           {e['code']} at {e['position']}: {e['message']}")
+        else:
+            lines.append(f"  type            {rec['type']}")
+            lines += [f"  {name:<16}{_show(value)}" for name, value in rec["parts"].items()]
+        if rec["problems"]:
+            lines += [f"  problem         {p['code']} at {p['position']}: {p['message']}"
+                      for p in rec["problems"] if p != rec.get("error")]
+        else:
+            lines.append("  problems        none (valid under RFC 1738)")
+        for w in rec["warnings"]:
+            text = w if isinstance(w, str) else w.get("message") or json.dumps(w)
+            code = "" if isinstance(w, str) or not w.get("code") else f"{w['code']}: "
+            lines.append(f"  warning         {code}{text}")
+        out.append("\n".join(lines) + "\n\n")
+    sys.stdout.write("".join(out).rstrip("\n") + "\n")
+    return status
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    plan, status = plan_inputs(args)
+    urls: Counter = Counter()
+    with Progress(args, plan) as progress:
+        for name, kind in plan:
+            try:
+                for batch in batches(iter_records(name, kind, args, ["url"], progress.update)):
+                    urls.update(batch)
+            except read_errors() as exc:
+                if isinstance(exc, BrokenPipeError):
+                    raise  # our output closed, not an input error
+                error(f"cannot read '{name}': {reason(exc)}")
+                status = 2
+    schemes: Counter = Counter()
+    hosts: Counter = Counter()
+    codes: Counter = Counter()
+    invalid = 0
+    for url, n in urls.items():
+        schemes[url.split(":", 1)[0].lower()] += n
+        try:
+            host = parse(url, strict=False).host
+        except ValueError:
+            host = None
+        if host:
+            hosts[host.lower()] += n
+        found = {p.code for p in check(url)}
+        if found:
+            invalid += n
+            for code in found:
+                codes[code] += n
+    report = {
+        "urls": sum(urls.values()), "distinct": len(urls), "invalid": invalid,
+        "schemes": dict(schemes.most_common()),
+        "hosts": dict(hosts.most_common(args.top)),
+        "problems": dict(codes.most_common()),
+    }
+    reconfigure_stdout("backslashreplace")
+    if args.json:
+        sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(_table(report, args.top))
+    return status
+
+
+def _table(report: dict, top: int) -> str:
+    width = max([24] + [len(k) + 2 for section in ("schemes", "hosts", "problems")
+                        for k in report[section]])
+    lines = [f"{'URLs found':<{width}}{report['urls']:>10}",
+             f"{'distinct URLs':<{width}}{report['distinct']:>10}",
+             f"{'invalid (RFC 1738)':<{width}}{report['invalid']:>10}"]
+    for title, section in (("scheme", "schemes"), (f"top {top} hosts", "hosts"),
+                           ("invalid by code", "problems")):
+        lines += ["", f"{title:<{width}}{'URLs':>10}"]
+        lines += [f"{k:<{width}}{v:>10}" for k, v in report[section].items()] or ["  (none)"]
+    return "\n".join(lines) + "\n"

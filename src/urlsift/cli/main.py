@@ -1,0 +1,59 @@
+"""The ``urlsift`` command's entry point: run a subcommand, turn every failure into
+an exit status and one line on stderr.
+
+Exit status: 0 fine, 1 invalid URLs found (``validate``, ``parse``), 2 usage or I/O
+error (one line on stderr, never a traceback), 130 interrupted, 141 closed pipe.
+
+>>> import os, tempfile
+>>> with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:
+...     _ = f.write('1.2.3.4 - - "GET / HTTP/1.1" 200 9 "http://a.example/" "bot (+http://b.example/)"')
+>>> main(["extract", f.name])
+http://a.example/
+http://b.example/
+0
+>>> os.unlink(f.name)
+"""
+from __future__ import annotations
+
+import os
+import sys
+from typing import Optional, Sequence
+
+from ..inputs import MissingDependency
+from .common import OutputError, error, reason
+from .parser import build_parser
+
+__all__ = ["main"]
+
+
+def _silence_stdout() -> None:
+    """After a closed pipe: point stdout at /dev/null so the exit flush is quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run the ``urlsift`` command with ``argv`` (default: ``sys.argv[1:]``); the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)  # usage errors: one line and exit status 2
+    try:
+        status = args.func(args)
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:
+        _silence_stdout()
+        return 141
+    except KeyboardInterrupt:
+        error("interrupted")
+        return 130
+    except (MissingDependency, OutputError) as exc:
+        error(str(exc))
+        return 2
+    except OSError as exc:  # the output file cannot be written, stdin unreadable...
+        target = f" '{exc.filename}'" if exc.filename else ""
+        error(f"cannot write{target}: {reason(exc)}" if target else reason(exc))
+        return 2

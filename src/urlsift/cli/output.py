@@ -1,0 +1,244 @@
+"""Writers for ``urlsift extract``: text, JSON lines, CSV and Parquet.
+
+A writer gets whole batches of records (dicts, or bare URL strings on the fast path)
+and writes each batch with one call, so the cost per URL stays a string join.
+"""
+from __future__ import annotations
+
+import io
+import sys
+from typing import IO, Any, Callable, Iterable, Optional, Sequence
+
+from ..inputs import MissingDependency
+from ..model.parsing import parse
+
+__all__ = ["PART_COLUMNS", "make_writer", "parts_getter", "plain_value", "reconfigure_stdout"]
+
+#: The parsed parts ``--parts`` adds, in column order (CSV and Parquet have exactly these).
+PART_COLUMNS: tuple[str, ...] = (
+    "scheme", "user", "password", "host", "port", "path", "search", "fragment", "parse_error",
+)
+#: Per-scheme attributes added to a JSON line when the URL object has them (not None).
+EXTRA_PARTS: tuple[str, ...] = (
+    "segments", "typecode", "gtype", "selector", "gopher_plus", "address", "group", "article",
+    "database", "wtype", "wpath", "hsoname", "fields", "message_id", "content_id",
+    "schemepart", "is_local",
+)
+_INT_COLUMNS = frozenset({"count", "line", "offset", "port"})
+
+
+class Writer:
+    """Base writer: ``columns`` is the record layout (``["url"]`` alone: bare strings)."""
+
+    def __init__(self, out: IO[str], columns: Sequence[str]) -> None:
+        self.out = out
+        self.columns = list(columns)
+
+    def write(self, batch: Sequence[Any]) -> None:
+        raise NotImplementedError
+
+    def write_lines(self, data: bytes) -> None:
+        """ASCII lines already made (the plain fast path): straight to the bytes layer."""
+        buffer = getattr(self.out, "buffer", None)
+        if buffer is None:
+            self.out.write(data.decode("ascii"))
+            return
+        self.out.flush()   # keep the order with what went through the text layer
+        buffer.write(data)
+
+    def close(self) -> None:
+        self.out.flush()
+        if self.out is not sys.stdout:
+            self.out.close()
+
+
+class TextWriter(Writer):
+    """One URL a line; ``count`` (``uniq -c`` style) and ``FILE:LINE:OFFSET:`` (mail:
+    ``FILE:OFFSET:MESSAGE-ID:``) in front when asked for; the mail part and ``--parts``
+    after a tab. Mail fields without ``--with-position`` are for jsonl/csv."""
+
+    def write(self, batch: Sequence[Any]) -> None:
+        if not batch:
+            return
+        if self.columns == ["url"]:
+            self.out.write("\n".join(batch))
+            self.out.write("\n")
+            return
+        self.out.write("".join(self._line(r) for r in batch))
+
+    def _line(self, r: dict) -> str:
+        head = ""
+        if "count" in r:
+            head = f"{r['count']:7d} "
+        if "file" in r:
+            if "message_id" in r:
+                head += f"{r['file']}:{_s(r.get('offset'))}:{_s(r.get('message_id'))}:"
+            else:
+                head += f"{r['file']}:{_s(r.get('line'))}:{_s(r.get('offset'))}:"
+        tail = []
+        if "part" in r and "file" in r:
+            tail.append(_s(r["part"]))
+        for name in PART_COLUMNS:
+            if r.get(name) is not None:
+                tail.append(f"{name}={r[name]}")
+        return head + r["url"] + ("\t" + "\t".join(tail) if tail else "") + "\n"
+
+
+def _s(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+class JsonlWriter(Writer):
+    def write(self, batch: Sequence[Any]) -> None:
+        if not batch:
+            return
+        import json
+        dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+        if self.columns == ["url"]:
+            joined = "".join(batch)
+            plain = joined.isascii() and joined.isprintable()
+            if plain and '"' not in joined and "\\" not in joined:
+                # nothing to escape in the whole batch: JSON strings are the URLs quoted
+                self.out.write('{"url": "' + '"}\n{"url": "'.join(batch) + '"}\n')
+            else:
+                self.out.write("".join('{"url": %s}\n' % dumps(u) for u in batch))
+        else:
+            self.out.write("".join(dumps(r) + "\n" for r in batch))
+
+
+class CsvWriter(Writer):
+    def __init__(self, out: IO[str], columns: Sequence[str]) -> None:
+        import csv
+        super().__init__(out, columns)
+        self._buf = io.StringIO()
+        self._csv = csv.writer(self._buf, lineterminator="\n")
+        self._csv.writerow(self.columns)
+
+    def write(self, batch: Sequence[Any]) -> None:
+        if self.columns == ["url"]:
+            self._csv.writerows((u,) for u in batch)
+        else:
+            cols = self.columns
+            self._csv.writerows([_csv_cell(r.get(c)) for c in cols] for r in batch)
+        self.out.write(self._buf.getvalue())
+        self._buf.seek(0)
+        self._buf.truncate()
+
+    def close(self) -> None:
+        self.write([])
+        super().close()
+
+
+def _csv_cell(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return value
+
+
+class ParquetWriter(Writer):
+    """Row groups of one batch each, written with pyarrow as they come."""
+
+    def __init__(self, out: Any, columns: Sequence[str]) -> None:
+        super().__init__(out, columns)
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise MissingDependency(
+                "--format parquet needs pyarrow (pip install 'urlsift[parquet]')") from None
+        self._pa = pa
+        fields = []
+        for c in self.columns:
+            kind = pa.int64() if c in _INT_COLUMNS else pa.bool_() if c == "refanged" else pa.string()
+            fields.append(pa.field(c, kind))
+        self._schema = pa.schema(fields)
+        self._writer = pq.ParquetWriter(out, self._schema)
+
+    def write(self, batch: Sequence[Any]) -> None:
+        if not batch:
+            return
+        if self.columns == ["url"]:
+            data = {"url": list(batch)}
+        else:
+            data = {c: [r.get(c) for r in batch] for c in self.columns}
+        self._writer.write_table(self._pa.table(data, schema=self._schema))
+
+    def close(self) -> None:
+        self._writer.close()
+        if hasattr(self.out, "flush"):
+            self.out.flush()
+
+
+def make_writer(fmt: str, columns: Sequence[str], output: Optional[str]) -> Writer:
+    """The writer for ``--format fmt`` to ``output`` (None: standard output)."""
+    if fmt == "parquet":
+        if output is None:
+            if sys.stdout.isatty():
+                raise MissingDependency(
+                    "--format parquet writes binary data: give -o FILE or redirect stdout")
+            target: Any = sys.stdout.buffer
+        else:
+            target = output
+        return ParquetWriter(target, columns)
+    errors = "surrogateescape" if fmt == "text" else "backslashreplace"
+    if output is None:
+        reconfigure_stdout(errors)
+        out: IO[str] = sys.stdout
+    else:
+        out = open(output, "w", encoding="utf-8", errors=errors, newline="")
+    cls = {"text": TextWriter, "jsonl": JsonlWriter, "csv": CsvWriter}[fmt]
+    return cls(out, columns)
+
+
+def reconfigure_stdout(errors: str) -> None:
+    """UTF-8 on stdout with ``errors`` (a replaced stdout, as under doctest, is left alone)."""
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8", errors=errors)
+
+
+def dumps_line(record: Any) -> str:
+    """One JSON line (used by validate/parse/stats --json)."""
+    import json
+    return json.dumps(record, ensure_ascii=False) + "\n"
+
+
+def write_lines(out: IO[str], lines: Iterable[str]) -> None:
+    out.write("".join(lines))
+
+
+def parts_getter(extras: bool) -> Callable[[str], dict]:
+    """``url -> {part: value}`` for ``--parts`` (lenient parse), cached by URL."""
+    cache: dict[str, dict] = {}
+
+    def parts(url: str) -> dict:
+        got = cache.get(url)
+        if got is not None:
+            return got
+        try:
+            u = parse(url, strict=False)
+        except ValueError as exc:
+            got = dict.fromkeys(PART_COLUMNS)
+            got["parse_error"] = getattr(exc, "code", None) or str(exc)
+        else:
+            got = {name: plain_value(getattr(u, name, None)) for name in PART_COLUMNS}
+            if extras:
+                for name in EXTRA_PARTS:
+                    value = getattr(u, name, None)
+                    if value is not None:
+                        got[name] = plain_value(value)
+        if len(cache) > 1_000_000:
+            cache.clear()
+        cache[url] = got
+        return got
+
+    return parts
+
+
+def plain_value(value: Any) -> Any:
+    if value is None or isinstance(value, (str, int, bool)):
+        return value
+    if isinstance(value, (tuple, list)):
+        return [plain_value(v) for v in value]
+    return str(value)

@@ -1,0 +1,124 @@
+"""The ``urlsift`` command's arguments: subcommands, options, help and examples."""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+
+from .. import __version__
+from .commands import cmd_parse, cmd_stats, cmd_validate
+from .extract import cmd_extract
+
+__all__ = ["build_parser"]
+
+EPILOG = """\
+examples:
+  urlsift extract access.log                     every URL, one a line
+  urlsift extract --unique access.log.*.gz       distinct URLs with counts, rotated logs too
+  zcat big.log.gz | urlsift extract --schemes http,https | head
+  urlsift extract --format jsonl --with-position --parts access.log
+  urlsift extract --format csv -o urls.csv --mbox ~/mail/inbox
+  urlsift extract --refang threat-report.txt     hxxp://evil[.]example -> http://evil.example
+  urlsift extract --quoted old-thread.txt        <URL:...> wrapped over "> " lines, whole
+  urlsift validate urls.txt                      one URL a line; exit 1 if any is invalid
+  urlsift parse 'ftp://ftp.example/pub/file.txt;type=i'
+  urlsift stats --json access.log
+
+exit status: 0 ok, 1 invalid URLs found (validate, parse), 2 usage or I/O error,
+130 interrupted.
+"""
+
+
+def _schemes(text: str) -> tuple[str, ...]:
+    names = tuple(s.strip().lower() for s in text.split(",") if s.strip())
+    for name in names:
+        if not re.fullmatch(r"[a-z0-9+.\-]+", name):
+            raise argparse.ArgumentTypeError(f"not a scheme name: {name!r}")
+    if not names:
+        raise argparse.ArgumentTypeError("no scheme given")
+    return names
+
+
+def _jobs(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError("must be 0 (all cores) or more")
+    return n or (os.cpu_count() or 1)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``urlsift`` command."""
+    fmt = argparse.RawDescriptionHelpFormatter
+    parser = argparse.ArgumentParser(
+        prog="urlsift", formatter_class=fmt, epilog=EPILOG,
+        description="Find, validate and take apart RFC 1738 URLs in logs, mail and text.")
+    parser.add_argument("--version", action="version", version=f"urlsift {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    scan = argparse.ArgumentParser(add_help=False)
+    scan.add_argument("files", nargs="*", metavar="FILE",
+                      help="text, log or mail files; .gz .bz2 .xz .zst read as they are; "
+                           "'-' or none: standard input")
+    scan.add_argument("--schemes", type=_schemes, metavar="LIST",
+                      help="only these schemes, comma-separated (e.g. http,https,ftp)")
+    scan.add_argument("--valid-only", action="store_true",
+                      help="only URLs valid in lenient mode (the real-world syntax)")
+    scan.add_argument("--strict", action="store_true",
+                      help="only URLs valid under RFC 1738 exactly (implies --valid-only)")
+    scan.add_argument("--mbox", action="store_true",
+                      help="read the files as mbox mail spools (auto when a file starts "
+                           "with 'From '; a Maildir directory is always read as mail)")
+    scan.add_argument("--refang", action="store_true",
+                      help="recognize defanged URLs (hxxp://evil[.]example) and give them back "
+                           "refanged")
+    scan.add_argument("--quoted", action="store_true",
+                      help="remove reply-quote prefixes ('> ') first, so a <URL:...> wrapped "
+                           "over quoted lines comes out whole (always on in mail)")
+    scan.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
+                      help="threads for large plain files (0: one per core)")
+    scan.add_argument("--no-progress", action="store_true",
+                      help="no progress bar (there is none anyway when stderr is not a terminal)")
+
+    ex = sub.add_parser("extract", parents=[scan], formatter_class=fmt, help="print the URLs found",
+                        description="Print the URLs found in the files.", epilog=EPILOG)
+    ex.add_argument("-f", "--format", choices=("text", "jsonl", "csv", "parquet"),
+                    default="text", help="output format (parquet needs pyarrow)")
+    ex.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
+    ex.add_argument("-u", "--unique", action="store_true",
+                    help="each distinct URL once with its count, most frequent first")
+    ex.add_argument("--with-position", action="store_true",
+                    help="add file, line and byte offset (mail: file, message offset, "
+                         "Message-ID)")
+    ex.add_argument("--parts", action="store_true",
+                    help="add the parsed parts: scheme, user, password, host, port, path...")
+    ex.set_defaults(func=cmd_extract)
+
+    st = sub.add_parser("stats", parents=[scan], formatter_class=fmt,
+                        help="counts by scheme, top hosts, invalid URLs by problem code",
+                        description="Statistics of the URLs found in the files.")
+    st.add_argument("--json", action="store_true", help="JSON instead of a table")
+    st.add_argument("--top", type=int, default=10, metavar="N", help="how many hosts (10)")
+    st.set_defaults(func=cmd_stats)
+
+    va = sub.add_parser("validate", formatter_class=fmt, help="check one URL a line",
+                        description="Check files holding one URL a line; print each invalid "
+                                    "one with its position, code and message; exit 1 if any.")
+    va.add_argument("files", nargs="*", metavar="FILE", help="'-' or none: standard input")
+    va.add_argument("--lenient", action="store_true",
+                    help="accept what lenient mode accepts (default: RFC 1738 strictly)")
+    va.add_argument("--json", action="store_true", help="JSON lines instead of text")
+    va.add_argument("-q", "--quiet", action="store_true", help="no summary line on stderr")
+    va.set_defaults(func=cmd_validate)
+
+    pa = sub.add_parser("parse", formatter_class=fmt, help="show the parts of URLs",
+                        description="Show the parts of each URL, its problems and its security "
+                                    "warnings (RFC 1738 §6).")
+    pa.add_argument("urls", nargs="+", metavar="URL")
+    pa.add_argument("--json", action="store_true", help="one JSON object a line")
+    pa.add_argument("--strict", action="store_true",
+                    help="parse by RFC 1738 exactly (default: lenient, problems listed)")
+    pa.set_defaults(func=cmd_parse)
+    return parser

@@ -1,0 +1,123 @@
+"""The records of ``extract`` and ``stats``: which inputs can be read and as what,
+the columns asked for, and one record (or bare URL string) per URL found.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, cast
+
+from ..inputs import (input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
+                      open_input)
+from .common import error, read_errors, reason
+from .output import PART_COLUMNS
+
+__all__ = ["columns_for", "iter_records", "plan_inputs", "scan_options"]
+
+
+def scan_options(args: argparse.Namespace) -> tuple[Optional[tuple], Optional[str]]:
+    """``(schemes, valid)`` as the scanner takes them, from the command's options."""
+    valid = "strict" if args.strict else "lenient" if args.valid_only else None
+    return args.schemes, valid
+
+
+def plan_inputs(args: argparse.Namespace) -> tuple[list[tuple[str, str]], int]:
+    """``[(name, kind)]`` of the inputs that can be opened; errors reported, status 2."""
+    plan = []
+    status = 0
+    for name in args.files or ["-"]:
+        try:
+            kind = input_kind(name)
+            if kind == "directory":
+                raise IsADirectoryError(21, "Is a directory", name)
+            if kind == "text":
+                if args.mbox:
+                    kind = "mbox"
+                elif name == "-":
+                    # typeshed says BinaryIO; a process's stdin.buffer is a BufferedReader
+                    stdin = cast(io.BufferedReader, sys.stdin.buffer)
+                    if stdin.peek(5)[:5] == b"From ":
+                        kind = "mbox"
+                else:
+                    with open_input(name) as stream:
+                        kind = input_kind(name, stream)
+        except read_errors() as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise  # our output closed, not an input error
+            error(f"cannot read '{name}': {reason(exc)}")
+            status = 2
+            continue
+        plan.append((name, kind))
+    return plan, status
+
+
+def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:
+    """The output columns for the options given (``["url"]`` alone: bare strings)."""
+    cols = ["url"]
+    if getattr(args, "unique", False):
+        cols.append("count")
+    if getattr(args, "with_position", False):
+        cols += ["file", "line", "offset"]
+    if mail:
+        cols += ["message_id", "date", "part"]
+    if args.refang:
+        cols.append("refanged")
+    if getattr(args, "parts", False):
+        cols += PART_COLUMNS
+    return cols
+
+
+def iter_records(name: str, kind: str, args: argparse.Namespace, columns: Sequence[str],
+                 progress: Optional[Callable[[int], None]] = None,
+                 parts: Optional[Callable[[str], dict]] = None) -> Iterable[Any]:
+    """Bare URL strings when ``columns == ["url"]``, else one dict per URL."""
+    if kind == "text" and not (args.refang or args.quoted) and list(columns) == ["url"]:
+        # The common case, kept free of per-URL Python code (map over the matches).
+        schemes, valid = scan_options(args)
+        return iter_file_urls(name, schemes=schemes, valid=valid, jobs=args.jobs,
+                              progress=progress)
+    return _records(name, kind, args, columns, progress, parts)
+
+
+def _records(name: str, kind: str, args: argparse.Namespace, columns: Sequence[str],
+             progress: Optional[Callable[[int], None]],
+             parts: Optional[Callable[[str], dict]]) -> Iterator[Any]:
+    schemes, valid = scan_options(args)
+    fast = list(columns) == ["url"]
+    with_pos = "file" in columns
+    mail_cols = "message_id" in columns
+    if kind in ("mbox", "maildir"):
+        for m in iter_mail_urls(name, schemes=schemes, valid=valid, refang=args.refang,
+                                on_error=error):
+            if fast:
+                yield m.url
+                continue
+            rec: dict = {"url": m.url}
+            if with_pos:
+                rec.update(file=m.source, line=None, offset=m.offset)
+            rec.update(message_id=m.message_id, date=m.date, part=m.part)
+            if args.refang:
+                rec["refanged"] = m.refanged
+            if parts is not None:
+                rec.update(parts(m.url))
+            yield rec
+        return
+    found = iter_file_matches(name, schemes=schemes, valid=valid, refang=args.refang,
+                              quoted=args.quoted,
+                              line_numbers=with_pos, jobs=args.jobs, progress=progress)
+    if fast:
+        for f in found:
+            yield f.url
+        return
+    for f in found:
+        rec = {"url": f.url}
+        if with_pos:
+            rec.update(file=name, line=f.line, offset=f.start)
+        if mail_cols:
+            rec.update(message_id=None, date=None, part=None)
+        if args.refang:
+            rec["refanged"] = f.refanged
+        if parts is not None:
+            rec.update(parts(f.url))
+        yield rec

@@ -1,0 +1,160 @@
+"""The URLs of an input path: the one place that knows both text and mail.
+
+:func:`extract_file` (``urlsift.extract_file``) reads a path as text (memory-mapped
+when it is a plain file, else streamed and decompressed) or, with ``mbox=True``, as a
+mail spool (an mbox stream, or a Maildir directory). The command's own entry points
+(:func:`iter_file_matches`, :func:`iter_file_urls`, :func:`iter_mail_urls`) add
+rewriting, progress and the fast path that builds no Python object per URL.
+
+The mail layer is imported inside the functions that read mail: it loads the
+standard library's ``email`` and ``html.parser``, which ``import urlsift`` must not.
+"""
+from __future__ import annotations
+
+import os
+from itertools import islice
+from operator import itemgetter
+from typing import Any, Callable, Iterable, Iterator, Optional
+
+from ..text.extraction import check_valid
+from ..text.extraction import extract_file as extract_text_file
+from ..text.streams import Found, iter_stream_matches, text_of
+from .opening import PathLike, input_kind, is_plain_file, open_input
+
+__all__ = ["extract_file", "iter_file_matches", "iter_file_urls", "iter_mail_urls",
+           "iter_messages"]
+
+
+def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
+                 schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
+                 block_size: Optional[int] = None, mbox: bool = False) -> Iterator[Any]:
+    """Every URL in a file, in file order, without reading the file into memory.
+
+    Text: :func:`urlsift.text.extract_file` (memory-mapped, ``jobs`` threads, or
+    streamed; ``Match`` objects, offsets in octets from the start of the file).
+
+    With ``mbox=True`` the file is a mail spool (mbox, or a Maildir directory) walked
+    message by message (:func:`iter_mail_urls`): text parts decoded, HTML links read,
+    URL-bearing headers scanned; each match then also carries the message's
+    ``message_id``, ``date`` and ``part``.
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("wb", suffix=".mbox", delete=False) as f:
+    ...     _ = f.write(b"From a\\nMessage-ID: <1@x>\\n\\nsee http://m.example/\\n")
+    >>> [(m.url, m.message_id) for m in extract_file(f.name, mbox=True)]
+    [('http://m.example/', '<1@x>')]
+    >>> os.unlink(f.name)
+    """
+    check_valid(valid)
+    if mbox:
+        return iter_mail_urls(path, schemes=schemes, valid=valid)
+    return extract_text_file(path, jobs=jobs, line_numbers=line_numbers, schemes=schemes,
+                              valid=valid, block_size=block_size)
+
+
+def iter_messages(path: PathLike) -> Iterator[tuple[str, Optional[int], Any]]:
+    """``(source, offset, data_or_error)`` for each message of an mbox (``"-"``: stdin;
+    compressed or not) or a Maildir (see :mod:`urlsift.mail.spool`)."""
+    from ..mail import spool   # lazy: see the module docstring
+
+    name = os.fspath(path)
+    if input_kind(name) == "maildir":
+        yield from spool.maildir_messages(name)
+        return
+    with open_input(name) as stream:
+        yield from spool.mbox_messages(stream, name)
+
+
+def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
+                   valid: Optional[str] = None, refang: bool = False,
+                   on_error: Optional[Callable[[str], None]] = None) -> Iterator[Any]:
+    """Every URL of every message of the mbox or Maildir at ``path`` (``"-"``: stdin),
+    as :class:`urlsift.mail.MailMatch` objects.
+
+    A message that cannot be read or decoded is reported through ``on_error`` (one
+    line; default: printed on stderr) and skipped; the walk goes on.
+    """
+    from ..mail import iter_spool_urls   # lazy: see the module docstring
+
+    return iter_spool_urls(iter_messages(path), schemes=schemes, valid=valid, refang=refang,
+                           on_error=on_error)
+
+
+def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
+                      valid: Optional[str] = None, refang: bool = False,
+                      quoted: bool = False, line_numbers: bool = False, jobs: int = 1,
+                      progress: Optional[Callable[[int], None]] = None) -> Iterator[Found]:
+    """The URLs of one text input (plain, compressed or ``"-"``), in order.
+
+    A plain regular file goes through :func:`urlsift.text.extract_file` (memory map,
+    ``jobs`` threads); anything else through
+    :func:`~urlsift.text.streams.iter_stream_matches` when the text is rewritten
+    (``refang``, ``quoted``), else through ``extract_file``'s streaming mode.
+    """
+    name = os.fspath(path)
+    rewrite = refang or quoted
+    if not rewrite and name != "-" and is_plain_file(name):
+        yield from _via_extract_file(name, schemes, valid, line_numbers, jobs, progress)
+        return
+    with open_input(name) as stream:
+        if rewrite:  # the text is rewritten: our own block loop with its offset maps
+            yield from iter_stream_matches(stream, schemes=schemes, valid=valid, refang=refang,
+                                           quoted=quoted, line_numbers=line_numbers,
+                                           progress=progress)
+        else:       # extract_file's streaming mode (blocks cut where no URL can cross)
+            yield from _via_extract_file(stream, schemes, valid, line_numbers, 1, None)
+
+
+def iter_file_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
+                   valid: Optional[str] = None, jobs: int = 1,
+                   progress: Optional[Callable[[int], None]] = None) -> Iterable[str]:
+    """Just the URL strings of one text input: the CLI's fast path.
+
+    For a plain file this is ``map(itemgetter(0), extract_file(...))``: no Python code
+    runs per URL (the CLI must cost little beyond ``extract_file`` itself).
+    """
+    name = os.fspath(path)
+    kwargs: dict[str, Any] = {"schemes": tuple(schemes) if schemes is not None else None,
+                              "valid": valid}
+    if name == "-" or not is_plain_file(name):
+        return _stream_urls(name, kwargs)
+    kwargs["jobs"] = jobs
+    matches = extract_text_file(name, **kwargs)
+    if progress is None:
+        return map(itemgetter(0), matches)
+    return _urls_with_progress(matches, progress, os.path.getsize(name))
+
+
+def _stream_urls(name: str, kwargs: dict) -> Iterator[str]:
+    with open_input(name) as stream:
+        yield from map(itemgetter(0), extract_text_file(stream, **kwargs))
+
+
+def _urls_with_progress(matches: Iterator[Any], progress: Callable[[int], None],
+                        size: int) -> Iterator[str]:
+    done = 0
+    while True:
+        batch = list(islice(matches, 1 << 16))
+        if not batch:
+            break
+        end = batch[-1].end
+        progress(end - done)
+        done = end
+        yield from map(itemgetter(0), batch)
+    progress(size - done)
+
+
+def _via_extract_file(name: Any, schemes: Optional[Iterable[str]], valid: Optional[str],
+                      line_numbers: bool, jobs: int,
+                      progress: Optional[Callable[[int], None]]) -> Iterator[Found]:
+    matches = extract_text_file(name, jobs=jobs, line_numbers=line_numbers, valid=valid,
+                           schemes=tuple(schemes) if schemes is not None else None)
+    done = 0
+    step = 1 << 16
+    for i, m in enumerate(matches):
+        yield Found(text_of(m.url), m.start, m.end, m.line if line_numbers else None, False, m)
+        if progress is not None and not i % step:
+            progress(m.end - done)
+            done = m.end
+    if progress is not None and isinstance(name, str):
+        progress(os.path.getsize(name) - done)

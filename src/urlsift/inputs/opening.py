@@ -1,0 +1,124 @@
+"""Opening an input: a path or ``"-"`` (standard input) as one binary stream,
+decompressed on the fly, and telling what it holds (text, an mbox, a Maildir).
+
+The magic bytes decide the compression (``.gz``, ``.bz2``, ``.xz``, ``.zst``), so a
+rotated ``access.log.3.gz`` or a compressed stream on stdin needs no unpacking and a
+misnamed file is still read right.
+
+>>> compression_of(b"\\x1f\\x8b\\x08\\x00"), compression_of(b"GET /"), compression_of(b"", "a.xz")
+('gzip', None, 'xz')
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import stat
+import sys
+from typing import IO, Iterator, Optional, Union, cast
+
+__all__ = ["MissingDependency", "PathLike", "compression_of", "input_kind", "is_plain_file",
+           "open_input"]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: Magic bytes of the compressed formats read as streams.
+MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bz2"),
+    (b"\xfd7zXZ\x00", "xz"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+)
+#: Extensions, used when a file is too short to show its magic bytes.
+EXTENSIONS = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
+#: Buffer of a zstd stream reader (the other formats buffer on their own).
+READ_SIZE = 4 << 20
+
+class MissingDependency(OSError):
+    """An optional package needed for this input or output is not installed."""
+
+
+def compression_of(head: bytes, name: str = "") -> Optional[str]:
+    """The compression of a stream from its first bytes (its name when too short)."""
+    for magic, kind in MAGIC:
+        if head.startswith(magic):
+            return kind
+    if len(head) < 6:
+        return EXTENSIONS.get(os.path.splitext(name)[1].lower())
+    return None
+
+
+def _zstd_reader(raw: IO[bytes]) -> IO[bytes]:
+    try:
+        import zstandard
+    except ImportError:
+        raise MissingDependency(
+            "zstd-compressed input needs the 'zstandard' package "
+            "(pip install 'urlsift[zstd]')") from None
+    reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+    return io.BufferedReader(reader, READ_SIZE)  # type: ignore[arg-type]
+
+
+@contextlib.contextmanager
+def open_input(path: PathLike) -> Iterator[IO[bytes]]:
+    """Open ``path`` (``"-"``: standard input) as a decompressed binary stream.
+
+    The stream supports ``peek`` (to sniff an mbox). Raises ``OSError`` (with the
+    reason) when the input cannot be read, :class:`MissingDependency` for a
+    ``.zst`` file without ``zstandard``.
+    """
+    with contextlib.ExitStack() as stack:
+        name = os.fspath(path)
+        if name == "-":
+            raw: IO[bytes] = sys.stdin.buffer
+        else:
+            if os.path.isdir(name):
+                raise IsADirectoryError(21, "Is a directory", name)
+            raw = stack.enter_context(open(name, "rb"))
+        head = raw.peek(8)[:8] if hasattr(raw, "peek") else b""  # type: ignore[attr-defined]
+        kind = compression_of(head, name)
+        if kind == "gzip":
+            import gzip
+            # typeshed declares BZ2File and LZMAFile IO[bytes] but GzipFile only a
+            # BufferedIOBase; at run time it is the same binary file interface.
+            gz = cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb"))
+            stream: IO[bytes] = stack.enter_context(gz)
+        elif kind == "bz2":
+            import bz2
+            stream = stack.enter_context(bz2.BZ2File(raw))
+        elif kind == "xz":
+            import lzma
+            stream = stack.enter_context(lzma.LZMAFile(raw))
+        elif kind == "zstd":
+            stream = stack.enter_context(_zstd_reader(raw))
+        else:
+            stream = raw
+        yield stream
+
+
+def input_kind(path: PathLike, stream: Optional[IO[bytes]] = None) -> str:
+    """``"maildir"``, ``"mbox"`` (a stream starting with ``From ``) or ``"text"``.
+
+    ``stream`` is the opened (decompressed) input, peeked at without consuming it.
+    """
+    name = os.fspath(path)
+    if name != "-" and os.path.isdir(name):
+        if os.path.isdir(os.path.join(name, "cur")) and os.path.isdir(os.path.join(name, "new")):
+            return "maildir"
+        return "directory"
+    if stream is not None and hasattr(stream, "peek"):
+        if stream.peek(5)[:5] == b"From ":  # type: ignore[attr-defined]
+            return "mbox"
+    return "text"
+
+
+def is_plain_file(name: str) -> bool:
+    """A non-empty, uncompressed regular file: one that can be memory-mapped as text."""
+    try:
+        st = os.stat(name)
+    except OSError:
+        return False  # let open_input raise the real error
+    if not stat.S_ISREG(st.st_mode) or st.st_size == 0:
+        return False
+    with open(name, "rb") as f:
+        return compression_of(f.read(8), name) is None

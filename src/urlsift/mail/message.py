@@ -1,0 +1,207 @@
+"""URLs in mail messages, and in the messages of a spool, one after another.
+
+Each message is parsed with the standard library's :mod:`email`; its text parts are
+decoded (quoted-printable and base64 undone, so ``=\\n`` soft breaks and ``=3D`` no
+longer cut or corrupt URLs; the declared charset applied), ``href``/``src`` are read
+out of HTML parts with :mod:`html.parser` (entities decoded; a link whose text is its
+own URL counts once), the URL-bearing headers (``List-*``, ``Archived-At``...) are
+scanned, and reply-quote prefixes (``> ``) are removed so that a wrapped
+``<URL:...>`` spread over quoted lines comes out whole.
+
+>>> msg = (b"Message-ID: <1@x>\\nList-Post: <mailto:l@x.example>\\n"
+...        b"Content-Transfer-Encoding: quoted-printable\\n\\n"
+...        b"see http://a.example/?a=3D1&b=\\n=3D2\\n")
+>>> [(m.url, m.part) for m in iter_message_urls(msg)]
+[('mailto:l@x.example', 'header:List-Post'), ('http://a.example/?a=1&b=2', '1 text/plain')]
+"""
+from __future__ import annotations
+
+import email
+import email.message
+import email.utils
+import sys
+from functools import partial
+from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional
+
+from ..model.parsing import parse
+from ..text.rewrite import extract_rewritten
+from .html import html_hits
+from .spool import Message
+
+__all__ = ["URL_HEADERS", "MailMatch", "iter_message_urls", "iter_spool_urls"]
+
+#: Headers whose values carry URLs (RFC 2369 List-*, RFC 5064 Archived-At, MIME).
+URL_HEADERS: tuple[str, ...] = (
+    "List-Help", "List-Unsubscribe", "List-Subscribe", "List-Post", "List-Owner",
+    "List-Archive", "Archived-At", "Content-Base", "Content-Location",
+)
+
+
+class MailMatch(NamedTuple):
+    """A URL found in a message.
+
+    ``start``/``end`` are offsets in the decoded text of ``part`` (for an HTML
+    attribute: the offset of its tag); ``offset`` is the byte offset of the message in
+    an mbox (None in a Maildir); ``source`` is the spool (or the Maildir message file).
+    """
+
+    url: str
+    raw: str
+    start: int
+    end: int
+    message_id: Optional[str]
+    date: Optional[str]
+    part: str
+    refanged: bool
+    source: str
+    offset: Optional[int]
+    match: Any  # the urlsift.Match it came from
+
+    @property
+    def wrapped(self) -> bool:
+        return bool(getattr(self.match, "wrapped", False))
+
+    @property
+    def hyphen_break(self) -> bool:
+        return bool(getattr(self.match, "hyphen_break", False))
+
+    @property
+    def edits(self) -> tuple:
+        """What turned the text into ``url`` (the Match's ``edits``)."""
+        return tuple(getattr(self.match, "edits", ()))
+
+    @property
+    def line(self) -> None:
+        """Always None: a mail URL's place is its message and part (Match compatibility)."""
+        return None
+
+    def parse(self, *, strict: bool = False):
+        """The URL object of ``url`` (lenient by default)."""
+        return parse(self.url, strict=strict)
+
+
+class _Options(NamedTuple):
+    schemes: Optional[tuple]
+    valid: Optional[str]
+    refang: bool
+
+
+def iter_spool_urls(messages: Iterable[Message], *, schemes: Optional[Iterable[str]] = None,
+                    valid: Optional[str] = None, refang: bool = False,
+                    on_error: Optional[Callable[[str], None]] = None) -> Iterator[MailMatch]:
+    """Every URL of every message of a spool (:mod:`urlsift.mail.spool` gives them).
+
+    A message that cannot be read or decoded is reported through ``on_error`` (one
+    line; default: printed on stderr) and skipped; the walk goes on.
+    """
+    opts = _Options(tuple(schemes) if schemes is not None else None, valid, refang)
+    report = on_error or _print_error
+    for source, offset, data in messages:
+        where = f"at offset {offset} in '{source}'" if offset is not None else f"'{source}'"
+        if isinstance(data, Exception):
+            report(f"skipping message {where}: {_reason(data)}")
+            continue
+        try:
+            found = list(_message_urls(data, source, offset, opts))
+        except Exception as exc:  # a malformed message must not end the run
+            report(f"skipping malformed message {where}: {_reason(exc)}")
+            continue
+        yield from found
+
+
+def iter_message_urls(data: bytes, *, schemes: Optional[Iterable[str]] = None,
+                      valid: Optional[str] = None, refang: bool = False,
+                      source: str = "", offset: Optional[int] = None) -> Iterator[MailMatch]:
+    """Every URL of one message given as bytes (headers, text and HTML parts)."""
+    opts = _Options(tuple(schemes) if schemes is not None else None, valid, refang)
+    return iter(list(_message_urls(data, source, offset, opts)))
+
+
+def _print_error(line: str) -> None:
+    print(f"urlsift: {line}", file=sys.stderr)
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    return str(exc) or type(exc).__name__
+
+
+def _message_urls(data: bytes, source: str, offset: Optional[int],
+                  opts: _Options) -> Iterator[MailMatch]:
+    msg = email.message_from_bytes(data)
+    message_id = _clean(msg.get("Message-ID"))
+    date = _iso_date(msg.get("Date"))
+
+    def made(hit: tuple, part: str) -> MailMatch:
+        m, start, end, raw, refanged = hit
+        return MailMatch(m.url, raw, start, end, message_id, date, part, refanged,
+                         source, offset, m)
+
+    for header in URL_HEADERS:
+        for value in msg.get_all(header, ()):
+            for hit in _scan(str(value), opts, quoted=False):
+                yield made(hit, f"header:{header}")
+    for section, part in _leaf_parts(msg, ""):
+        ctype = part.get_content_type()
+        maintype = part.get_content_maintype()
+        if maintype not in ("text", "multipart"):
+            continue  # images, archives...: not text
+        text = _decoded_text(part)
+        label = f"{section} {ctype}"
+        if ctype == "text/html":
+            for hit, how in html_hits(text, partial(_scan, opts=opts, quoted=False)):
+                yield made(hit, label if how == "text" else f"{label} {how}")
+        else:  # text/*, and a multipart whose boundary is missing (its text is all we have)
+            for hit in _scan(text, opts, quoted=True):
+                yield made(hit, label)
+
+
+def _leaf_parts(msg: email.message.Message, prefix: str) -> Iterator[tuple[str, email.message.Message]]:
+    """Non-multipart parts with IMAP-style section numbers ("1", "2.1")."""
+    if not msg.is_multipart():
+        yield prefix or "1", msg
+        return
+    payload = msg.get_payload()
+    for i, sub in enumerate(payload, 1):
+        yield from _leaf_parts(sub, f"{prefix}.{i}" if prefix else str(i))
+
+
+def _decoded_text(part: email.message.Message) -> str:
+    payload = part.get_payload(decode=True)  # undoes quoted-printable and base64
+    if isinstance(payload, str):
+        return payload
+    if not isinstance(payload, bytes):
+        return ""  # None: a multipart part has no payload of its own to decode
+    charset = part.get_content_charset() or "utf-8"
+    try:
+        return payload.decode(charset, "replace")
+    except (LookupError, ValueError):
+        return payload.decode("latin-1")  # unknown charset: URLs are ASCII anyway
+
+
+def _clean(value: Any) -> Optional[str]:
+    if value is None:
+        return None
+    text = " ".join(str(value).split())
+    return text or None
+
+
+def _iso_date(value: Any) -> Optional[str]:
+    """ISO 8601 with the header's own UTC offset; as written when it will not parse."""
+    text = _clean(value)
+    if text is None:
+        return None
+    try:
+        return email.utils.parsedate_to_datetime(text).isoformat()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return text
+
+
+def _scan(text: str, opts: _Options, *, quoted: bool) -> Iterator[tuple]:
+    """(match, start, end, raw, refanged) of the URLs in ``text``; offsets into ``text``."""
+    for m, start, end, refanged in extract_rewritten(text, quoted=quoted, refang=opts.refang,
+                                                     schemes=opts.schemes, valid=opts.valid):
+        yield m, start, end, text[start:end], refanged
+
+

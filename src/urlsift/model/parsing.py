@@ -1,0 +1,157 @@
+"""parse, is_valid, check, validate_many: URLs against their scheme's RFC 1738 grammar.
+
+>>> u = parse("ftp://@host.com/")          # RFC 1738 §3.1: empty user, no password
+>>> (u.user, u.password)
+('', None)
+>>> is_valid("http://h/a b"), is_valid("http://h/a b", strict=False)
+(False, True)
+>>> [p.code for p in check("http://u@h:x/")]
+['userinfo-not-allowed', 'bad-port']
+>>> validate_many(["news:*", "nntp://h/"])
+[True, False]
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from . import registry, url
+from .._grammar import PARTS
+from .._layout import CODES
+from .._select import bind, cores
+from ..errors import URLSyntaxError
+from .problems import Problem, problem_message, problems_from_flat
+from .url import URL
+
+__all__ = ["parse", "is_valid", "check", "validate_many", "URLSyntaxError"]
+
+_new = object.__new__
+_SLOTS = vars(URL)              # the slots' member descriptors set what __setattr__ refuses
+_set_text = _SLOTS["_text"].__set__
+_set_t = _SLOTS["_t"].__set__
+_set_x = _SLOTS["_x"].__set__
+_configs = registry._configs
+if TYPE_CHECKING:
+    def parse_new(s: str, cfg: object = None, strict: object = None) -> object: ...
+else:  # the core's parse_new, re-bound when tests switch cores
+    bind(globals(), "check", ("parse_new",))
+_check: dict = {}     # core functions whose public names are taken here
+bind(_check, "check", ("is_valid",))
+
+
+def _config(core):  # the registry's Config for this core (rebuilt after register_scheme)
+    cfg = _configs.get(core)
+    return cfg if cfg is not None else registry.config(core)
+
+
+def _problems(s: str, text: str) -> list[Problem]:
+    """Every problem of ``text`` (``s`` without a "URL:" prefix), positions in ``s``."""
+    core = cores.check
+    found = problems_from_flat(s, text, core.problems(text, _config(core)))
+    return _add_controls(s, text, found)
+
+
+def _add_controls(s: str, text: str, found: list[Problem]) -> list[Problem]:
+    """Add the control characters the walk did not reach (it stops at a broken
+    structure, e.g. no scheme): they are never part of a URL, so always reported."""
+    if text.isprintable():    # no C0 control and no DEL: the usual case
+        return found
+    shift = len(s) - len(text)
+    seen = {p.position for p in found if p.code == "control-char"}
+    for i, ch in enumerate(text):
+        c = ord(ch)
+        if (c < 0x20 or c == 0x7F) and i + shift not in seen:
+            found.append(Problem(i + shift, "control-char",
+                                 f"control character U+{c:04X} (RFC 1738 §2.2)"))
+    found.sort(key=lambda p: p.position)
+    return found
+
+
+def parse(s: str, *, strict: bool = True) -> URL:
+    """Parse ``s`` into the URL object of its scheme; raise URLSyntaxError when invalid.
+
+    A ``URL:`` prefix (RFC 1738 appendix) is accepted and kept in ``u.raw`` only.
+    With ``strict=False`` the departures of DESIGN.md's lenient list are accepted
+    and listed in ``u.problems``; control characters are always refused.
+
+    >>> u = parse("URL:http://Info.CERN.ch:8080/a%20b?x#top")
+    >>> (u.scheme, u.host, u.port, u.segments, u.search, u.fragment, u.raw[:4])
+    ('http', 'Info.CERN.ch', 8080, ('a b',), 'x', 'top', 'URL:')
+    >>> parse("http://h/a b", strict=False).problems[0].code
+    'unsafe-char'
+    """
+    u = parse_new(s, None, strict)   # the core builds the object when s is clean
+    if type(u) is tuple:             # else it says which problem refuses s
+        raise _first_error(s, u)  # type: ignore[arg-type]
+    if type(u) is not int:
+        return u  # type: ignore[return-value]
+    return _parse_slow(s, strict)
+
+
+def _parse_slow(s: str, strict: bool) -> URL:
+    """The core had no Config yet (first use, or a new scheme), or lenient mode
+    accepts every problem of ``s``: the URL keeps them all."""
+    core = cores.check
+    cfg = _config(core)
+    built = core.parse_new(s, cfg, bool(strict))
+    if type(built) is tuple:
+        raise _first_error(s, built)
+    if type(built) is not int:
+        return built
+    text = s[4:] if s[:4] == "URL:" else s
+    flat = core.problems(text, cfg)
+    t = core.parse_tokens(text, cfg)
+    u = _new(registry.classes()[t[17]])
+    _set_text(u, text)
+    _set_t(u, t)
+    _set_x(u, (s, tuple(flat)))
+    return u
+
+
+def _first_error(s: str, first: Sequence[int]) -> URLSyntaxError:
+    """The error for the problem that refuses ``s`` (the core picked it; this runs for
+    every invalid URL a strict caller meets, so no message is built until read)."""
+    pos, code, part, a, b = first
+    shift = 4 if s[:4] == "URL:" else 0    # the core's positions are in the text
+    name = CODES[code]
+    return URLSyntaxError(name, pos + shift,
+                          lambda: problem_message(s[shift:], pos, name, PARTS[part], a, b), s)
+
+
+def is_valid(s: str, *, strict: bool = True) -> bool:
+    """True when ``s`` parses (in the given mode); no object is built.
+
+    >>> is_valid("http://999"), is_valid("ftp://h/x;type=q"), is_valid("news:*")
+    (False, False, True)
+    """
+    ok = _check["is_valid"](s, None, strict)   # the core's default Config
+    if ok != -1:
+        return ok
+    core = cores.check      # no Config yet (first use, or a new scheme)
+    return core.is_valid(s, _config(core), strict)
+
+
+def check(s: str) -> list[Problem]:
+    """EVERY problem of ``s`` against the strict grammar, in position order.
+
+    Each :class:`~urlsift.Problem` has a position, a stable code (``docs/codes.md``)
+    and a message quoting the text. An empty list means ``s`` is strictly valid.
+
+    >>> [(p.position, p.code) for p in check("HTTP://h/a b#c#d")]
+    [(0, 'uppercase-scheme'), (10, 'unsafe-char'), (14, 'unsafe-char')]
+    """
+    if not isinstance(s, str):
+        raise TypeError(f"expected str, not {type(s).__name__}")
+    return _problems(s, s[4:] if s[:4] == "URL:" else s)
+
+
+def validate_many(urls: Iterable[str], *, strict: bool = True) -> list[bool]:
+    """:func:`is_valid` for every string of ``urls``, in ONE call through the core.
+
+    >>> validate_many(["http://a.b/", "http://a_b/", "URL:mailto:x@y"])
+    [True, False, True]
+    """
+    core = cores.check
+    return core.validate_many(urls, _config(core), strict)
+
+
+url.set_parser(parse)   # unpickling a URL parses its text again (url.py is below this module)

@@ -1,0 +1,69 @@
+"""Security notes (RFC 1738 §6; draft-ietf-uri-url-03, Security considerations).
+
+>>> from urlsift import parse
+>>> [w.code for w in parse("gopher://h:25/0a%0D%0AQUIT").warnings]
+['privileged-port', 'encoded-delimiter', 'encoded-delimiter']
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .ports import default_port
+from .problems import Problem
+
+if TYPE_CHECKING:   # the URL objects these notes are about sit above this module
+    from .url import URL
+
+#: Schemes that pass decoded parts to a line protocol, with the escapes that
+#: would end or split a command there (§6: "CR and LF characters for telnet").
+LINE_PROTOCOLS: dict[str, tuple[str, ...]] = {
+    "telnet": ("%0D", "%0A"), "rlogin": ("%0D", "%0A"), "tn3270": ("%0D", "%0A"),
+    "ftp": ("%0D", "%0A"),
+    "gopher": ("%0D", "%0A", "%09"),
+    "nntp": ("%0D", "%0A", "%09", "%20"),
+}
+
+
+def warnings_of(u: "URL") -> tuple[Problem, ...]:
+    """The security notes for ``u``: password, non-default port, encoded delimiters."""
+    text = str(u)
+    t = u._t
+    out = []
+    if t[3] >= 0:
+        out.append(Problem(t[3], "password-in-url",
+                           f"password in the URL {text!r}: URLs are not secret (RFC 1738 §6)"))
+    port = u.port
+    default = default_port(u.scheme)
+    # a scheme without a known default port has no "other" port to warn about
+    if port is not None and default is not None and port != default:
+        if port < 1024:
+            out.append(Problem(t[7], "privileged-port",
+                               f"port {port} is in the reserved range and not the {u.scheme} "
+                               f"default ({default}): another protocol may answer (RFC 1738 §6)"))
+        else:
+            out.append(Problem(t[7], "non-default-port",
+                               f"port {port} is not the {u.scheme} default ({default}) (RFC 1738 §6)"))
+    escapes = LINE_PROTOCOLS.get(u.scheme)
+    if escapes:
+        out += _delimiters(u, text, escapes)
+    return tuple(out)
+
+
+def _delimiters(u: "URL", text: str, escapes: tuple[str, ...]) -> list[Problem]:
+    start = u._t[0] + 1
+    end = u._t[13] - 1 if u._t[13] >= 0 else len(text)
+    upper = text.upper()
+    skip_tabs = 2 if u.scheme == "gopher" else 0   # gopher's first two %09 are its syntax
+    out = []
+    i = upper.find("%", start, end)
+    while i >= 0:
+        esc = upper[i:i + 3]
+        if esc in escapes:
+            if esc == "%09" and skip_tabs:
+                skip_tabs -= 1
+            else:
+                out.append(Problem(i, "encoded-delimiter",
+                                   f"encoded {esc} in {text!r} would end or split a {u.scheme} "
+                                   f"command if decoded before sending (RFC 1738 §6)"))
+        i = upper.find("%", i + 1, end)
+    return out

@@ -1,0 +1,251 @@
+"""The base URL object (and :class:`HierURL`, the base of the ``//`` schemes).
+
+A URL object keeps the text and the tokenizer's offsets in slots and computes
+its decoded parts lazily, on first use (cached; still immutable from outside).
+Subclasses per scheme live in :mod:`urlsift.model.schemes`; the parser that makes
+them (:mod:`urlsift.model.parsing`) sits above this module.
+
+>>> from urlsift import parse
+>>> u = parse("ftp://foo:@host.com/pub/file;type=I")
+>>> (u.user, u.password, u.host, u.segments, u.typecode)
+('foo', '', 'host.com', ('pub', 'file'), 'i')
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Optional
+
+from .. import codec
+from .._grammar import G_GENERIC
+from .equivalence import normalized as _normalized
+from .ports import default_port
+from .problems import Problem, problems_from_flat
+from .security import warnings_of
+from .tokens import Tokens
+
+__all__ = ["URL", "HierURL", "Problem", "decode", "set_parser"]
+
+#: ``parse(text, strict=...)``: what unpickling calls. The parser imports this module,
+#: so it hands itself down here when it loads (:func:`set_parser`) instead of this
+#: module importing the one above it.
+_parser: list[Callable[..., "URL"]] = []
+
+
+def set_parser(parse: Callable[..., "URL"]) -> None:
+    """Install the parser that :func:`_unpickle` calls (done by ``urlsift.model.parsing``)."""
+    _parser[:] = [parse]
+
+
+def decode(text: str) -> str:
+    """%hex-decode a part as UTF-8, losslessly (surrogateescape), escapes kept if malformed."""
+    if "%" not in text:
+        return text
+    # looked up at call time: the tests switch cores under it
+    return codec.unquote(text, "utf-8", "surrogateescape", strict=False)
+
+
+def _cached(fn: Callable[[Any], Any]) -> property:
+    """A read-only property computed once per object and kept in its ``_c`` slot."""
+    name = fn.__name__
+
+    def get(self: "URL") -> Any:
+        try:
+            cache = self._c
+        except AttributeError:
+            cache = {}
+            object.__setattr__(self, "_c", cache)
+        try:
+            return cache[name]
+        except KeyError:
+            value = cache[name] = fn(self)
+            return value
+
+    get.__doc__ = fn.__doc__
+    get.__name__ = name
+    return property(get)
+
+
+class URL:
+    """A parsed URL. Immutable, hashable, picklable; parts are computed lazily.
+
+    ``_text`` is the URL (without a ``URL:`` prefix), ``_t`` the tokenizer offsets
+    (``urlsift._layout.FIELDS``) followed by the scheme index and the worst problem,
+    ``_x`` (optional) is ``(raw, problems)`` when they differ from the defaults.
+    """
+
+    __slots__ = ("_text", "_t", "_x", "_c", "__weakref__")
+    _text: str
+    _t: tuple
+    _x: tuple
+    _c: dict
+    #: the grammar the ``_check`` core walks for this class (``urlsift._grammar``)
+    grammar: int = G_GENERIC
+    #: attributes shown by ``repr`` and compared by :meth:`parts`
+    _PARTS: tuple[str, ...] = ("scheme", "fragment")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"{type(self).__name__} objects are immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} objects are immutable")
+
+    # ---- raw text and offsets ------------------------------------------------
+    def _span(self, start: int) -> Optional[str]:
+        """The part whose start/end offsets are at ``_t[start]``, ``_t[start+1]``."""
+        a = self._t[start]
+        return None if a < 0 else self._text[a:self._t[start + 1]]
+
+    @property
+    def raw(self) -> str:
+        """The text as given to :func:`~urlsift.parse` (with any ``URL:`` prefix)."""
+        try:
+            return self._x[0]
+        except AttributeError:
+            return self._text
+
+    @_cached
+    def problems(self) -> tuple[Problem, ...]:
+        """Departures lenient parsing accepted (always empty for a strict parse)."""
+        try:
+            raw, flat = self._x
+        except AttributeError:
+            return ()
+        if not flat:
+            return ()
+        # kept as the core's flat ints until asked for: messages cost more than parsing
+        return tuple(problems_from_flat(raw, self._text, flat))
+
+    def __str__(self) -> str:
+        return self._text
+
+    def written(self, part: str) -> Optional[str]:
+        """A tokenizer part as written (not decoded): user, password, host, port, path, search, fragment.
+
+        >>> from urlsift import parse
+        >>> parse("ftp://a%40b@h/").written("user")
+        'a%40b'
+        """
+        return Tokens(self._text, self._t[:17]).part(part)
+
+    # ---- common parts --------------------------------------------------------
+    @_cached
+    def scheme(self) -> str:
+        """The scheme, lower-cased (RFC 1738 §2.1: case-ignore)."""
+        return self._text[:self._t[0]].lower()
+
+    @property
+    def fragment(self) -> Optional[str]:
+        """The text after the first ``#``, as written; None without ``#``."""
+        return self._span(13)
+
+    @property
+    def host(self) -> Optional[str]:
+        """The host as written (None for schemes without one)."""
+        return None
+
+    @property
+    def port(self) -> Optional[int]:
+        """The port as written, as an int; None when absent (or empty, leniently)."""
+        return None
+
+    @property
+    def effective_port(self) -> Optional[int]:
+        """:attr:`port`, or the scheme's default port when none is written."""
+        p = self.port
+        if p is not None:
+            return p
+        return default_port(self.scheme)
+
+    @_cached
+    def warnings(self) -> tuple[Problem, ...]:
+        """Security notes of RFC 1738 §6 (see ``docs/codes.md``)."""
+        return warnings_of(self)
+
+    # ---- equivalence (rules in urlsift.model.equivalence) ---------------------------
+    def normalized(self) -> str:
+        """The canonical string of the equivalence rules (DESIGN.md, Equivalence)."""
+        try:
+            return self._c["normalized"]
+        except (AttributeError, KeyError):
+            pass
+        value = _normalized(self._text)
+        self.scheme  # makes sure the cache exists
+        self._c["normalized"] = value
+        return value
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, URL):
+            return NotImplemented
+        return self.normalized() == other.normalized()
+
+    def __ne__(self, other: object) -> bool:
+        eq = self.__eq__(other)
+        return eq if eq is NotImplemented else not eq
+
+    def __hash__(self) -> int:
+        return hash(self.normalized())
+
+    # ---- parts, repr, pickle ---------------------------------------------------
+    def parts(self) -> dict[str, object]:
+        """The decoded parts by name (for comparisons part by part).
+
+        >>> from urlsift import parse
+        >>> parse("news:*").parts()["group"]
+        '*'
+        """
+        return {name: getattr(self, name) for name in self._PARTS}
+
+    def __repr__(self) -> str:
+        shown = ", ".join(f"{k}={v!r}" for k, v in self.parts().items() if v is not None)
+        return f"{type(self).__name__}({self._text!r}, {shown})"
+
+    def __reduce__(self) -> tuple:
+        return (_unpickle, (self.raw, not getattr(self, "_x", (None, ()))[1]))
+
+    def __copy__(self) -> "URL":
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "URL":
+        return self
+
+
+def _unpickle(raw: str, strict: bool) -> URL:
+    return _parser[0](raw, strict=strict)
+
+
+class HierURL(URL):
+    """Base of the ``//`` schemes: login and hostport (RFC 1738 §3.1)."""
+
+    __slots__ = ()
+    _PARTS: tuple[str, ...] = ("scheme", "user", "password", "host", "port", "fragment")
+
+    @_cached
+    def user(self) -> Optional[str]:
+        """The decoded user; None when absent, "" when empty (§3.1)."""
+        u = self._span(1)
+        return None if u is None else decode(u)
+
+    @_cached
+    def password(self) -> Optional[str]:
+        """The decoded password; None when absent, "" when empty (§3.1)."""
+        p = self._span(3)
+        return None if p is None else decode(p)
+
+    @property
+    def host(self) -> Optional[str]:
+        """The host as written ("" when empty, e.g. ``file:///x``)."""
+        return self._span(5)
+
+    @_cached
+    def port(self) -> Optional[int]:
+        """The port as written, as an int; None when absent or empty."""
+        p = self._span(7)
+        return int(p) if p and p.isdigit() and p.isascii() else None
+
+    def _region(self) -> tuple[int, int]:
+        """Offsets of the text after hostport up to the fragment ("/..." or "?...")."""
+        t = self._t
+        end = t[13] - 1 if t[13] >= 0 else len(self._text)
+        start = t[9] if t[9] >= 0 else (t[11] - 1 if t[11] >= 0 else end)
+        if t[5] < 0:  # lenient file:/path -- no "//"
+            start = t[9]
+        return start, end

@@ -1,0 +1,113 @@
+"""Finding URLs in running text: the rules of RFC 1738's appendix "Recommendations for
+URLs in Context" and draft-ietf-uri-url-03's "Wrappers for URIs in plain text".
+
+The walk itself is in the core (``urlsift._scan_c`` / ``urlsift._scan_py``), the policy
+it follows in :mod:`urlsift.text.rules`; this module runs it over a text or a file
+(:mod:`urlsift.text.files` cuts files into pieces) and filters the matches.
+
+>>> [m.url for m in extract("Yes, Jim, I found it under <URL:ftp://info.cern.ch/pub/www/doc;"
+...                         "\\n type=d> and see http://example.com/a.")]
+['ftp://info.cern.ch/pub/www/doc;type=d', 'http://example.com/a']
+
+Matches from bytes carry ``url`` and ``raw`` as ``str``: what a match can contain is
+printable US-ASCII by the end rules (a bare URL ends at a non-ASCII character, a
+wrapper holding one is not a wrapper), so the decoding never fails.
+"""
+from __future__ import annotations
+
+from array import array
+from itertools import chain
+from typing import Any, Iterable, Iterator, Optional
+
+from .._select import cores
+from ..model.parsing import is_valid
+from .files import scan_buffer, scan_file
+from .match import Match
+from .rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+
+__all__ = ["Match", "scan", "extract", "extract_file"]
+
+def _filter(lists: Iterable[list[Match]], schemes: Optional[Iterable[str]],
+            valid: Optional[str]) -> Iterator[Match]:
+    """Flatten lists of matches, keeping the wanted schemes and the valid URLs."""
+    if schemes is not None:
+        wanted = frozenset(s.lower() for s in ([schemes] if isinstance(schemes, str) else schemes))
+        lists = ([m for m in ms if m[0].partition(":")[0].lower() in wanted] for ms in lists)
+    if valid is not None:
+        strict = valid == "strict"
+        lists = ([m for m in ms if is_valid(m[0], strict=strict)] for ms in lists)
+    return chain.from_iterable(lists)
+
+
+def check_valid(valid: Optional[str]) -> None:
+    if valid not in (None, "lenient", "strict"):
+        raise ValueError(f"valid must be None, 'lenient' or 'strict', not {valid!r}")
+
+
+def scan(buffer: Any) -> "array[int]":
+    """Raw spans of every URL in ``buffer`` as flat ``(start, end, flags)`` triples.
+
+    One call for a whole buffer (bytes, bytearray, memoryview, mmap or str), the GIL
+    released during the walk. ``flags & 0xFF`` holds WRAPPED, PREFIX, WHITESPACE,
+    HYPHEN_BREAK, TRUNCATED; ``flags >> TRIM_SHIFT`` the number of punctuation
+    characters trimmed from the end of a bare URL, so for a flag-free-low-byte bare
+    match the URL is ``buffer[start:end - (flags >> TRIM_SHIFT)]``.
+
+    >>> list(scan(b"at http://a.example/x. ok"))
+    [3, 22, 256]
+    """
+    return cores.scan.scan(buffer, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+
+
+def _scan_range(buffer: Any, start: int, stop: int) -> "array[int]":
+    return cores.scan.scan(buffer, start, stop, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+
+
+def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
+            valid: Optional[str] = None) -> Iterator[Match]:
+    """Every URL in a text, in order, as :class:`Match` objects.
+
+    ``schemes`` keeps only those schemes (case-insensitive); ``valid`` ("lenient" or
+    "strict") keeps only URLs that parse in that mode (``urlsift.is_valid``).
+    Offsets are characters for ``str`` and octets for bytes-like input.
+
+    >>> [m.url for m in extract("(see http://en.wikipedia.org/wiki/Foo_(bar)) at 10:23:45")]
+    ['http://en.wikipedia.org/wiki/Foo_(bar)']
+    >>> [m.url for m in extract(b"mailto:a@b.example, ftp://h/f", schemes=["ftp"])]
+    ['ftp://h/f']
+    """
+    check_valid(valid)
+    text = text_or_bytes
+    if isinstance(text, memoryview):
+        text = text.cast("B")                    # offsets are octets whatever the format
+    if isinstance(text, str):
+        n = len(text)
+    else:
+        with memoryview(text) as view:
+            n = view.nbytes
+    return _filter(scan_buffer(text, n, scan=_scan_range), schemes, valid)
+
+
+def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
+                 schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
+                 block_size: Optional[int] = None) -> Iterator[Match]:
+    """Every URL in a text file, in file order, without reading the file into memory.
+
+    A non-empty regular file is memory-mapped and cut at line boundaries into pieces
+    of ``block_size`` octets; with ``jobs=N`` > 1, N - 1 threads scan them without the
+    GIL while this one builds the matches (and scans too while it would wait); a pipe,
+    ``"-"`` (stdin), an open binary file or an empty file is streamed in blocks.
+    Offsets are octets from the start of the file; ``line_numbers=True`` fills
+    ``Match.line``. A file that cannot be opened raises ``OSError`` naming it.
+    (``urlsift.extract_file`` is this plus ``mbox=True`` for mail spools.)
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("wb", suffix=".log", delete=False) as f:
+    ...     _ = f.write(b"a\\nsee <URL:http://x.example/\\n y> ok\\n")
+    >>> [(m.url, m.line) for m in extract_file(f.name, line_numbers=True)]
+    [('http://x.example/y', 2)]
+    >>> os.unlink(f.name)
+    """
+    check_valid(valid)
+    matches = scan_file(path, jobs=jobs, line_numbers=line_numbers, block_size=block_size)
+    return _filter(matches, schemes, valid)

@@ -1,0 +1,103 @@
+"""What a URL in running text is: the policy the ``_scan`` core walks by.
+
+RFC 1738's appendix "Recommendations for URLs in Context" and draft-ietf-uri-url-03's
+"Wrappers for URIs in plain text" say how a URL is delimited in text; this module
+turns that into the scanner's 256-entry table (composed from :mod:`urlsift.charclass`,
+the one definition of the character classes), the schemes found without ``//``, the
+limits that bound every look-ahead, and the names of the edits a match records.
+
+>>> len(TABLE), KNOWN.split(b"\\0")[:2]
+(256, [b'mailto', b'news'])
+"""
+from __future__ import annotations
+
+from .. import charclass as cc
+from .._scan_py import (HYPHEN_BREAK, PREFIX, T_ALPHA, T_BARE, T_PLAIN, T_SCHEME, T_SPACE,
+                        T_SPLIT, T_TRIM, T_WRAP, TRIM_SHIFT, TRUNCATED, WHITESPACE, WRAPPED)
+
+__all__ = [
+    "KNOWN_WITHOUT_SLASHES", "TRIMMED", "WHITE_SPACE", "MAX_WRAPPER", "MAX_LENGTH", "TABLE",
+    "KNOWN", "CHUNK", "EDIT_WRAPPER", "EDIT_PREFIX", "EDIT_WHITESPACE", "EDIT_TRIMMED",
+    "EDIT_TRUNCATED",
+    # the flags of a scanned span (the core's, named here for users of scan())
+    "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "TRIM_SHIFT",
+]
+
+#: Schemes found without ``//`` after the colon (DESIGN "Extraction from text"):
+#: RFC 1738 §3.5 mailto, §3.6 news, §3.10 file; draft-www-uri-00 mid, cid, urn.
+KNOWN_WITHOUT_SLASHES: tuple[str, ...] = ("mailto", "news", "mid", "cid", "urn", "file")
+#: Trimmed from the end of a bare URL: sentence punctuation and quotes.
+TRIMMED = ".,;:!?'\""
+#: White space removed inside a wrapper (RFC 1738 appendix: "spaces, linebreaks, tabs").
+WHITE_SPACE = " \t\n\r\f\v"
+#: A wrapper longer than this (from ``<`` to ``>``) is not a wrapper: bounds the look-ahead.
+MAX_WRAPPER = 8192
+#: A bare URL longer than this after its colon is cut there (flag TRUNCATED).
+MAX_LENGTH = 65536
+
+EDIT_WRAPPER = "wrapper-removed"
+EDIT_PREFIX = "prefix-removed"
+EDIT_WHITESPACE = "whitespace-removed"
+EDIT_TRIMMED = "punctuation-trimmed"
+EDIT_TRUNCATED = "truncated"
+
+
+def _policy_table() -> bytes:
+    # A bare URL runs over xchar plus "#" (fragment), "~" "[" "]" (common in practice);
+    # it ends at white space, controls, non-ASCII and < > " { } | \ ^ `.
+    bare = cc.char_table(cc.XCHAR, "#~[]")
+    trim = cc.char_table(TRIMMED)
+    scheme = cc.char_table(cc.SCHEME, cc.ALPHA)    # scheme chars, matched case-insensitively
+    space = cc.char_table(WHITE_SPACE)
+    graphic = cc.char_table(cc.XCHAR, cc.NATIONAL, cc.PUNCTUATION)
+    alpha = cc.char_table(cc.ALPHA)
+    out = bytearray(256)
+    for c in range(256):
+        bits = 0
+        if bare[c]:
+            bits |= T_BARE
+        if trim[c]:
+            bits |= T_TRIM
+        if scheme[c]:
+            bits |= T_SCHEME
+        if space[c]:
+            bits |= T_SPACE
+        if graphic[c] and chr(c) not in "<>":
+            bits |= T_WRAP
+        # a buffer may be cut after any character that ends a bare URL, except "<"
+        # (it may open a wrapper whose scheme lies on the other side)
+        if not bare[c] and c != ord("<"):
+            bits |= T_SPLIT
+        if alpha[c]:
+            bits |= T_ALPHA
+        if bare[c] and chr(c) not in "()[]":
+            bits |= T_PLAIN
+        out[c] = bits
+    return bytes(out)
+
+
+TABLE: bytes = _policy_table()
+KNOWN: bytes = b"".join(s.encode("ascii") + b"\0" for s in KNOWN_WITHOUT_SLASHES)
+
+
+def _edits_for(low: int, trimmed: bool) -> tuple[str, ...]:
+    out = []
+    if low & WRAPPED:
+        out.append(EDIT_WRAPPER)
+    elif low & PREFIX:
+        out.append(EDIT_PREFIX)
+    if low & WHITESPACE:
+        out.append(EDIT_WHITESPACE)
+    if trimmed:
+        out.append(EDIT_TRIMMED)
+    if low & TRUNCATED:
+        out.append(EDIT_TRUNCATED)
+    return tuple(out)
+
+
+#: edits by ``(flags & 31) * 2 + trimmed``, handed to the core's ``build``.
+_EDITS = tuple(_edits_for(i // 2, bool(i % 2)) for i in range(64))
+
+
+#: Matches built per core call: bounds the memory of a huge input's match list.
+CHUNK = 4096
