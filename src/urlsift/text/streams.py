@@ -71,7 +71,7 @@ def iter_stream_matches(stream: IO[bytes], *, schemes: Optional[Iterable[str]] =
                         progress: Optional[Callable[[int], None]] = None) -> Iterator[Found]:
     """Scan a binary stream block by block; offsets count from the stream's start.
 
-    ``refang`` undoes defanging (:mod:`urlsift.refang`), ``quoted`` removes reply-quote
+    ``refang`` undoes defanging (:mod:`urlsift.text.refang`), ``quoted`` removes reply-quote
     prefixes first (``> ``), both keeping offsets in the original stream.
     ``progress(n)`` is called with the number of bytes consumed after each block.
     """
