@@ -153,3 +153,28 @@ def test_agrees_with_urllib_on_well_formed_input(s):
     assert unquote_to_bytes(s) == urllib.parse.unquote_to_bytes(s)
     assert unquote(s, errors="replace") == urllib.parse.unquote(s, errors="replace")
     assert unquote(s, encoding="latin-1") == urllib.parse.unquote(s, encoding="latin-1")
+
+
+# ---- lone surrogates (no UTF-8 form): urlsift's own error, same from both cores ----
+
+@pytest.mark.parametrize("name, text, position", [
+    ("quote", "\ud800", 0),
+    ("quote", "ab\udfff", 2),
+    ("unquote_to_bytes", "\ud800", 0),
+    ("unquote_to_bytes", "a%41\udc00", 4),     # U+DC00 is below U+DC80
+    ("unquote_to_bytes", "%zz\ud83d", 3),      # (strict=False below)
+])
+def test_a_lone_surrogate_is_a_syntax_error_with_its_position(core, name, text, position):
+    kwargs = {"strict": False} if name == "unquote_to_bytes" else {}
+    with pytest.raises(URLSyntaxError) as info:
+        getattr(core, name)(text, **kwargs)
+    assert isinstance(info.value, ValueError)
+    assert (info.value.code, info.value.position) == ("lone-surrogate", position)
+    assert f"U+{ord(text[position]):04X}" in str(info.value)
+
+
+def test_surrogateescape_octets_still_round_trip(core):
+    # U+DCE9 stands for the octet 0xE9 (what bytes.decode(..., "surrogateescape") made)
+    assert core.unquote_to_bytes("caf\udce9%20x") == b"caf\xe9 x"
+    assert core.quote("\udce9") == "%E9"
+    assert core.unquote("a\ud800%41") == "a\ud800A"    # str to str: literal text kept as is

@@ -33,9 +33,20 @@ _HEXVAL = {c: int(chr(c), 16) for c in range(256) if TABLE[c] & HEX}
 # ---- input handling ------------------------------------------------------------
 
 def _as_bytes(s: object) -> bytes:
-    """The octets of ``s``: UTF-8 for str (lossless for surrogateescape text)."""
+    """The octets of ``s``: UTF-8 for str (lossless for surrogateescape text).
+
+    A lone surrogate outside U+DC80-U+DCFF (those stand for the octets 0x80-0xFF that
+    surrogateescape decoding made of undecodable bytes) has no octets at all: it is
+    refused with code ``lone-surrogate`` and its position, the same from both cores.
+    """
     if isinstance(s, str):
-        return s.encode("utf-8", "surrogateescape")
+        try:
+            return s.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError as exc:
+            raise URLSyntaxError(
+                "lone-surrogate", exc.start,
+                f"lone surrogate U+{ord(s[exc.start]):04X} has no UTF-8 form "
+                "(only U+DC80-U+DCFF stand for raw octets)", s) from None
     if isinstance(s, (bytes, bytearray, memoryview)):
         return bytes(s)
     raise TypeError(f"expected str or a bytes-like object, not {type(s).__name__}")
