@@ -209,31 +209,42 @@ def _split3986(s: str) -> Parts:
 
 
 def _remove_dot_segments(path: str) -> str:
-    """RFC 3986 §5.2.4, step by step."""
+    """RFC 3986 §5.2.4, step by step, in one pass: an index walks the input buffer
+    instead of slicing it, so a path of n segments costs O(n), not O(n²).
+
+    >>> _remove_dot_segments("/a/b/c/./../../g"), _remove_dot_segments("mid/content=5/../6")
+    ('/a/g', 'mid/6')
+    """
     if "." not in path:
         return path
-    inp = path
-    out: list[str] = []
-    while inp:
-        if inp.startswith("../"):
-            inp = inp[3:]
-        elif inp.startswith("./"):
-            inp = inp[2:]
-        elif inp.startswith("/./"):
-            inp = inp[2:]
-        elif inp == "/.":
-            inp = "/"
-        elif inp.startswith("/../") or inp == "/..":
-            inp = "/" + inp[4:]
+    out: list[str] = []     # segments, each with its leading "/" (the first maybe without)
+    i, n = 0, len(path)
+    while i < n:
+        if path.startswith("../", i):             # A
+            i += 3
+        elif path.startswith("./", i):
+            i += 2
+        elif path.startswith("/./", i):           # B
+            i += 2
+        elif path.startswith("/.", i) and i + 2 == n:
+            out.append("/")                       # the input is now "/": E moves it
+            break
+        elif path.startswith("/../", i):          # C
+            i += 3
             if out:
                 out.pop()
-        elif inp in (".", ".."):
-            inp = ""
-        else:
-            j = inp.find("/", 1)
-            j = len(inp) if j < 0 else j
-            out.append(inp[:j])
-            inp = inp[j:]
+        elif path.startswith("/..", i) and i + 3 == n:
+            if out:
+                out.pop()
+            out.append("/")
+            break
+        elif n - i <= 2 and path[i:] in (".", ".."):   # D
+            break
+        else:                                     # E
+            j = path.find("/", i + 1)
+            j = n if j < 0 else j
+            out.append(path[i:j])
+            i = j
     return "".join(out)
 
 

@@ -14,7 +14,12 @@ from typing import NamedTuple, Sequence
 from .._grammar import PARTS
 from .._layout import CODES
 
-__all__ = ["Problem", "problem_message", "problems_from_flat"]
+__all__ = ["EXCERPT", "Problem", "excerpt", "problem_message", "problems_from_flat"]
+
+#: How much of the offending text a message quotes at most: a URL with n problems
+#: costs n bounded messages, not n quotes of the whole part (a hostile log line of
+#: 60 KB with 20 000 bad escapes must not cost n² time and memory).
+EXCERPT = 64
 
 
 class Problem(NamedTuple):
@@ -71,13 +76,30 @@ _WHOLE = {
 }
 
 
+def excerpt(text: str, start: int, end: int, pos: int = -1) -> str:
+    """``repr(text[start:end])``, or at most :data:`EXCERPT` characters of it around
+    ``pos`` with ``...`` where it was cut.
+
+    >>> excerpt("http://h/" + "a" * 100 + " b", 9, 111, 109)
+    "...'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa b'"
+    """
+    if end - start <= EXCERPT:
+        return repr(text[start:end])
+    if not start <= pos <= end:
+        pos = start
+    a = max(start, min(pos - EXCERPT // 2, end - EXCERPT))
+    b = a + EXCERPT
+    return ("..." if a > start else "") + repr(text[a:b]) + ("..." if b < end else "")
+
+
 def problem_message(url: str, pos: int, code: str, part: str, start: int, end: int) -> str:
-    """The message for one problem found in ``url`` (see ``docs/codes.md``)."""
-    colon = url.find(":")
+    """The message for one problem found in ``url`` (see ``docs/codes.md``); it quotes
+    at most :data:`EXCERPT` characters of the part (or of the URL) around ``pos``."""
+    colon = url.find(":", 0, EXCERPT)
     scheme = url[:colon].lower() if colon > 0 else "?"
-    text = repr(url[start:end])
+    text = excerpt(url, start, end, pos)
     ch = repr(url[pos]) if 0 <= pos < len(url) else "end of text"
-    fields = dict(scheme=scheme, part=part, text=text, ch=ch, url=repr(url),
+    fields = dict(scheme=scheme, part=part, text=text, ch=ch, url=excerpt(url, 0, len(url), pos),
                   esc=repr(url[pos:pos + 3]))
     if code == "bad-port":
         bad = next((i for i in range(start, end) if not "0" <= url[i] <= "9"), -1)

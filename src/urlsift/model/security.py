@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .ports import default_port
-from .problems import Problem
+from .problems import Problem, excerpt
 
 if TYPE_CHECKING:   # the URL objects these notes are about sit above this module
     from .url import URL
@@ -31,7 +31,8 @@ def warnings_of(u: "URL") -> tuple[Problem, ...]:
     out = []
     if t[3] >= 0:
         out.append(Problem(t[3], "password-in-url",
-                           f"password in the URL {text!r}: URLs are not secret (RFC 1738 §6)"))
+                           f"password in the URL {excerpt(text, 0, len(text), t[3])}: URLs are "
+                           f"not secret (RFC 1738 §6)"))
     port = u.port
     default = default_port(u.scheme)
     # a scheme without a known default port has no "other" port to warn about
@@ -63,7 +64,8 @@ def _delimiters(u: "URL", text: str, escapes: tuple[str, ...]) -> list[Problem]:
                 skip_tabs -= 1
             else:
                 out.append(Problem(i, "encoded-delimiter",
-                                   f"encoded {esc} in {text!r} would end or split a {u.scheme} "
-                                   f"command if decoded before sending (RFC 1738 §6)"))
+                                   f"encoded {esc} in {excerpt(text, 0, len(text), i)} would end "
+                                   f"or split a {u.scheme} command if decoded before sending "
+                                   f"(RFC 1738 §6)"))
         i = upper.find("%", i + 1, end)
     return out
