@@ -27,7 +27,7 @@ from typing import Any
 __all__ = [
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "TRIM_SHIFT",
     "T_BARE", "T_TRIM", "T_SCHEME", "T_SPACE", "T_WRAP", "T_SPLIT", "T_ALPHA",
-    "scan", "count_newlines", "next_boundary", "build",
+    "scan", "count_newlines", "next_boundary",
 ]
 
 # ---- flags of a match (low byte); bits 8.. hold the number of trimmed characters ----
@@ -53,10 +53,17 @@ _LF, _CR = 10, 13
 _OPEN_P, _CLOSE_P, _OPEN_B, _CLOSE_B = 40, 41, 91, 93
 
 
+#: The last str viewed and its code points: ``extract`` scans a str piece by piece, and
+#: encoding the whole str again for each piece made the pure twin quadratic.
+_last_str: list[Any] = [None, None]
+
+
 def _view(buf: Any) -> tuple[Any, Any, Any]:
     """(codes, haystack, colon): int-indexable codes and a ``.find``-able haystack."""
     if isinstance(buf, str):
-        return memoryview(buf.encode("utf-32-le", "surrogatepass")).cast("I"), buf, ":"
+        if _last_str[0] is not buf:
+            _last_str[:] = [buf, memoryview(buf.encode("utf-32-le", "surrogatepass")).cast("I")]
+        return _last_str[1], buf, ":"
     if isinstance(buf, (bytes, bytearray)):
         return buf, buf, b":"
     if isinstance(buf, memoryview):
@@ -287,51 +294,3 @@ def next_boundary(buf: Any, pos: int, stop: int, table: bytes) -> int:
         if c < 256 and table[c] & T_SPLIT:
             return i + 1
     return -1
-
-
-def build(arr: "array[int]", buf: Any, offset: int, cls: type, edits: tuple, table: bytes,
-          first: int = 0, last: int = -1) -> list:
-    """``cls`` tuples (url, start, end, raw, wrapped, hyphen_break, edits, None) for the
-    triples ``first`` to ``last`` of ``arr`` over ``buf``; offsets shifted by ``offset``."""
-    if not isinstance(arr, array) or arr.typecode != "q":
-        raise TypeError("build needs an array('q')")
-    if len(edits) != 64:
-        raise ValueError("edits must have 64 entries")
-    codes, hay, colon = _view(buf)
-    n = len(codes)
-    total = len(arr) // 3
-    if last < 0 or last > total:
-        last = total
-    new = tuple.__new__
-    out: list[Any] = []
-    for k in range(first, last):
-        s, e, f = arr[3 * k], arr[3 * k + 1], arr[3 * k + 2]
-        if s < 0 or e > n or s > e:
-            raise ValueError(f"span ({s}, {e}) outside the input")
-        raw = hay[s:e] if isinstance(hay, str) else str(hay[s:e], "ascii")
-        low = f & 0xFF
-        cut = f >> TRIM_SHIFT
-        if low == 0 and cut == 0:
-            url = raw
-        elif low & WRAPPED:
-            url = raw[5 if low & PREFIX else 1:e - s - 1]
-            if low & WHITESPACE:
-                url = "".join(ch for ch in url if not table[ord(ch)] & T_SPACE)
-        else:
-            url = raw[4 if low & PREFIX else 0:e - s - cut]
-        out.append(new(cls, (url, s + offset, e + offset, raw, bool(low & WRAPPED),
-                             bool(low & HYPHEN_BREAK), edits[(low & 31) * 2 + (cut > 0)], None)))
-    return out
-
-
-def join_urls(arr: "array[int]", buf: Any, table: bytes, first: int = 0,
-              last: int = -1) -> bytes:
-    """The URLs of triples ``first`` to ``last``, each followed by a newline, as one bytes
-    object: ``build``'s ``url``s without building a Match (the command's fast path)."""
-    if not isinstance(arr, array) or arr.typecode != "q":
-        raise TypeError("join_urls needs an array('q')")
-    total = len(arr) // 3
-    last = total if last < 0 or last > total else last
-    first = min(max(first, 0), last)
-    matches = build(arr, buf, 0, tuple, ("",) * 64, table, first, last)
-    return "".join(m[0] + "\n" for m in matches).encode("ascii")

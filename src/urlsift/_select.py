@@ -19,7 +19,9 @@ from types import ModuleType, SimpleNamespace
 from typing import Iterator
 
 #: The cores: attribute name in :data:`cores` -> module base name.
-CORE_NAMES: dict[str, str] = {"core": "_core", "check": "_check", "scan": "_scan", "pipe": "_pipe"}
+CORE_NAMES: dict[str, str] = {
+    "core": "_core", "check": "_check", "scan": "_scan", "build": "_build", "pipe": "_pipe",
+}
 
 PURE = os.environ.get("URLSIFT_PURE", "") not in ("", "0")
 

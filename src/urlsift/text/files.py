@@ -85,14 +85,14 @@ def _kept(arr: "array[int]", last_end: int) -> tuple[int, int]:
 def _lists(arr: "array[int]", buf: Any, base: int, first: int) -> Iterator[list[Match]]:
     """Matches of triples ``first``... in lists of CHUNK: built while the consumer's
     cache is warm (a whole piece at once is three times slower)."""
-    build = cores.scan.build
+    build = cores.build.build
     for i in range(first, len(arr) // 3, CHUNK):
         yield build(arr, buf, base, Match, _EDITS, TABLE, i, i + CHUNK)
 
 
 def _lines(arr: "array[int]", buf: Any, base: int, first: int) -> Iterator[bytes]:
     """The URLs of triples ``first``... as newline-ended lines of bytes, no Match built."""
-    yield cores.scan.join_urls(arr, buf, TABLE, first)
+    yield cores.build.join_urls(arr, buf, TABLE, first)
 
 
 def _pieces(buf: Any, n: int, block: int, a: int = 0) -> Iterator[tuple[int, int]]:

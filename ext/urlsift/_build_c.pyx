@@ -1,0 +1,276 @@
+# cython: language_level=3
+"""Cython ``_build`` core (built as ``urlsift._build_c``); twin of ``src/urlsift/_build_py.py``.
+
+The scanner's triples made into objects: ``build`` fills ``Match`` tuples in place
+(allocated untracked, no per-object Python call), ``join_urls`` writes the command's
+lines of URLs straight into one bytes object. Read the twin first.
+
+Every span is checked against the input before it is read, and the octets of a span
+are read once, into the object being made, and then checked there: a writer that
+changes a mapped file during the scan can change what a URL says (an OSError says the
+input changed), never make a copy overrun or a str lie about being ASCII.
+"""
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython cimport array
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t
+from libc.string cimport memcpy
+
+from urlsift._scan_c cimport _Input, table_ptr
+from urlsift import _scan_py as _twin
+
+cdef extern from "Python.h":
+    void *PyUnicode_DATA(object s)
+
+cdef int WRAPPED = _twin.WRAPPED
+cdef int PREFIX = _twin.PREFIX
+cdef int WHITESPACE = _twin.WHITESPACE
+cdef int HYPHEN_BREAK = _twin.HYPHEN_BREAK
+cdef int TRIM_SHIFT = _twin.TRIM_SHIFT
+cdef uint8_t T_SPACE = _twin.T_SPACE
+
+
+cdef extern from "Python.h":
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+    ctypedef struct PyTypeObject
+    # a GC object neither zeroed nor tracked (what PyTuple_New uses); every slot is set below
+    object _PyObject_GC_NewVar "(PyObject *)_PyObject_GC_NewVar"(PyTypeObject *t, Py_ssize_t n)
+    void PyTuple_SET_ITEM(object t, Py_ssize_t i, object o)
+    ctypedef struct PyObject
+    PyObject *PyTuple_GET_ITEM(object t, Py_ssize_t i)
+    object PyList_New(Py_ssize_t n)
+    void PyList_SET_ITEM(object l, Py_ssize_t i, object o)
+    object PyLong_FromLong(long v)
+    void Py_INCREF(object o)
+    void PyObject_GC_UnTrack(object o)
+    void PyObject_GC_Track(object o)
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define URLSIFT_PREFETCH(p) __builtin_prefetch((const void *)(p), 0, 0)
+    #else
+    #define URLSIFT_PREFETCH(p) ((void)0)
+    #endif
+    """
+    void URLSIFT_PREFETCH(const void *p) noexcept nogil
+
+#: How many matches ahead build asks for a span's octets: a piece scanned on another
+#: thread (or long before) is no longer in this core's cache.
+DEF AHEAD = 8
+
+
+cdef object _ascii(const void *data, int kind, Py_ssize_t s, Py_ssize_t e):
+    """buf[s:e] as a str, each unit read once and checked in the copy: the scanner only
+    reports printable ASCII and white space, so anything else means the input changed."""
+    cdef object out = PyUnicode_New(e - s, 127)
+    cdef uint8_t *dst = <uint8_t *>PyUnicode_DATA(out)
+    cdef Py_ssize_t i
+    cdef uint32_t c, seen = 0
+    if kind == 1:
+        memcpy(dst, <const uint8_t *>data + s, e - s)
+        for i in range(e - s):
+            seen |= dst[i]
+    else:
+        for i in range(e - s):
+            c = (<const uint16_t *>data)[s + i] if kind == 2 else (<const uint32_t *>data)[s + i]
+            seen |= c
+            dst[i] = <uint8_t>c
+    if seen >= 128:
+        raise OSError(f"the input changed while it was read (a non-ASCII character in {s}..{e})")
+    return out
+
+
+cdef object _squeeze(str raw, Py_ssize_t a, Py_ssize_t b, const uint8_t *T):
+    """raw[a:b] without its white space (T_SPACE); raw is ASCII."""
+    cdef const uint8_t *src = <const uint8_t *>PyUnicode_DATA(raw)
+    cdef Py_ssize_t i, k = 0
+    for i in range(a, b):
+        if not (T[src[i]] & T_SPACE):
+            k += 1
+    cdef object out = PyUnicode_New(k, 127)
+    cdef uint8_t *dst = <uint8_t *>PyUnicode_DATA(out)
+    k = 0
+    for i in range(a, b):
+        if not (T[src[i]] & T_SPACE):
+            dst[k] = src[i]
+            k += 1
+    return out
+
+
+cdef inline object _new(object cls, object url, Py_ssize_t s, Py_ssize_t e, object raw,
+                        bint wrapped, bint hyphen, object edits):
+    # A tuple subclass without __dict__, allocated untracked and filled in place: every
+    # item is a str, int, bool, None or a tuple of str, so no cycle can go through the
+    # match and the collector need not see it (CPython untracks such tuples too).
+    cdef object t = _PyObject_GC_NewVar(<PyTypeObject *>cls, 8)
+    cdef object vs = PyLong_FromLong(s)
+    cdef object ve = PyLong_FromLong(e)
+    cdef object w = True if wrapped else False
+    cdef object h = True if hyphen else False
+    cdef object none = None
+    Py_INCREF(url)
+    PyTuple_SET_ITEM(t, 0, url)
+    Py_INCREF(vs)
+    PyTuple_SET_ITEM(t, 1, vs)
+    Py_INCREF(ve)
+    PyTuple_SET_ITEM(t, 2, ve)
+    Py_INCREF(raw)
+    PyTuple_SET_ITEM(t, 3, raw)
+    Py_INCREF(w)
+    PyTuple_SET_ITEM(t, 4, w)
+    Py_INCREF(h)
+    PyTuple_SET_ITEM(t, 5, h)
+    Py_INCREF(edits)
+    PyTuple_SET_ITEM(t, 6, edits)
+    Py_INCREF(none)
+    PyTuple_SET_ITEM(t, 7, none)
+    return t
+
+
+cdef inline uint8_t _byte(const void *data, int kind, Py_ssize_t i) noexcept nogil:
+    if kind == 1:
+        return (<const uint8_t *>data)[i]
+    if kind == 2:
+        return <uint8_t>(<const uint16_t *>data)[i]
+    return <uint8_t>(<const uint32_t *>data)[i]
+
+
+cdef inline int _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t n, Py_ssize_t *a,
+                          Py_ssize_t *b, bint *squeeze) except -1:
+    """Where the cleaned URL of a triple lies (as ``build`` cuts it); ValueError unless
+    ``0 <= s <= a <= b <= e <= n`` (the triples may come from a caller)."""
+    cdef int low = f & 0xFF
+    cdef int64_t cut = f >> TRIM_SHIFT
+    squeeze[0] = False
+    if low & WRAPPED:
+        a[0] = s + (5 if low & PREFIX else 1)
+        b[0] = e - 1
+        squeeze[0] = (low & WHITESPACE) != 0
+    else:
+        a[0] = s + (4 if low & PREFIX else 0)
+        b[0] = e - cut
+    if not (0 <= s <= a[0] <= b[0] <= e <= n):
+        raise ValueError(f"span ({s}, {e}) with flags {f} does not fit the input")
+    return 0
+
+
+cdef object _match(_Input inp, const int64_t *t, Py_ssize_t offset, object cls, tuple edits,
+                   const uint8_t *T):
+    """The ``cls`` tuple (url, start, end, raw, wrapped, hyphen_break, edits, None) of the
+    triple at ``t``; offsets shifted by ``offset``."""
+    cdef int64_t s = t[0], e = t[1], f = t[2]
+    cdef Py_ssize_t u0, u1
+    cdef bint squeeze
+    cdef int low = f & 0xFF
+    cdef str raw, url
+    _url_span(s, e, f, inp.n, &u0, &u1, &squeeze)
+    raw = _ascii(inp.data, inp.kind, s, e)
+    if u0 == s and u1 == e:
+        url = raw
+    elif squeeze:
+        url = _squeeze(raw, u0 - s, u1 - s, T)
+    else:
+        url = raw[u0 - s:u1 - s]
+    return _new(cls, url, s + offset, e + offset, raw, low & WRAPPED, low & HYPHEN_BREAK,
+                <object>PyTuple_GET_ITEM(edits, (low & 31) * 2 + ((f >> TRIM_SHIFT) > 0)))
+
+
+cdef inline void _prefetch(_Input inp, const int64_t *a, Py_ssize_t k, Py_ssize_t last) noexcept:
+    """Ask for the octets of the span AHEAD triples on (see AHEAD)."""
+    cdef int64_t s
+    if k + AHEAD < last:
+        s = a[3 * (k + AHEAD)]
+        if 0 <= s < inp.n:
+            URLSIFT_PREFETCH(<const uint8_t *>inp.data + s * inp.kind)
+            URLSIFT_PREFETCH(<const uint8_t *>inp.data + s * inp.kind + 64)
+
+
+cdef Py_ssize_t _range(array.array arr, object cls, tuple edits, Py_ssize_t *first,
+                       Py_ssize_t *last) except -1:
+    """Check build's arguments; clip ``first``/``last`` to the triples of ``arr``."""
+    cdef Py_ssize_t total = len(arr) // 3
+    if arr.ob_descr.typecode != b"q":
+        raise TypeError("build needs an array('q')")
+    if not issubclass(cls, tuple) or cls.__itemsize__ != tuple.__itemsize__ or cls.__dictoffset__:
+        raise TypeError("build needs a tuple subclass without __dict__")
+    if len(edits) != 64:
+        raise ValueError("edits must have 64 entries")
+    if last[0] < 0 or last[0] > total:
+        last[0] = total
+    if first[0] < 0:
+        first[0] = 0
+    if first[0] > last[0]:
+        first[0] = last[0]
+    return 0
+
+
+def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edits, bytes table,
+          Py_ssize_t first=0, Py_ssize_t last=-1):
+    """``cls`` tuples (url, start, end, raw, wrapped, hyphen_break, edits, None) for the
+    triples ``first`` to ``last`` of ``arr`` over ``buf``; offsets shifted by ``offset``."""
+    cdef const uint8_t *T = table_ptr(table)
+    _range(arr, cls, edits, &first, &last)
+    cdef _Input inp = _Input(buf)
+    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
+    cdef Py_ssize_t k
+    cdef object m
+    cdef list out = PyList_New(last - first)     # filled in place: no append, no resize
+    # Untracked while it fills: each Match allocated counts toward a young collection
+    # (every 700), which would walk this list each time. It holds only matches, no cycle.
+    PyObject_GC_UnTrack(out)
+    try:
+        for k in range(first, last):
+            _prefetch(inp, a, k, last)
+            m = _match(inp, a + 3 * k, offset, cls, edits, T)
+            Py_INCREF(m)
+            PyList_SET_ITEM(out, k - first, m)
+        PyObject_GC_Track(out)
+        return out
+    finally:
+        inp.close()
+
+
+def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t last=-1):
+    """The URLs of triples ``first`` to ``last``, each followed by a newline, as one bytes
+    object: ``build``'s ``url``s without building a Match (the command's fast path).
+
+    The output is sized from the spans alone (an upper bound: white space squeezed out of
+    a wrapper only shortens it) and the input is read once, while copying."""
+    cdef const uint8_t *T = table_ptr(table)
+    cdef _Input inp = _Input(buf)
+    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
+    cdef Py_ssize_t total = len(arr) // 3, k, i, u0, u1, size = 0, o = 0
+    cdef bint squeeze
+    cdef uint8_t c
+    cdef bytes out
+    cdef uint8_t *dst
+    if arr.ob_descr.typecode != b"q":
+        raise TypeError("join_urls needs an array('q')")
+    if last < 0 or last > total:
+        last = total
+    if first < 0:
+        first = 0
+    if first > last:
+        first = last
+    try:
+        for k in range(first, last):
+            _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
+            size += u1 - u0 + 1
+        out = PyBytes_FromStringAndSize(NULL, size)
+        dst = <uint8_t *>PyBytes_AS_STRING(out)
+        for k in range(first, last):
+            _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
+            if inp.kind == 1 and not squeeze:
+                memcpy(dst + o, <const uint8_t *>inp.data + u0, u1 - u0)
+                o += u1 - u0
+            else:
+                for i in range(u0, u1):
+                    c = _byte(inp.data, inp.kind, i)
+                    if not (squeeze and (T[c] & T_SPACE)):
+                        dst[o] = c
+                        o += 1
+            dst[o] = 10
+            o += 1
+        return out if o == size else out[:o]
+    finally:
+        inp.close()

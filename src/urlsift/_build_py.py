@@ -1,0 +1,96 @@
+"""Pure-Python twin of ``ext/urlsift/_build_c.pyx``: the scanner's triples made into
+objects — ``Match`` tuples (``build``), or the command's lines of URLs (``join_urls``).
+
+A triple ``(start, end, flags)`` (see :mod:`urlsift._scan_py`) says where a URL's raw
+span lies and what to strip from it: ``<`` ``>`` and a ``URL:`` prefix of a wrapper,
+white space inside a wrapper (RFC 1738 appendix: "spaces, linebreaks, tabs"), and
+trimmed punctuation after a bare URL. Every span is checked against the buffer before it
+is read, and each span's octets are read once: what a concurrent writer changes in a
+mapped file can change a URL, never the memory around it.
+"""
+from __future__ import annotations
+
+from array import array
+from typing import Any
+
+from ._scan_py import (HYPHEN_BREAK, PREFIX, T_SPACE, TRIM_SHIFT, WHITESPACE, WRAPPED,
+                       _view)
+
+__all__ = ["build", "join_urls", "url_span"]
+
+
+def url_span(s: int, e: int, f: int) -> tuple[int, int]:
+    """Where the cleaned URL of the triple ``(s, e, f)`` lies within its raw span.
+
+    >>> url_span(10, 30, WRAPPED | PREFIX)      # <URL:...>
+    (15, 29)
+    >>> url_span(3, 22, 1 << TRIM_SHIFT)         # a bare URL, one character trimmed
+    (3, 21)
+    """
+    low = f & 0xFF
+    if low & WRAPPED:
+        return s + (5 if low & PREFIX else 1), e - 1
+    return s + (4 if low & PREFIX else 0), e - (f >> TRIM_SHIFT)
+
+
+def _check_span(s: int, e: int, f: int, n: int) -> tuple[int, int]:
+    u0, u1 = url_span(s, e, f)
+    if not (0 <= s <= u0 <= u1 <= e <= n):
+        raise ValueError(f"span ({s}, {e}) with flags {f} does not fit the input")
+    return u0, u1
+
+
+def _text(hay: Any, s: int, e: int) -> str:
+    """``hay[s:e]`` as ASCII text, read once; a non-ASCII octet means the input changed
+    under the scan (the scanner reports printable ASCII and white space only)."""
+    if isinstance(hay, str):
+        text = hay[s:e]
+        if text.isascii():
+            return text
+    else:
+        octets = bytes(hay[s:e])
+        if octets.isascii():
+            return octets.decode("ascii")
+    raise OSError(f"the input changed while it was read (a non-ASCII octet in {s}..{e})")
+
+
+def _range(arr: Any, first: int, last: int, name: str) -> tuple[int, int]:
+    if not isinstance(arr, array) or arr.typecode != "q":
+        raise TypeError(f"{name} needs an array('q')")
+    total = len(arr) // 3
+    last = total if last < 0 or last > total else last
+    return min(max(first, 0), last), last
+
+
+def build(arr: "array[int]", buf: Any, offset: int, cls: type, edits: tuple, table: bytes,
+          first: int = 0, last: int = -1) -> list:
+    """``cls`` tuples (url, start, end, raw, wrapped, hyphen_break, edits, None) for the
+    triples ``first`` to ``last`` of ``arr`` over ``buf``; offsets shifted by ``offset``."""
+    first, last = _range(arr, first, last, "build")
+    if len(edits) != 64:
+        raise ValueError("edits must have 64 entries")
+    hay = buf if isinstance(buf, str) else _view(buf)[1]
+    n = len(hay)
+    new = tuple.__new__
+    out: list[Any] = []
+    for k in range(first, last):
+        s, e, f = arr[3 * k], arr[3 * k + 1], arr[3 * k + 2]
+        u0, u1 = _check_span(s, e, f, n)
+        raw = _text(hay, s, e)
+        low = f & 0xFF
+        url = raw[u0 - s:u1 - s]
+        if low & WRAPPED and low & WHITESPACE:
+            url = "".join(ch for ch in url if not table[ord(ch)] & T_SPACE)
+        out.append(new(cls, (url, s + offset, e + offset, raw, bool(low & WRAPPED),
+                             bool(low & HYPHEN_BREAK),
+                             edits[(low & 31) * 2 + ((f >> TRIM_SHIFT) > 0)], None)))
+    return out
+
+
+def join_urls(arr: "array[int]", buf: Any, table: bytes, first: int = 0,
+              last: int = -1) -> bytes:
+    """The URLs of triples ``first`` to ``last``, each followed by a newline, as one bytes
+    object: ``build``'s ``url``s without building a Match (the command's fast path)."""
+    first, last = _range(arr, first, last, "join_urls")
+    matches = build(arr, buf, 0, tuple, ("",) * 64, table, first, last)
+    return "".join(m[0] + "\n" for m in matches).encode("ascii")

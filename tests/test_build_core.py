@@ -1,0 +1,99 @@
+"""The two builders (Cython ``_build_c`` and pure ``_build_py``) make the same objects
+from the scanner's triples, and neither trusts a triple it was handed.
+"""
+from __future__ import annotations
+
+from array import array
+
+import pytest
+from hypothesis import given, strategies as st
+
+from urlsift import _scan_py, _select
+from urlsift.text.match import Match
+from urlsift.text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+
+from test_scan_core import texts
+
+SCAN = _select.twins("_scan")
+TWINS = _select.twins("_build")
+# compares the two twins directly: run once, not once per core (conftest)
+needs_both = [pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not built"),
+              pytest.mark.twins]
+
+
+@needs_both[0]
+@needs_both[1]
+@given(texts)
+def test_twins_build_the_same_matches(text):
+    arr = SCAN["python"].scan(text, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    data = text.encode("utf-8")
+    arr_b = SCAN["python"].scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    for buf, a in ((text, arr), (data, arr_b)):
+        got = {k: m.build(a, buf, 7, Match, _EDITS, TABLE) for k, m in TWINS.items()}
+        assert got["cython"] == got["python"]
+        assert all(type(m) is Match for m in got["cython"])
+
+
+def test_build_rejects_a_wrong_array_or_span(core_kind):
+    core = TWINS[core_kind]
+    with pytest.raises(TypeError):
+        core.build(array("i", [0, 1, 0]), b"ab", 0, Match, _EDITS, TABLE)
+    with pytest.raises(ValueError):
+        core.build(array("q", [0, 9, 0]), b"ab", 0, Match, _EDITS, TABLE)
+
+
+@needs_both[0]
+@needs_both[1]
+@given(texts, st.integers(-2, 8), st.integers(-2, 8))
+def test_twins_join_the_same_url_lines(text, first, last):
+    # join_urls is the command's fast path: the url of each match and a newline,
+    # exactly what build gives, without building the matches.
+    for buf in (text, text.encode("utf-8")):
+        arr = SCAN["python"].scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+        got = {k: m.join_urls(arr, buf, TABLE, first, last) for k, m in TWINS.items()}
+        assert got["cython"] == got["python"]
+        total = len(arr) // 3
+        lo = min(max(first, 0), total)
+        hi = total if last < 0 or last > total else last
+        urls = [m[0] for m in TWINS["python"].build(arr, buf, 0, Match, _EDITS, TABLE)]
+        assert got["python"] == "".join(u + "\n" for u in urls[lo:max(lo, hi)]).encode("ascii")
+
+
+# ---- triples from a caller, and an input that changes under the scan (both cores) -----
+
+@pytest.mark.parametrize("triple", [
+    [0, 1, _scan_py.WRAPPED],                    # "<" ... ">" needs two characters
+    [0, 4, _scan_py.WRAPPED | _scan_py.PREFIX],  # "<URL:" ... ">" needs six
+    [2, 1, 0],                                   # end before start
+    [0, 65, 0],                                  # past the end of the input
+    [-1, 3, 0],
+    [0, 3, 4 << _scan_py.TRIM_SHIFT],            # trims more than the span holds
+])
+def test_a_triple_that_does_not_fit_is_refused(core_kind, triple):
+    core = TWINS[core_kind]
+    arr = array("q", triple)
+    with pytest.raises(ValueError, match="does not fit"):
+        core.join_urls(arr, b"x" * 64, TABLE)
+    with pytest.raises(ValueError, match="does not fit"):
+        core.build(arr, b"x" * 64, 0, Match, _EDITS, TABLE)
+
+
+def test_a_non_ascii_octet_inside_a_span_means_the_input_changed(core_kind):
+    # The scanner never reports a span holding a non-ASCII octet; when a mapped file is
+    # rewritten between the scan and the build, build says so instead of making a str
+    # marked ASCII that is not.
+    core = TWINS[core_kind]
+    arr = array("q", [0, 16, 0])
+    with pytest.raises(OSError, match="changed"):
+        core.build(arr, b"http://a.ex\xe9m/ rest", 0, Match, _EDITS, TABLE)
+    with pytest.raises(OSError, match="changed"):
+        core.build(arr, "http://a.ex\u0129m/ rest", 0, Match, _EDITS, TABLE)
+
+
+def test_squeezed_wrappers_come_out_whole_and_alone(core_kind):
+    # the output is sized from the spans (an upper bound): white space squeezed out of a
+    # wrapper must shorten it exactly, with nothing left over at the end
+    core = TWINS[core_kind]
+    buf = b"<URL:http://a.example/x-\n   y> and <http://b.example/>"
+    arr = SCAN[core_kind].scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    assert core.join_urls(arr, buf, TABLE) == b"http://a.example/x-y\nhttp://b.example/\n"
