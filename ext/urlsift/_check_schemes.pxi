@@ -1,0 +1,169 @@
+# Part of the ``_check`` core (included by ``_check_c.pyx``): what follows the hostport
+# of each scheme — ftp's url-path and ;type= (§3.2), http's path and search (§3.3),
+# nntp's group/article (§3.7), wais (§3.9), prospero's fields (§3.11) — and ``hier``,
+# the common Internet scheme syntax (§3.1) that leads to them.
+# Twin: the functions of the same names in ``src/urlsift/_check_py.py``.
+
+cdef int r_ftp(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
+    cdef Py_ssize_t semi
+    if rs == b:
+        return 0
+    if at(w, rs) != 0x2F:
+        add(w, rs, C_BAD_PATH, P_PATH, rs, b)
+    semi = find(w, 0x3B, rs + 1, b)
+    part(w, rs + 1, semi, T_FPATH, P_PATH, C_BAD_PATH)
+    if semi == b or w.stop:
+        return 0
+    if (semi + 6 <= b and at(w, semi + 1) == 0x74 and at(w, semi + 2) == 0x79
+            and at(w, semi + 3) == 0x70 and at(w, semi + 4) == 0x65 and at(w, semi + 5) == 0x3D):
+        if b - semi != 7 or not (at(w, b - 1) in (0x61, 0x69, 0x64, 0x41, 0x49, 0x44)):
+            add(w, semi + 6, C_BAD_TYPECODE, P_TYPECODE, semi + 6, b)
+        return 0
+    part(w, semi, b, T_FPATH, P_PATH, C_BAD_PATH)
+    return 0
+
+
+cdef int r_http(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
+    cdef Py_ssize_t q
+    if rs == b:
+        return 0
+    if at(w, rs) == 0x3F:
+        add(w, rs, C_SEARCH_NO_PATH, P_SEARCH, rs + 1, b)
+        part(w, rs + 1, b, T_SEARCH, P_SEARCH, C_BAD_SEARCH)
+        return 0
+    q = find(w, 0x3F, rs, b)
+    part(w, rs, q, T_HPATH, P_PATH, C_BAD_PATH)
+    if q < b:
+        part(w, q + 1, b, T_SEARCH, P_SEARCH, C_BAD_SEARCH)
+    return 0
+
+
+cdef int r_nntp(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
+    cdef Py_ssize_t gs, ge, i
+    if rs == b:
+        add(w, rs, C_MISSING_PATH, P_GROUP, rs, b)
+        return 0
+    if at(w, rs) != 0x2F:
+        add(w, rs, C_BAD_GROUP, P_GROUP, rs, b)
+    gs = rs + 1
+    ge = find(w, 0x2F, gs, b)
+    group(w, gs, ge)
+    if ge < b and not w.stop:
+        if ge + 1 == b:
+            add(w, b, C_BAD_ARTICLE, P_ARTICLE, ge + 1, b)
+        for i in range(ge + 1, b):
+            if not is_digit(at(w, i)):
+                add(w, i, C_BAD_ARTICLE, P_ARTICLE, ge + 1, b)
+                break
+    return 0
+
+
+cdef int r_wais(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
+    cdef Py_ssize_t ds, de, ts, te
+    cdef unsigned int c
+    if rs == b or at(w, rs) != 0x2F:
+        add(w, rs, C_MISSING_PATH, P_DATABASE, rs, b)
+        if rs == b or w.stop:
+            return 0
+    ds = rs + 1
+    de = ds
+    while de < b:
+        c = at(w, de)
+        if c == 0x2F or c == 0x3F:
+            break
+        de += 1
+    part(w, ds, de, T_UCHAR, P_DATABASE, C_BAD_PATH)
+    if de == b or w.stop:
+        return 0
+    if at(w, de) == 0x3F:
+        part(w, de + 1, b, T_SEARCH, P_SEARCH, C_BAD_SEARCH)
+        return 0
+    ts = de + 1
+    te = find(w, 0x2F, ts, b)
+    part(w, ts, te, T_UCHAR, P_WTYPE, C_BAD_PATH)
+    if w.stop:
+        return 0
+    if te == b:
+        add(w, b, C_BAD_PATH, P_WPATH, b, b)
+        return 0
+    part(w, te + 1, b, T_UCHAR, P_WPATH, C_BAD_PATH)
+    return 0
+
+
+cdef int r_prospero(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
+    cdef Py_ssize_t semi, fs, eq
+    if rs == b or at(w, rs) != 0x2F:
+        add(w, rs, C_MISSING_PATH, P_HSONAME, rs, b)
+        if rs == b or w.stop:
+            return 0
+    semi = find(w, 0x3B, rs + 1, b)
+    part(w, rs + 1, semi, T_FPATH, P_HSONAME, C_BAD_PATH)
+    while semi < b and not w.stop:
+        fs = semi + 1
+        semi = find(w, 0x3B, fs, b)
+        eq = find(w, 0x3D, fs, semi)
+        part(w, fs, eq, T_FIELD, P_FIELD, C_BAD_FIELD)
+        if eq == semi:
+            add(w, semi, C_BAD_FIELD, P_FIELD, fs, semi)
+        else:
+            part(w, eq + 1, semi, T_FIELD, P_FIELD, C_BAD_FIELD)
+    return 0
+
+
+cdef int hier(W *w, Py_ssize_t *r, int gid, Py_ssize_t b0, Py_ssize_t b) except -1:
+    cdef Py_ssize_t rs, a
+    if r[5] < 0:
+        if gid == G_FILE and b0 < b and at(w, b0) == 0x2F:
+            add(w, b0, C_FILE_SHORT, P_PATH, b0, b)
+            part(w, b0, b, T_FPATH, P_PATH, C_BAD_PATH)
+        else:
+            add(w, b0, C_MISSING_AUTH, P_SCHEMEPART, b0, b)
+        return 0
+    if r[1] >= 0:
+        if gid == G_FTP or gid == G_TELNET:
+            part(w, r[1], r[2], T_USER, P_USER, C_BAD_USERINFO)
+            if r[3] >= 0:
+                part(w, r[3], r[4], T_USER, P_PASSWORD, C_BAD_USERINFO)
+        else:
+            add(w, r[1], C_USERINFO_NA, P_USER, r[1], r[4] if r[3] >= 0 else r[2])
+    if w.stop:
+        return 0
+    host(w, r[5], r[6], gid != G_FILE)
+    if w.stop:
+        return 0
+    if r[7] >= 0:
+        if gid == G_FILE:
+            add(w, r[7] - 1, C_PORT_NA, P_PORT, r[7], r[8])
+        port(w, r[7], r[8])
+    if w.stop:
+        return 0
+    rs = r[9] if r[9] >= 0 else (r[11] - 1 if r[11] >= 0 else b)
+    if gid == G_FTP:
+        r_ftp(w, rs, b)
+    elif gid == G_HTTP:
+        r_http(w, rs, b)
+    elif gid == G_GOPHER:
+        if rs < b:
+            if at(w, rs) != 0x2F:
+                add(w, rs, C_BAD_PATH, P_SELECTOR, rs, b)
+            part(w, rs + 1, b, T_XCHAR, P_SELECTOR, C_BAD_PATH)
+    elif gid == G_NNTP:
+        r_nntp(w, rs, b)
+    elif gid == G_TELNET:
+        if not (rs == b or (b - rs == 1 and at(w, rs) == 0x2F)):
+            a = rs + 1 if at(w, rs) == 0x2F else rs
+            add(w, a, C_BAD_PATH, P_PATH, rs, b)
+            # still walk it: a control character there is refused in both modes
+            part(w, a, b, T_XCHAR, P_PATH, C_BAD_PATH)
+    elif gid == G_WAIS:
+        r_wais(w, rs, b)
+    elif gid == G_FILE:
+        if rs == b:
+            add(w, rs, C_MISSING_PATH, P_PATH, rs, b)
+        else:
+            if at(w, rs) != 0x2F:
+                add(w, rs, C_MISSING_PATH, P_PATH, rs, b)
+            part(w, rs + 1, b, T_FPATH, P_PATH, C_BAD_PATH)
+    elif gid == G_PROSPERO:
+        r_prospero(w, rs, b)
+    return 0
