@@ -2,7 +2,7 @@
 """Scanning a buffer on worker threads, ahead of the thread that builds the matches.
 
 ``Pipeline`` cuts an octet buffer into pieces of about ``block`` octets at split points
-(the rule of ``urlsift._filescan``) and scans them with the ``_scan`` walk on
+(the rule of ``urlsift.text.files``) and scans them with the ``_scan`` walk on
 ``workers`` threads. A worker holds the GIL only to start and to end: it never waits
 for the thread that builds the matches to let go of it (with ``concurrent.futures``
 each piece cost the scanner two such waits of up to ``sys.getswitchinterval()``).
@@ -43,7 +43,7 @@ cdef class Pipeline:
     the pieces of ``buf`` scanned on ``workers`` threads; ``take()`` the next one, or
     None after the last; ``close()`` stops the workers (always call it).
 
-    >>> from urlsift.extract import TABLE, KNOWN
+    >>> from urlsift.text.rules import TABLE, KNOWN
     >>> p = Pipeline(b"a http://x.example/ b\\n" * 3, 8, 64, TABLE, KNOWN, 8192, 65536, 1)
     >>> [(list(t), a, b) for t, a, b in iter(p.take, None)]
     [([2, 19, 0], 0, 22), ([24, 41, 0], 22, 44), ([46, 63, 0], 44, 66)]
