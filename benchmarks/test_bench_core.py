@@ -19,7 +19,8 @@ import urllib.parse
 
 import pytest
 
-from urlsift import _select, codec, tokens
+from urlsift import _select, codec
+from urlsift.model import tokens
 
 KINDS = _select.available_kinds()
 

@@ -1,6 +1,6 @@
 """Issue 4: finding URLs in the access log and the mail spool, beside the peers.
 
-urlsift: ``urlsift.extract.scan(buffer)`` (bulk spans, flat triples),
+urlsift: ``urlsift.scan(buffer)`` (bulk spans, flat triples),
 ``extract(buffer)`` (``Match`` objects), ``extract_file(path, jobs=1)`` and
 ``jobs=2`` (and ``mbox=True`` on the spool, which also decodes the MIME parts).
 Peers, with one reasonable URL pattern (:data:`PATTERN`): Python ``re``, the same
@@ -29,7 +29,7 @@ PREFIX = 1_000_000
 
 
 def extract_name(name: str) -> Callable:
-    """``urlsift.extract.NAME`` (looked up at call time, after a test switches cores)."""
+    """``urlsift.text.extraction.NAME`` (looked up at call time, after a test switches cores)."""
     return getattr(importlib.import_module("urlsift.text.extraction"), name)
 
 
@@ -79,8 +79,8 @@ def test_extract_urlsift_file(bench, benchmark, text_file, jobs):
 
 
 def test_extract_urlsift_file_mbox(bench, benchmark, mbox_path):
-    """``extract_file(path, mbox=True)``: message by message, MIME parts decoded."""
-    extract_file = extract_name("extract_file")
+    """``urlsift.extract_file(path, mbox=True)``: message by message, MIME parts decoded."""
+    extract_file = importlib.import_module("urlsift.inputs").extract_file
     _run(bench, benchmark, "mbox", lambda: sum(1 for _ in extract_file(mbox_path, mbox=True)),
          mbox_path.stat().st_size)
 
