@@ -494,8 +494,9 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
     # and --no-progress is not given (no timing involved).
     from urlsift.cli.progress import Progress
     from urlsift.cli import build_parser
+    from urlsift.cli.records import Input
 
-    plan = [(str(ACCESS), "text")]
+    plan = [Input(str(ACCESS), "text")]
     args = build_parser().parse_args(["extract", str(ACCESS)])
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
     with Progress(args, plan) as p:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections import Counter
@@ -9,7 +10,7 @@ from typing import Any
 
 from ..inputs import open_input
 from ..model.parsing import check, parse
-from .common import batches, error, read_errors, reason
+from .common import batches, error, read_errors, reason, write_or_fail
 from .output import plain_value, reconfigure_stdout
 from .progress import Progress
 from .records import iter_records, plan_inputs
@@ -23,6 +24,12 @@ ATTRIBUTES: tuple[str, ...] = (
     "database", "wtype", "wpath", "hsoname", "fields", "message_id", "content_id",
     "schemepart", "is_local", "fragment",
 )
+
+
+def _stdout(text: str) -> None:
+    """Write to standard output; a failure is the output's (one line naming it), never
+    taken for an error reading the input being checked."""
+    write_or_fail(sys.stdout.write, text, None)
 
 
 def _problem(p: Any) -> dict:
@@ -49,7 +56,7 @@ def _problems(url: str, lenient: bool) -> list:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     reconfigure_stdout("backslashreplace")
-    write = sys.stdout.write
+    write = _stdout
     status = checked = invalid = 0
     for name in args.files or ["-"]:
         shown = "<stdin>" if name == "-" else name
@@ -79,7 +86,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 raise  # our output closed, not an input error
             error(f"cannot read '{name}': {reason(exc)}")
             status = 2
-    sys.stdout.flush()
+    write_or_fail(lambda _: sys.stdout.flush(), None, None)
     if not args.quiet:
         sys.stderr.write(f"{checked} checked, {invalid} invalid\n")
     return status or (1 if invalid else 0)
@@ -148,23 +155,24 @@ def cmd_parse(args: argparse.Namespace) -> int:
             code = "" if isinstance(w, str) or not w.get("code") else f"{w['code']}: "
             lines.append(f"  warning         {code}{text}")
         out.append("\n".join(lines) + "\n\n")
-    sys.stdout.write("".join(out).rstrip("\n") + "\n")
+    _stdout("".join(out).rstrip("\n") + "\n")
     return status
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    plan, status = plan_inputs(args)
     urls: Counter = Counter()
-    with Progress(args, plan) as progress:
-        for name, kind in plan:
-            try:
-                for batch in batches(iter_records(name, kind, args, ["url"], progress.update)):
-                    urls.update(batch)
-            except read_errors() as exc:
-                if isinstance(exc, BrokenPipeError):
-                    raise  # our output closed, not an input error
-                error(f"cannot read '{name}': {reason(exc)}")
-                status = 2
+    with contextlib.ExitStack() as stack:
+        plan, status = plan_inputs(args, stack)
+        with Progress(args, plan) as progress:
+            for inp in plan:
+                try:
+                    for batch in batches(iter_records(inp, args, ["url"], progress.update)):
+                        urls.update(batch)
+                except read_errors() as exc:
+                    if isinstance(exc, BrokenPipeError):
+                        raise  # our output closed, not an input error
+                    error(f"cannot read '{inp.name}': {reason(exc)}")
+                    status = 2
     schemes: Counter = Counter()
     hosts: Counter = Counter()
     codes: Counter = Counter()
@@ -190,9 +198,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
     }
     reconfigure_stdout("backslashreplace")
     if args.json:
-        sys.stdout.write(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+        _stdout(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
     else:
-        sys.stdout.write(_table(report, args.top))
+        _stdout(_table(report, args.top))
     return status
 
 

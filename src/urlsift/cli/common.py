@@ -7,6 +7,7 @@ errors of writing the output, batching.
 from __future__ import annotations
 
 import lzma
+import os
 import sys
 import zlib
 from itertools import islice
@@ -38,9 +39,13 @@ def error(message: str) -> None:
 
 
 def reason(exc: BaseException) -> str:
-    """The reason an OSError gives (``strerror``), else the exception's text."""
-    if isinstance(exc, OSError) and exc.strerror and not isinstance(exc, MissingDependency):
-        return exc.strerror
+    """The reason an OSError gives (``strerror``, or its errno's: pyarrow raises OSErrors
+    with only a number and its own text), else the exception's text."""
+    if isinstance(exc, OSError) and not isinstance(exc, MissingDependency):
+        if exc.strerror:
+            return exc.strerror
+        if exc.errno:
+            return os.strerror(exc.errno)
     return str(exc) or type(exc).__name__
 
 
@@ -58,7 +63,7 @@ class OutputError(Exception):
     """Writing the output failed (not a reading error: the run cannot go on)."""
 
 
-def write_or_fail(write: Callable[[Any], None], data: Any, output: Optional[str]) -> None:
+def write_or_fail(write: Callable[[Any], object], data: Any, output: Optional[str]) -> None:
     """``write(data)``; a failing output (not a closed pipe) ends the run as an OutputError."""
     try:
         write(data)

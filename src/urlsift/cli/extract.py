@@ -2,35 +2,47 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 from collections import Counter
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from ..inputs import is_plain_file
 from ..text.files import url_lines
 from .common import batches, error, read_errors, reason, write_or_fail
-from .output import make_writer, parts_getter
+from .output import Writer, parts_getter
 from .progress import Progress
-from .records import columns_for, iter_records, plan_inputs, scan_options
+from .records import Input, columns_for, iter_records, plan_inputs, scan_options
+from .target import open_writer
 
 __all__ = ["cmd_extract"]
 
 
 def cmd_extract(args: argparse.Namespace) -> int:
     """Run ``urlsift extract``; the exit status."""
-    plan, status = plan_inputs(args)
-    mail = any(kind != "text" for _, kind in plan)
-    columns = columns_for(args, mail)
-    writer = make_writer(args.format, columns, args.output)
+    with contextlib.ExitStack() as stack:
+        plan, status = plan_inputs(args, stack)
+        mail = any(inp.kind != "text" for inp in plan)
+        columns = columns_for(args, mail)
+        writer = stack.enter_context(open_writer(args.format, columns, args.output,
+                                                 [inp.name for inp in plan]))
+        status = _extract_all(args, plan, columns, writer) or status
+    return status
+
+
+def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str],
+                 writer: Writer) -> int:
+    """Scan every input of ``plan`` into ``writer``; the status (2: an input failed)."""
+    status = 0
     parts = parts_getter(args.format == "jsonl") if args.parts else None
     # --unique: bare URLs are counted (Counter: counted in C); of records, the first
     # of each URL is kept, with a "count".
     url_counts: Optional[Counter[str]] = Counter() if args.unique else None
     url_records: dict[str, dict[str, Any]] = {}
     with Progress(args, plan) as progress:
-        for name, kind in plan:
-            lines = _plain_lines(name, kind, args, columns, progress.update)
+        for inp in plan:
+            lines = _plain_lines(inp, args, columns, progress.update)
             records = () if lines is not None else iter_records(
-                name, kind, args, [c for c in columns if c != "count"], progress.update, parts)
+                inp, args, [c for c in columns if c != "count"], progress.update, parts)
             try:
                 for data in lines or ():
                     write_or_fail(writer.write_lines, data, args.output)
@@ -50,25 +62,24 @@ def cmd_extract(args: argparse.Namespace) -> int:
             except read_errors() as exc:
                 if isinstance(exc, BrokenPipeError):
                     raise  # our output closed, not an input error
-                error(f"cannot read '{name}': {reason(exc)}")
+                error(f"cannot read '{inp.name}': {reason(exc)}")
                 status = 2
     if url_counts is not None:
         write_or_fail(writer.write, _unique_records(url_counts, url_records, columns), args.output)
-    writer.close()
     return status
 
 
-def _plain_lines(name: str, kind: str, args: argparse.Namespace, columns: Sequence[str],
+def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                  progress: Optional[Callable[[int], None]]) -> Optional[Iterable[bytes]]:
     """For ``urlsift extract FILE`` with nothing else asked (the plain text of a plain
     file, URLs only, no filter, no bar): the URL lines made in the core, no Match built.
     None when anything else is asked."""
     plain = (args.format == "text" and list(columns) == ["url"] and not args.unique
-             and kind == "text" and not (args.refang or args.quoted) and progress is None
-             and scan_options(args) == (None, None) and name != "-")
-    if not plain or not is_plain_file(name):
+             and inp.kind == "text" and not (args.refang or args.quoted) and progress is None
+             and scan_options(args) == (None, None) and inp.stream is None)
+    if not plain or not is_plain_file(inp.name):
         return None
-    return url_lines(name, jobs=args.jobs)
+    return url_lines(inp.name, jobs=args.jobs)
 
 
 def _unique_records(url_counts: Counter[str], url_records: dict[str, dict[str, Any]],

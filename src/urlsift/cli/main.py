@@ -20,7 +20,7 @@ import sys
 from typing import Optional, Sequence
 
 from ..inputs import MissingDependency
-from .common import OutputError, error, reason
+from .common import OutputError, error, reason, write_or_fail
 from .parser import build_parser
 
 __all__ = ["main"]
@@ -42,7 +42,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = parser.parse_args(argv)  # usage errors: one line and exit status 2
     try:
         status = args.func(args)
-        sys.stdout.flush()
+        write_or_fail(lambda _: sys.stdout.flush(), None, None)
         return status
     except BrokenPipeError:
         _silence_stdout()

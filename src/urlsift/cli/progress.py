@@ -23,8 +23,9 @@ class Progress:
         except ImportError:
             return
         # A total only when every input is a plain file: its size is what is read.
-        sized = all(kind == "text" and name != "-" and is_plain_file(name) for name, kind in plan)
-        total: Optional[int] = sum(_size(name) for name, _ in plan) if sized else None
+        sized = all(i.kind == "text" and i.stream is None and is_plain_file(i.name)
+                    for i in plan)
+        total: Optional[int] = sum(_size(i.name) for i in plan) if sized else None
         self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024,
                         file=sys.stderr, delay=1.0, leave=False, desc="urlsift")
 

@@ -4,16 +4,35 @@ the columns asked for, and one record (or bare URL string) per URL found.
 from __future__ import annotations
 
 import argparse
-import io
-import sys
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, cast
+import contextlib
+import os
+import stat
+from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Optional, Sequence
 
 from ..inputs import (input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
                       open_input)
 from .common import error, read_errors, reason
 from .output import PART_COLUMNS
 
-__all__ = ["columns_for", "iter_records", "plan_inputs", "scan_options"]
+__all__ = ["Input", "columns_for", "iter_records", "plan_inputs", "scan_options"]
+
+
+class Input(NamedTuple):
+    """One input of the command: its name, what it holds (``text``, ``mbox``,
+    ``maildir``), and for what can be read only once — standard input, a pipe, a FIFO,
+    a device (``<(gzip -c a.log)``) — the stream opened (and decompressed) once for the
+    whole run; None for a regular file or a directory, which are opened where read."""
+
+    name: str
+    kind: str
+    stream: Optional[IO[bytes]] = None
+
+
+def _regular(name: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(name).st_mode)
+    except OSError:
+        return False   # opening it says why
 
 
 def scan_options(args: argparse.Namespace) -> tuple[Optional[tuple], Optional[str]]:
@@ -22,33 +41,36 @@ def scan_options(args: argparse.Namespace) -> tuple[Optional[tuple], Optional[st
     return args.schemes, valid
 
 
-def plan_inputs(args: argparse.Namespace) -> tuple[list[tuple[str, str]], int]:
-    """``[(name, kind)]`` of the inputs that can be opened; errors reported, status 2."""
+def plan_inputs(args: argparse.Namespace,
+                stack: contextlib.ExitStack) -> tuple[list[Input], int]:
+    """The inputs that can be opened, each sniffed (text or mail) exactly once; errors
+    reported, status 2. Streams opened here stay open until ``stack`` closes."""
     plan = []
     status = 0
     for name in args.files or ["-"]:
+        stream = None
         try:
             kind = input_kind(name)
             if kind == "directory":
                 raise IsADirectoryError(21, "Is a directory", name)
-            if kind == "text":
+            if kind == "text" and name != "-" and _regular(name):
+                # a regular file can be opened again: sniffed here, read later
                 if args.mbox:
                     kind = "mbox"
-                elif name == "-":
-                    # typeshed says BinaryIO; a process's stdin.buffer is a BufferedReader
-                    stdin = cast(io.BufferedReader, sys.stdin.buffer)
-                    if stdin.peek(5)[:5] == b"From ":
-                        kind = "mbox"
                 else:
-                    with open_input(name) as stream:
-                        kind = input_kind(name, stream)
+                    with open_input(name) as sniffed:
+                        kind = input_kind(name, sniffed)
+            elif kind == "text":
+                # read once: the stream that is sniffed is the one that is read
+                stream = stack.enter_context(open_input(name))
+                kind = "mbox" if args.mbox else input_kind(name, stream)
         except read_errors() as exc:
             if isinstance(exc, BrokenPipeError):
                 raise  # our output closed, not an input error
             error(f"cannot read '{name}': {reason(exc)}")
             status = 2
             continue
-        plan.append((name, kind))
+        plan.append(Input(name, kind, stream))
     return plan, status
 
 
@@ -68,28 +90,29 @@ def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:
     return cols
 
 
-def iter_records(name: str, kind: str, args: argparse.Namespace, columns: Sequence[str],
+def iter_records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                  progress: Optional[Callable[[int], None]] = None,
                  parts: Optional[Callable[[str], dict]] = None) -> Iterable[Any]:
     """Bare URL strings when ``columns == ["url"]``, else one dict per URL."""
-    if kind == "text" and not (args.refang or args.quoted) and list(columns) == ["url"]:
+    if inp.kind == "text" and not (args.refang or args.quoted) and list(columns) == ["url"]:
         # The common case, kept free of per-URL Python code (map over the matches).
         schemes, valid = scan_options(args)
-        return iter_file_urls(name, schemes=schemes, valid=valid, jobs=args.jobs,
-                              progress=progress)
-    return _records(name, kind, args, columns, progress, parts)
+        return iter_file_urls(inp.name, schemes=schemes, valid=valid, jobs=args.jobs,
+                              progress=progress, stream=inp.stream)
+    return _records(inp, args, columns, progress, parts)
 
 
-def _records(name: str, kind: str, args: argparse.Namespace, columns: Sequence[str],
+def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
              progress: Optional[Callable[[int], None]],
              parts: Optional[Callable[[str], dict]]) -> Iterator[Any]:
+    name, kind = inp.name, inp.kind
     schemes, valid = scan_options(args)
     fast = list(columns) == ["url"]
     with_pos = "file" in columns
     mail_cols = "message_id" in columns
     if kind in ("mbox", "maildir"):
         for m in iter_mail_urls(name, schemes=schemes, valid=valid, refang=args.refang,
-                                on_error=error):
+                                on_error=error, stream=inp.stream):
             if fast:
                 yield m.url
                 continue
@@ -105,7 +128,8 @@ def _records(name: str, kind: str, args: argparse.Namespace, columns: Sequence[s
         return
     found = iter_file_matches(name, schemes=schemes, valid=valid, refang=args.refang,
                               quoted=args.quoted,
-                              line_numbers=with_pos, jobs=args.jobs, progress=progress)
+                              line_numbers=with_pos, jobs=args.jobs, progress=progress,
+                              stream=inp.stream)
     if fast:
         for f in found:
             yield f.url

@@ -11,10 +11,11 @@ standard library's ``email`` and ``html.parser``, which ``import urlsift`` must 
 """
 from __future__ import annotations
 
+import contextlib
 import os
 from itertools import islice
 from operator import itemgetter
-from typing import Any, Callable, Iterable, Iterator, Optional
+from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from ..text.extraction import check_valid
 from ..text.extraction import extract_file as extract_text_file
@@ -52,39 +53,44 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
                               valid=valid, block_size=block_size)
 
 
-def iter_messages(path: PathLike) -> Iterator[tuple[str, Optional[int], Any]]:
+def iter_messages(path: PathLike, *, stream: Optional[IO[bytes]] = None
+                  ) -> Iterator[tuple[str, Optional[int], Any]]:
     """``(source, offset, data_or_error)`` for each message of an mbox (``"-"``: stdin;
-    compressed or not) or a Maildir (see :mod:`urlsift.mail.spool`)."""
+    compressed or not) or a Maildir (see :mod:`urlsift.mail.spool`). ``stream``: the
+    input already opened (a pipe can be opened and read once only)."""
     from ..mail import spool   # lazy: see the module docstring
 
     name = os.fspath(path)
-    if input_kind(name) == "maildir":
+    if stream is None and input_kind(name) == "maildir":
         yield from spool.maildir_messages(name)
         return
-    with open_input(name) as stream:
-        yield from spool.mbox_messages(stream, name)
+    with _opened(name, stream) as opened:
+        yield from spool.mbox_messages(opened, name)
 
 
 def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                    valid: Optional[str] = None, refang: bool = False,
-                   on_error: Optional[Callable[[str], None]] = None) -> Iterator[Any]:
+                   on_error: Optional[Callable[[str], None]] = None,
+                   stream: Optional[IO[bytes]] = None) -> Iterator[Any]:
     """Every URL of every message of the mbox or Maildir at ``path`` (``"-"``: stdin),
-    as :class:`urlsift.mail.MailMatch` objects.
+    as :class:`urlsift.mail.MailMatch` objects (``stream``: see :func:`iter_messages`).
 
     A message that cannot be read or decoded is reported through ``on_error`` (one
     line; default: printed on stderr) and skipped; the walk goes on.
     """
     from ..mail import iter_spool_urls   # lazy: see the module docstring
 
-    return iter_spool_urls(iter_messages(path), schemes=schemes, valid=valid, refang=refang,
+    return iter_spool_urls(iter_messages(path, stream=stream), schemes=schemes, valid=valid, refang=refang,
                            on_error=on_error)
 
 
 def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                       valid: Optional[str] = None, refang: bool = False,
                       quoted: bool = False, line_numbers: bool = False, jobs: int = 1,
-                      progress: Optional[Callable[[int], None]] = None) -> Iterator[Found]:
-    """The URLs of one text input (plain, compressed or ``"-"``), in order.
+                      progress: Optional[Callable[[int], None]] = None,
+                      stream: Optional[IO[bytes]] = None) -> Iterator[Found]:
+    """The URLs of one text input (plain, compressed or ``"-"``), in order; ``stream``:
+    the input already opened (decompressed), for what cannot be opened twice.
 
     A plain regular file goes through :func:`urlsift.text.extract_file` (memory map,
     ``jobs`` threads); anything else through
@@ -93,22 +99,24 @@ def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None
     """
     name = os.fspath(path)
     rewrite = refang or quoted
-    if not rewrite and name != "-" and is_plain_file(name):
+    if stream is None and not rewrite and name != "-" and is_plain_file(name):
         yield from _via_extract_file(name, schemes, valid, line_numbers, jobs, progress)
         return
-    with open_input(name) as stream:
+    with _opened(name, stream) as opened:
         if rewrite:  # the text is rewritten: our own block loop with its offset maps
-            yield from iter_stream_matches(stream, schemes=schemes, valid=valid, refang=refang,
+            yield from iter_stream_matches(opened, schemes=schemes, valid=valid, refang=refang,
                                            quoted=quoted, line_numbers=line_numbers,
                                            progress=progress)
         else:       # extract_file's streaming mode (blocks cut where no URL can cross)
-            yield from _via_extract_file(stream, schemes, valid, line_numbers, 1, None)
+            yield from _via_extract_file(opened, schemes, valid, line_numbers, 1, None)
 
 
 def iter_file_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                    valid: Optional[str] = None, jobs: int = 1,
-                   progress: Optional[Callable[[int], None]] = None) -> Iterable[str]:
-    """Just the URL strings of one text input: the CLI's fast path.
+                   progress: Optional[Callable[[int], None]] = None,
+                   stream: Optional[IO[bytes]] = None) -> Iterable[str]:
+    """Just the URL strings of one text input: the CLI's fast path (``stream``: see
+    :func:`iter_file_matches`).
 
     For a plain file this is ``map(itemgetter(0), extract_file(...))``: no Python code
     runs per URL (the CLI must cost little beyond ``extract_file`` itself).
@@ -116,8 +124,8 @@ def iter_file_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     name = os.fspath(path)
     kwargs: dict[str, Any] = {"schemes": tuple(schemes) if schemes is not None else None,
                               "valid": valid}
-    if name == "-" or not is_plain_file(name):
-        return _stream_urls(name, kwargs)
+    if stream is not None or name == "-" or not is_plain_file(name):
+        return _stream_urls(name, kwargs, stream)
     kwargs["jobs"] = jobs
     matches = extract_text_file(name, **kwargs)
     if progress is None:
@@ -125,9 +133,20 @@ def iter_file_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     return _urls_with_progress(matches, progress, os.path.getsize(name))
 
 
-def _stream_urls(name: str, kwargs: dict) -> Iterator[str]:
-    with open_input(name) as stream:
-        yield from map(itemgetter(0), extract_text_file(stream, **kwargs))
+def _stream_urls(name: str, kwargs: dict, stream: Optional[IO[bytes]]) -> Iterator[str]:
+    with _opened(name, stream) as opened:
+        yield from map(itemgetter(0), extract_text_file(opened, **kwargs))
+
+
+@contextlib.contextmanager
+def _opened(name: str, stream: Optional[IO[bytes]]) -> Iterator[IO[bytes]]:
+    """``stream`` when the caller opened the input already (it closes it), else the
+    input opened here (and closed when done)."""
+    if stream is not None:
+        yield stream
+        return
+    with open_input(name) as opened:
+        yield opened
 
 
 def _urls_with_progress(matches: Iterator[Any], progress: Callable[[int], None],
