@@ -19,6 +19,7 @@ from array import array
 from typing import Any, BinaryIO, Callable, Iterator, Optional, Union
 
 from .._select import cores
+from .mapping import Watch
 from .match import Match
 from .rules import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 
@@ -95,8 +96,11 @@ def _lines(arr: "array[int]", buf: Any, base: int, first: int) -> Iterator[bytes
     yield cores.build.join_urls(arr, buf, TABLE, first)
 
 
-def _pieces(buf: Any, n: int, block: int, a: int = 0) -> Iterator[tuple[int, int]]:
+def _pieces(buf: Any, n: int, block: int, a: int = 0,
+            check: Optional[Callable[[], None]] = None) -> Iterator[tuple[int, int]]:
     while a < n:
+        if check is not None:
+            check()                  # before the split point search reads the piece
         b = _split_point(buf, a + block, n) if a + block < n else n
         yield a, b
         a = b
@@ -154,37 +158,51 @@ def _forget(mm: Any, a: int, b: int) -> None:
             pass
 
 
-def _mapped(mm: Any, n: int, jobs: int, block: int, line_numbers: bool,
+def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
             make: Callable[..., Iterator[Any]] = _lists) -> Iterator[Any]:
     """Pieces scanned on ``jobs`` threads (the walk releases the GIL); their matches
     built here by ``make`` (lists of Match, or lines of bytes), in file order. With
-    ``jobs`` > 1 the pieces are scanned by ``Pipeline`` (compiled core: on threads)."""
+    ``jobs`` > 1 the pieces are scanned by ``Pipeline`` (compiled core: on threads).
+    A file that shrinks meanwhile ends it with FileShrankError (:mod:`.mapping`)."""
+    n = len(mm)
     last_end = 0
     state = [0, 1]
     forgotten = 0
+    watch = Watch(f, mm, n)
 
-    def emit(arr: "array[int]", b: int) -> Iterator[list[Match]]:
+    def emit(arr: "array[int]", a: int, b: int) -> Iterator[list[Match]]:
         nonlocal last_end, forgotten
+        arr, shrank = watch.cut(arr, a)
         first, last_end = _kept(arr, last_end)
         for ms in make(arr, mm, 0, first):
             yield _with_lines(ms, mm, 0, state) if line_numbers else ms
+        if shrank:
+            watch.check()       # raises: the matches before the new end are out
         if b - forgotten >= FORGET_EVERY:
             _forget(mm, forgotten, b)
             forgotten = b - b % _PAGE
 
-    if jobs == 1:
-        for a, b in _pieces(mm, n, block):
-            yield from emit(_scan_piece(mm, a, b), b)
-        return
-    # jobs threads in all: jobs - 1 scan without the GIL (the core's Pipeline); this
-    # one builds the matches (that needs the GIL) and scans too while it would wait.
-    workers = min(jobs - 1, -(-n // block))      # no more threads than pieces
-    pipe = cores.pipe.Pipeline(mm, block, WINDOW, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, workers)
     try:
-        for arr, a, b in iter(pipe.take, None):
-            yield from emit(arr, b)
+        if jobs == 1:
+            for a, b in _pieces(mm, n, block, check=watch.check):
+                yield from emit(_scan_piece(mm, a, b), a, b)
+            return
+        # jobs threads in all: jobs - 1 scan without the GIL (the core's Pipeline); this
+        # one builds the matches (that needs the GIL) and scans too while it would wait.
+        workers = min(jobs - 1, -(-n // block))      # no more threads than pieces
+        pipe = cores.pipe.Pipeline(mm, block, WINDOW, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
+                                   workers)
+        try:
+            while True:
+                watch.check()     # the pure Pipeline scans the next piece in take()
+                got = pipe.take()
+                if got is None:
+                    break
+                yield from emit(got[0], got[1], got[2])
+        finally:
+            pipe.close()
     finally:
-        pipe.close()
+        watch.close()
 
 
 def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Match]]:
@@ -193,6 +211,7 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Matc
     last_end = 0
     state = [0, 1]
     eof = False
+    size = _regular_size(f)   # a regular file read to its end must have given this much
     while True:
         while not eof and len(buf) < block + LOOKAHEAD:
             data = f.read(block)
@@ -201,6 +220,10 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Matc
                                 f"{getattr(f, 'name', f)!r} with 'rb'")
             if not data:
                 eof = True
+                if size is not None and base + len(buf) < size:
+                    # truncated meanwhile: the matches before the cut, then the error
+                    yield from _streamed_tail(buf, base, last_end, state, line_numbers)
+                    raise Watch.shrank(f, size, _regular_size(f) or base + len(buf))
             else:
                 buf += data
         n = len(buf)
@@ -221,6 +244,23 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Matc
             state[0] = base + stop
         del buf[:stop]
         base += stop
+
+
+def _regular_size(f: BinaryIO) -> Optional[int]:
+    try:
+        st = os.fstat(f.fileno())
+    except (OSError, ValueError, AttributeError):   # no descriptor: a BytesIO, a wrapper
+        return None
+    return st.st_size if stat.S_ISREG(st.st_mode) else None
+
+
+def _streamed_tail(buf: bytearray, base: int, last_end: int, state: list[int],
+                   line_numbers: bool) -> Iterator[list[Match]]:
+    """The matches of what is left in ``buf`` when the stream ends early."""
+    arr = _scan_piece(buf, 0, len(buf))
+    first, _ = _kept(arr, last_end - base)
+    for ms in _lists(arr, buf, base, first):
+        yield _with_lines(ms, buf, base, state) if line_numbers else ms
 
 
 def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bool = False,
@@ -245,12 +285,15 @@ def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bo
 
 
 def _open(path: PathArg) -> tuple[BinaryIO, Any]:
-    """The file, and its memory map when it is a non-empty regular file (else None)."""
+    """The file, and its memory map when it is a non-empty regular file and the core in
+    use guards mapped reads (else None: the file is read in blocks)."""
     f = open(path, "rb")              # OSError naming the path: missing, directory, no access
     try:
         st = os.fstat(f.fileno())
         mm = None
-        if stat.S_ISREG(st.st_mode) and st.st_size > 0:
+        # mapped only where a read past a new end (the file shrank) cannot kill the
+        # process: with the compiled core's SIGBUS guard (:mod:`.mapping`); else read
+        if stat.S_ISREG(st.st_mode) and st.st_size > 0 and cores.guard.GUARDS:
             try:
                 mm = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
             except (OSError, ValueError):
@@ -279,7 +322,7 @@ def _mapped_lines(f: BinaryIO, mm: Any, jobs: int) -> Iterator[bytes]:
     try:
         if hasattr(mmap, "MADV_SEQUENTIAL"):
             mm.madvise(mmap.MADV_SEQUENTIAL)
-        yield from _mapped(mm, len(mm), jobs, PIECE_SIZE, False, _lines)
+        yield from _mapped(f, mm, jobs, PIECE_SIZE, False, _lines)
     finally:
         mm.close()
         f.close()
@@ -295,7 +338,7 @@ def _opened(f: BinaryIO, mm: Any, jobs: int, block_size: Optional[int],
         else:
             if hasattr(mmap, "MADV_SEQUENTIAL"):
                 mm.madvise(mmap.MADV_SEQUENTIAL)
-            yield from _mapped(mm, len(mm), jobs, block_size, line_numbers)
+            yield from _mapped(f, mm, jobs, block_size, line_numbers)
     finally:
         if mm is not None:
             mm.close()

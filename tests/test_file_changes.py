@@ -1,0 +1,98 @@
+"""A file that changes while it is read: a clear error, never a crash, nothing found
+before the change lost.
+
+logrotate's ``copytruncate`` empties a live log while a reader has it mapped; a read of
+the mapping past the new end is SIGBUS, which used to kill the interpreter (exit 135).
+"""
+from __future__ import annotations
+
+import mmap
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import urlsift
+from urlsift import _select
+from urlsift.text.mapping import FileShrankError
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = Path(urlsift.__file__).resolve().parent.parent
+LINE = b"1.2.3.4 - - [22/Nov/2026] \"GET http://a.example/%06d HTTP/1.1\" 200\n"   # 67 octets
+
+
+def _log(path: Path, lines: int) -> None:
+    path.write_bytes(b"".join(LINE.replace(b"%06d", b"%06d" % i) for i in range(lines)))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_file_truncated_between_pieces_ends_with_a_clear_error(tmp_path, jobs):
+    path = tmp_path / "live.log"
+    _log(path, 8192)                                  # 536 KiB: 9 pieces of 64 KiB
+    it = urlsift.extract_file(path, jobs=jobs, block_size=64 << 10)
+    got = [next(it).url for _ in range(10)]           # the first piece is being read
+    os.truncate(path, 1000)                           # what copytruncate does
+    with pytest.raises(FileShrankError, match="shrank while being read") as info:
+        for m in it:
+            got.append(m.url)
+    assert info.value.filename == str(path)
+    assert isinstance(info.value, OSError)
+    # what was found before is whole and in order: URLs 0, 1, 2, ...
+    assert got == [f"http://a.example/{i:06d}" for i in range(len(got))]
+
+
+@pytest.mark.twins
+@pytest.mark.skipif("cython" not in _select.available_kinds(), reason="needs the compiled core")
+def test_the_compiled_guard_turns_a_read_past_the_new_end_into_zeros(tmp_path):
+    guard = _select.twins("_guard")["cython"]
+    scan = _select.twins("_scan")["cython"]
+    from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+
+    path = tmp_path / "f.log"
+    _log(path, 1024)                                  # 64 KiB
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as mm:
+        token = guard.watch(mm)
+        try:
+            os.truncate(path, 100)                    # pages past 4 KiB are gone
+            arr = scan.scan(mm, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+            assert guard.faults(token) > 0
+            assert mm[8192:8200] == b"\0" * 8         # zeros where the file was
+        finally:
+            guard.unwatch(token)
+    # the file's first 100 octets hold one whole line and its URL (octets 31-54: after
+    # '1.2.3.4 - - [22/Nov/2026] "GET '); the second line is cut by the zeros
+    assert list(arr) == [31, 54, 0]
+
+
+@pytest.mark.parametrize("pure", [False, True])
+def test_the_command_reports_a_shrunk_file_in_one_line(tmp_path, pure):
+    # a child process truncates the file while the command reads it piece by piece
+    # compiled core: mapped, pieces of 256 KiB; pure core: read in blocks of 8 MiB
+    path = tmp_path / "live.log"
+    _log(path, 320000 if pure else 32768)             # 21 MiB / 2.1 MiB
+    code = (
+        "import os, sys\n"
+        "import urlsift.cli.extract as ex\n"
+        "real = ex.url_lines\n"
+        "def lines(name, jobs=1):\n"
+        "    for k, chunk in enumerate(real(name, jobs=jobs)):\n"
+        "        if k == 1:\n"
+        "            os.truncate(name, 5000)\n"
+        "        yield chunk\n"
+        "ex.url_lines = lines\n"
+        "from urlsift.cli import main\n"
+        "sys.exit(main(['extract', sys.argv[1]]))\n")
+    env = dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env.pop("URLSIFT_PURE", None)
+    if pure:
+        env["URLSIFT_PURE"] = "1"
+    proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                          env=env, timeout=120)
+    assert proc.returncode == 2, proc.stderr
+    err = proc.stderr.decode()
+    assert err.startswith(f"urlsift: cannot read '{path}': file shrank while being read")
+    assert err.count("\n") == 1
+    urls = proc.stdout.decode().splitlines()
+    assert urls and urls == [f"http://a.example/{i:06d}" for i in range(len(urls))]
