@@ -111,7 +111,8 @@ cdef int r_prospero(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
 
 
 cdef int hier(W *w, Py_ssize_t *r, int gid, Py_ssize_t b0, Py_ssize_t b) except -1:
-    cdef Py_ssize_t rs, a
+    cdef Py_ssize_t rs, a, i, e
+    cdef unsigned int c
     if r[5] < 0:
         if gid == G_FILE and b0 < b and at(w, b0) == 0x2F:
             add(w, b0, C_FILE_SHORT, P_PATH, b0, b)
@@ -125,7 +126,16 @@ cdef int hier(W *w, Py_ssize_t *r, int gid, Py_ssize_t b0, Py_ssize_t b) except 
             if r[3] >= 0:
                 part(w, r[3], r[4], T_USER, P_PASSWORD, C_BAD_USERINFO)
         else:
-            add(w, r[1], C_USERINFO_NA, P_USER, r[1], r[4] if r[3] >= 0 else r[2])
+            e = r[4] if r[3] >= 0 else r[2]
+            add(w, r[1], C_USERINFO_NA, P_USER, r[1], e)
+            # not walked (the scheme has no login), but a control character is refused
+            # everywhere, lenient mode too
+            for i in range(r[1], e):
+                c = at(w, i)
+                if c < 0x20 or c == 0x7F:
+                    add(w, i, C_CONTROL, P_USER, r[1], e)
+                    if w.stop:
+                        return 0
     if w.stop:
         return 0
     host(w, r[5], r[6], gid != G_FILE)

@@ -269,7 +269,14 @@ def _hier(w: _Walk, r: tuple, gid: int, b0: int, b: int) -> None:
             if pws >= 0:
                 w.part(pws, pwe, "user", "password", "bad-userinfo")
         else:
-            w.add(us, "userinfo-not-allowed", "user", us, pwe if pws >= 0 else ue)
+            end = pwe if pws >= 0 else ue
+            w.add(us, "userinfo-not-allowed", "user", us, end)
+            # not walked (the scheme has no login), but a control character is refused
+            # everywhere, lenient mode too: "http://a\r\nX: 1@h/" is no URL
+            for i in range(us, end):
+                c = ord(s[i])
+                if c < 0x20 or c == 0x7F:
+                    w.add(i, "control-char", "user", us, end)
     _host(w, r[5], r[6], gid != G_FILE)
     if r[7] >= 0:
         if gid == G_FILE:
