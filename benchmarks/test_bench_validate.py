@@ -126,6 +126,37 @@ def test_validate_peer(bench, url_list, urls_bytes, peer):
     bench(lambda xs: [accepts(u) for u in xs], items, bytes=urls_bytes, items=len(url_list))
 
 
+# ---- parse and keep: the objects outlive the loop, the cycle collector runs -----------
+
+@pytest.fixture(scope="session")
+def valid_urls(url_list, url_labels) -> list[str]:
+    """The valid URLs of the list (both parsers accept every one of them)."""
+    return [u for u, (ok, _) in zip(url_list, url_labels) if ok]
+
+
+@pytest.mark.benchmark(group="keep")
+def test_keep_urlsift_parse(bench, valid_urls):
+    """``[urlsift.parse(u) for u in urls]``, the list kept: URL objects are untracked by
+    the cycle collector (compiled core), so keeping a million costs no collections."""
+    parse = urlsift_name("parse")
+    kept = bench(lambda items: [parse(u) for u in items], valid_urls,
+                 bytes=_as_bytes_len(valid_urls), items=len(valid_urls))
+    assert len(kept) == len(valid_urls)
+
+
+@pytest.mark.benchmark(group="keep")
+def test_keep_can_ada_parse(bench, valid_urls):
+    """``[can_ada.parse(u) for u in urls]``, the list kept (the peer of the same job)."""
+    parse = pytest.importorskip("can_ada").parse
+    kept = bench(lambda items: [parse(u) for u in items], valid_urls,
+                 bytes=_as_bytes_len(valid_urls), items=len(valid_urls))
+    assert len(kept) == len(valid_urls)
+
+
+def _as_bytes_len(items: list[str]) -> int:
+    return sum(len(u) for u in items)
+
+
 # ---- acceptance: a report, not an assertion ---------------------------------------
 
 def acceptance_report(url_list: list[str], labels: list[tuple[bool, Optional[str]]],
@@ -157,7 +188,7 @@ def test_acceptance_report(url_list, url_labels, data_dir, size_name):
     """Print (``-s``) and save the acceptance table of urlsift and every peer present."""
     peers: dict[str, Accepts] = {}
     try:
-        from urlsift import parsing
+        from urlsift.model import parsing
         if hasattr(parsing, "is_valid"):
             peers["urlsift strict"] = parsing.is_valid
             peers["urlsift lenient"] = lambda u: parsing.is_valid(u, strict=False)

@@ -226,3 +226,32 @@ def test_mailto_headers_view_never_changes_address():
     assert u.headers == (("subject", "a&b"), ("body", "x=y"))
     assert parse("mailto:a@b").headers is None
     assert parse("mailto:a@b?").headers == ()
+
+
+# ---- URL objects a program keeps cost the cycle collector nothing (compiled core) ------
+
+def test_url_objects_are_not_tracked_by_the_cycle_collector(core_kind):
+    import gc
+    u = urlsift.parse("http://a.example/b?c")
+    if core_kind == "python":
+        pytest.skip("the pure core cannot untrack an object (no Python API for it)")
+    assert not gc.is_tracked(u)
+    assert not gc.is_tracked(u._t)                 # the offsets: ints only
+    # everything still works on an untracked object, caches included
+    assert (u.host, u.segments, u.search) == ("a.example", ("b",), "c")
+    assert u == urlsift.parse("HTTP://A.EXAMPLE/b?c", strict=False)
+
+
+def test_a_subclass_with_a_dict_stays_tracked(core_kind):
+    import gc
+
+    class Tagged(urlsift.HttpURL):     # no __slots__: instances get a __dict__
+        pass
+
+    registry.register_scheme("x-tagged", Tagged)
+    try:
+        u = urlsift.parse("x-tagged://a.example/")
+        assert type(u) is Tagged
+        assert gc.is_tracked(u)        # its dict could hold a cycle
+    finally:
+        registry.unregister_scheme("x-tagged")
