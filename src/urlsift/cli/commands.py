@@ -54,15 +54,51 @@ def _problems(url: str, lenient: bool) -> list:
     return []
 
 
+#: ``validate``: the longest line read as a URL (bytes); a longer one is reported and
+#: skipped. A line with no end within LINE_GIVE_UP bytes ends the reading of its input.
+LINE_MAX = 1 << 20
+LINE_GIVE_UP = 64 << 20
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     reconfigure_stdout("backslashreplace")
     write = _stdout
     status = checked = invalid = 0
+
+    def size_of(n: int) -> str:
+        return f"{n >> 20} MiB" if n and not n % (1 << 20) else f"{n} bytes"
+
+    def lines(stream: Any, shown: str) -> Any:
+        """``(lineno, line)`` of ``stream``, memory bounded by LINE_MAX: a longer line
+        is one stderr line and read past in pieces; no line end within LINE_GIVE_UP
+        is one stderr line and the end of this input (``/dev/zero``)."""
+        nonlocal status
+        lineno = 0
+        while True:
+            line = stream.readline(LINE_MAX + 1)
+            if not line:
+                return
+            lineno += 1
+            if len(line) <= LINE_MAX or line.endswith(b"\n"):
+                yield lineno, line
+                continue
+            status = 2
+            size = len(line)
+            while line and not line.endswith(b"\n"):
+                if size > LINE_GIVE_UP:
+                    error(f"cannot read '{shown}': line {lineno} has no end within "
+                          f"{size_of(LINE_GIVE_UP)}: not a list of URLs, the rest is not read")
+                    return
+                line = stream.readline(LINE_MAX)
+                size += len(line)
+            error(f"{shown}:{lineno}: line longer than {size_of(LINE_MAX)} ({size} bytes): "
+                  f"skipped")
+
     for name in args.files or ["-"]:
         shown = "<stdin>" if name == "-" else name
         try:
             with open_input(name) as stream:
-                for lineno, raw in enumerate(stream, 1):
+                for lineno, raw in lines(stream, shown):
                     text = raw.strip()
                     if not text:
                         continue

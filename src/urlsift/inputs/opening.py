@@ -55,8 +55,73 @@ def _zstd_reader(raw: IO[bytes]) -> IO[bytes]:
         raise MissingDependency(
             "zstd-compressed input needs the 'zstandard' package "
             "(pip install 'urlsift[zstd]')") from None
-    reader = zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+    checked = cast(IO[bytes], _ZstdFramesChecked(raw))  # it only needs read()
+    reader = zstandard.ZstdDecompressor().stream_reader(checked, read_across_frames=True)
     return io.BufferedReader(reader, READ_SIZE)  # type: ignore[arg-type]
+
+
+class _ZstdFramesChecked:
+    """``raw`` as zstandard's stream reader reads it, following the frames it holds
+    (RFC 8878 §3.1: headers and block headers only, the blocks are skipped) so that
+    the end of the input inside a frame raises EOFError, as gzip, bz2 and xz do: the
+    stream reader itself ends a cut frame silently."""
+
+    _MAGIC = 0xFD2FB528
+    _NEED = {"magic": 4, "descriptor": 1, "block": 3, "skippable": 4}
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self._raw = raw
+        self._state = "magic"
+        self._head = b""        # the bytes of the header being read
+        self._skip = 0          # bytes to pass over (a header's rest, a block, a checksum)
+        self._checksum = False
+
+    def read(self, size: int = -1) -> bytes:
+        data = self._raw.read(size)
+        if data:
+            self._feed(data)
+        elif self._state != "magic" or self._head or self._skip:
+            raise EOFError("Compressed file ended before the end of a zstd frame "
+                           "was reached")
+        return data
+
+    def _feed(self, data: bytes) -> None:
+        i, n = 0, len(data)
+        while i < n and self._state != "unknown":
+            if self._skip:
+                k = min(self._skip, n - i)
+                self._skip -= k
+                i += k
+                continue
+            k = min(self._NEED[self._state] - len(self._head), n - i)
+            self._head += data[i:i + k]
+            i += k
+            if len(self._head) == self._NEED[self._state]:
+                head, self._head = self._head, b""
+                self._step(int.from_bytes(head, "little"))
+
+    def _step(self, value: int) -> None:
+        if self._state == "magic":
+            if value == self._MAGIC:
+                self._state = "descriptor"
+            elif value & 0xFFFFFFF0 == 0x184D2A50:
+                self._state = "skippable"
+            else:
+                self._state = "unknown"  # not zstd: the decompressor says so itself
+        elif self._state == "skippable":
+            self._skip, self._state = value, "magic"
+        elif self._state == "descriptor":
+            single = bool(value & 0x20)
+            self._checksum = bool(value & 0x04)
+            self._skip = ((0 if single else 1) + (0, 1, 2, 4)[value & 3]
+                          + ((1 if single else 0), 2, 4, 8)[value >> 6])
+            self._state = "block"
+        else:  # a block header: last-block bit, type (raw, RLE, compressed), size
+            kind, size = (value >> 1) & 3, value >> 3
+            self._skip = 1 if kind == 1 else size
+            if value & 1:
+                self._skip += 4 if self._checksum else 0
+                self._state = "magic"
 
 
 @contextlib.contextmanager

@@ -5,8 +5,9 @@ links of an HTML part; ``message`` decodes a message's parts and scans them with
 text layer (never the other way round). Opening a path, and choosing mail or text
 for it, is the inputs layer's work (``urlsift.extract_file(path, mbox=True)``).
 
-Importing this package loads the standard library's ``email`` and ``html.parser``:
-``import urlsift`` does not, it loads mail when a spool is read.
+Importing this package loads the standard library's ``email`` (HTML is read by
+``html``'s own linear tokenizer, not ``html.parser``): ``import urlsift`` does not,
+it loads mail when a spool is read.
 """
 from .message import URL_HEADERS, MailMatch, iter_message_urls, iter_spool_urls
 from .spool import maildir_messages, mbox_messages

@@ -3,82 +3,266 @@
 A link whose text is its own URL (``<a href="U">U</a>``) counts once; relative
 links are resolved against ``<base href>`` (RFC 3986), or dropped when there is none
 (a relative link in a mail has nothing to be relative to).
+
+The part is read by a small tokenizer of our own, not :mod:`html.parser`: one pass
+from left to right, each step a ``str.find`` or an anchored match of one character
+class, so its time is linear in the part whatever the part holds (``html.parser``
+takes minutes on ``'<a ' * 50000`` and raises on ``<![ x``, which let a sender hide
+every link of a message). Malformed markup is read the way HTML5 browsers read it
+(``<!...>``, ``<?...>`` and ``</...>`` not starting with a letter are bogus comments
+ending at the first ``>``; a tag, comment or quoted value that never ends runs to the
+end of the part) and never raises: what it hid is reported through ``on_problem``.
 """
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
+from bisect import bisect_right
+from html import unescape
 from typing import Callable, Iterable, Iterator, Optional
 
 from ..model.partial import resolve
 
-__all__ = ["html_hits"]
+__all__ = ["html_hits", "html_tokens"]
 
 _HTML_URL_ATTRS = frozenset({"href", "src"})
+#: Elements whose content is raw text up to their end tag (as html.parser had it).
+_RAW_TEXT = ("script", "style")
 
 #: ``scan(text)`` -> ``(match, start, end, raw, refanged)`` of the URLs of ``text``.
 Scan = Callable[[str], Iterable[tuple]]
+#: ``on_problem(offset, what)``: malformed markup met at ``offset`` of the part.
+Problem = Callable[[int, str], None]
+
+# Each pattern is one character class, matched at a given place: no backtracking.
+_SPACE = re.compile(r"[\t\n\f\r /]*")          # between attributes ("/" as HTML5 does)
+_WS = re.compile(r"[\t\n\f\r ]*")
+_TAG_NAME = re.compile(r"[^\t\n\f\r />]*")
+_ATTR_NAME = re.compile(r"[^\t\n\f\r />=]*")
+_UNQUOTED = re.compile(r"[^\t\n\f\r >]*")
+_RAW_END = {name: re.compile(f"</{name}[\t\n\f\r />]", re.IGNORECASE) for name in _RAW_TEXT}
+# html.unescape's own pattern of a character reference, to map offsets through it.
+_CHARREF = re.compile(r"&(#[0-9]+;?|#[xX][0-9a-fA-F]+;?|[^\t\n\f <&#;]{1,32};?)")
 
 
-class _LinkParser(HTMLParser):
-    """Collects href/src attribute values and text runs, with their offsets."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__(convert_charrefs=True)
-        self._line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
-        self.links: list[tuple[str, str, int]] = []      # (value, attribute, offset)
-        self.texts: list[tuple[str, int, Optional[str]]] = []  # (text, offset, anchor href)
-        self.base: Optional[str] = None
-        self._anchor: Optional[str] = None
-
-    def _offset(self) -> int:
-        line, col = self.getpos()
-        return self._line_starts[min(line, len(self._line_starts)) - 1] + col
-
-    def handle_starttag(self, tag: str, attrs: list) -> None:
-        pos = self._offset()
-        href = None
-        for name, value in attrs:
-            if name in _HTML_URL_ATTRS and value and value.strip():
-                if tag == "base" and name == "href":
-                    self.base = value.strip()
-                    continue
-                self.links.append((value.strip(), name, pos))
-                if name == "href":
-                    href = value.strip()
-        if tag == "a":
-            self._anchor = href
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag == "a":
-            self._anchor = None
-
-    def handle_data(self, data: str) -> None:
-        self.texts.append((data, self._offset(), self._anchor))
+def _reference(m: "re.Match[str]") -> str:
+    """One character reference decoded, as :func:`html.unescape` does, except that a
+    decimal one of more than 7 digits is U+FFFD at once (it is past U+10FFFF, and
+    ``int()`` raises past 4300 digits)."""
+    ref = m.group(0)
+    if ref[1:2] == "#" and ref[2:3] not in ("x", "X") and len(ref.strip("&#;").lstrip("0")) > 7:
+        return "\ufffd"
+    return unescape(ref)
 
 
-def html_hits(text: str, scan: Scan) -> Iterator[tuple[tuple, str]]:
+def _unescape(value: str) -> str:
+    """``value`` with its character references decoded (see :func:`_reference`)."""
+    return _CHARREF.sub(_reference, value) if "&" in value else value
+
+
+def _past(pattern: "re.Pattern[str]", text: str, pos: int) -> int:
+    """The offset after what ``pattern`` (one character class, starred) takes at ``pos``."""
+    m = pattern.match(text, pos)
+    return m.end() if m else pos
+
+
+def _ascii_letter(c: str) -> bool:
+    return ("a" <= c <= "z") or ("A" <= c <= "Z")
+
+
+def html_tokens(text: str, on_problem: Optional[Problem] = None) -> Iterator[tuple]:
+    """The tokens of ``text`` that matter for links, in order:
+
+    - ``("start", offset, tag, attrs)``: a start tag, ``tag`` lower case, ``attrs`` a
+      list of ``(name, value)`` (name lower case, value entity-decoded, None without
+      ``=``);
+    - ``("end", offset, tag)``: an end tag;
+    - ``("text", offset, raw)``: a run of text as written (entities not decoded), and
+      ``("rawtext", offset, raw)`` for the content of ``<script>``/``<style>``.
+
+    Comments, declarations and processing instructions are skipped.
+    """
+    problem = on_problem or (lambda offset, what: None)
+    n = len(text)
+    i = 0           # where reading goes on
+    run = 0         # where the current text run began
+    while True:
+        j = text.find("<", i)
+        if j < 0 or j + 1 >= n:
+            break
+        c = text[j + 1]
+        if not (_ascii_letter(c) or c in "/!?"):
+            i = j + 1           # "a < b": a "<" that opens nothing is text
+            continue
+        if c == "/" and j + 2 < n and text[j + 2] == ">":
+            if run < j:
+                yield "text", run, text[run:j]
+            i = run = j + 3     # "</>": nothing
+            continue
+        if run < j:
+            yield "text", run, text[run:j]
+        if _ascii_letter(c) or (c == "/" and j + 2 < n and _ascii_letter(text[j + 2])):
+            end, token = _tag(text, j)
+            if token is None:
+                problem(j, "tag not closed before the end of the part")
+                i = run = n
+                break
+            yield token
+            i = run = end
+            if token[0] == "start" and token[2] in _RAW_TEXT:
+                m = _RAW_END[token[2]].search(text, i)
+                stop = m.start() if m else n
+                if i < stop:
+                    yield "rawtext", i, text[i:stop]
+                i = run = stop
+            continue
+        if text.startswith("<!--", j):
+            k = text.find("-->", j + 4)
+            if k < 0:
+                problem(j, "comment not closed before the end of the part")
+                i = run = n
+                break
+            i = run = k + 3
+            continue
+        # "<!DOCTYPE ...>", "<?xml ...?>", and the bogus comments "<![ x", "</ x", "<!x":
+        # all end at the first ">".
+        k = text.find(">", j + 2)
+        bogus = not (c == "?" or text[j + 2:j + 9].lower() == "doctype")
+        if k < 0:
+            problem(j, f"{text[j:j + 3]!r} not closed before the end of the part")
+            i = run = n
+            break
+        if bogus:
+            problem(j, f"malformed markup {text[j:min(k + 1, j + 12)]!r} skipped up to offset {k + 1}")
+        i = run = k + 1
+    if run < n:
+        yield "text", run, text[run:]
+
+
+def _tag(text: str, j: int) -> tuple[int, Optional[tuple]]:
+    """The tag at ``text[j]`` (``<`` then a letter, or ``</`` then a letter): the offset
+    after its ``>`` and its token, or ``(len(text), None)`` when it never ends."""
+    n = len(text)
+    closing = text[j + 1] == "/"
+    p = j + 2 if closing else j + 1
+    q = _past(_TAG_NAME, text, p)
+    tag = text[p:q].lower()
+    attrs: list[tuple[str, Optional[str]]] = []
+    p = q
+    while True:
+        p = _past(_SPACE, text, p)
+        if p >= n:
+            return n, None
+        if text[p] == ">":
+            break
+        # an attribute name may begin with "=" (HTML5), then runs to space, "/", ">", "="
+        q = _past(_ATTR_NAME, text, p + 1)
+        name = text[p:q].lower()
+        p = _past(_WS, text, q)
+        value: Optional[str] = None
+        if p < n and text[p] == "=":
+            p = _past(_WS, text, p + 1)
+            if p >= n:
+                return n, None
+            quote = text[p]
+            if quote in "\"'":
+                q = text.find(quote, p + 1)
+                if q < 0:
+                    return n, None
+                value = _unescape(text[p + 1:q])
+                p = q + 1
+            else:
+                q = _past(_UNQUOTED, text, p)
+                value = _unescape(text[p:q])
+                p = q
+        attrs.append((name, value))
+    if closing:
+        return p + 1, ("end", j, tag)
+    return p + 1, ("start", j, tag, attrs)
+
+
+def _decoded(raw: str) -> tuple[str, list[int], list[int]]:
+    """``raw`` with its character references decoded, and the map back: ``starts``
+    (offsets in the decoded text where a piece begins, sorted) and ``origins`` (where
+    that piece begins in ``raw``). Outside references, pieces are copied one to one."""
+    if "&" not in raw:
+        return raw, [0], [0]
+    out: list[str] = []
+    starts, origins = [0], [0]
+    done = size = 0
+    for m in _CHARREF.finditer(raw):
+        piece = raw[done:m.start()]
+        out.append(piece)
+        size += len(piece)
+        value = _reference(m)
+        starts.append(size)
+        origins.append(m.start())
+        out.append(value)
+        size += len(value)
+        starts.append(size)
+        origins.append(m.end())
+        done = m.end()
+    out.append(raw[done:])
+    return "".join(out), starts, origins
+
+
+def _back(offset: int, starts: list[int], origins: list[int]) -> int:
+    """An offset of the decoded text as an offset of the raw text (see :func:`_decoded`);
+    one inside the value of a reference goes to the reference's start."""
+    k = bisect_right(starts, offset) - 1
+    if k % 2 and offset > starts[k]:  # odd pieces are references' values
+        return origins[k]
+    return origins[k] + offset - starts[k]
+
+
+def html_hits(text: str, scan: Scan,
+              on_problem: Optional[Problem] = None) -> Iterator[tuple[tuple, str]]:
     """``(hit, how)`` in document order: ``how`` is the attribute (``href``/``src``)
     or ``"text"``; ``hit`` is ``(match, start, end, raw, refanged)``, offsets into
-    ``text`` (an attribute's are its tag's)."""
-    parser = _LinkParser(text)
-    parser.feed(text)
-    parser.close()
+    ``text`` (an attribute's are its tag's; a text URL's ``raw`` is entity-decoded).
+    Malformed markup never raises: it is reported through ``on_problem(offset, what)``
+    and read on past, as a browser would."""
+    links: list[tuple[str, str, int]] = []          # (value, attribute, offset)
+    texts: list[tuple[str, int, Optional[str], bool]] = []  # (raw, offset, anchor href, decode)
+    base: Optional[str] = None
+    anchor: Optional[str] = None
+    for token in html_tokens(text, on_problem):
+        kind, pos = token[0], token[1]
+        if kind == "start":
+            tag, attrs = token[2], token[3]
+            href = None
+            for name, value in attrs:
+                if name in _HTML_URL_ATTRS and value and value.strip():
+                    if tag == "base" and name == "href":
+                        base = value.strip()
+                        continue
+                    links.append((value.strip(), name, pos))
+                    if name == "href":
+                        href = value.strip()
+            if tag == "a":
+                anchor = href
+        elif kind == "end":
+            if token[2] == "a":
+                anchor = None
+        else:
+            texts.append((token[2], pos, anchor, kind == "text"))
     # Text runs and attributes in document order, so output follows the message.
     events: list[tuple[int, int, tuple, str]] = []
-    for value, attr, pos in parser.links:
-        target = _absolute(value, parser.base)
+    for value, attr, pos in links:
+        target = _absolute(value, base)
         if target is None:
             continue
         for hit in scan(target):
             m, _, _, _, refanged = hit
             events.append((pos, 0, (m, pos, pos, value, refanged), attr))
-    for data, pos, anchor in parser.texts:
+    for raw, pos, anchor, decode in texts:
+        data, starts, origins = _decoded(raw) if decode else (raw, [0], [0])
         for hit in scan(data):
-            m, start, end, raw, refanged = hit
+            m, start, end, found, refanged = hit
             if anchor is not None and _same_link(m.url, anchor):
                 continue  # <a href="U">U</a>: the href has reported it already
-            events.append((pos + start, 1, (m, pos + start, pos + end, raw, refanged), "text"))
+            a = pos + _back(start, starts, origins)
+            b = pos + _back(end, starts, origins)
+            events.append((a, 1, (m, a, b, found, refanged), "text"))
     events.sort(key=lambda e: (e[0], e[1]))
     for _, _, hit, how in events:
         yield hit, how
@@ -101,4 +285,3 @@ def _absolute(value: str, base: Optional[str]) -> Optional[str]:
         return resolve(base, value, rules="rfc3986")
     except ValueError:
         return None
-

@@ -3,7 +3,7 @@
 Each message is parsed with the standard library's :mod:`email`; its text parts are
 decoded (quoted-printable and base64 undone, so ``=\\n`` soft breaks and ``=3D`` no
 longer cut or corrupt URLs; the declared charset applied), ``href``/``src`` are read
-out of HTML parts with :mod:`html.parser` (entities decoded; a link whose text is its
+out of HTML parts by :mod:`urlsift.mail.html` (entities decoded; a link whose text is its
 own URL counts once), the URL-bearing headers (``List-*``, ``Archived-At``...) are
 scanned, and reply-quote prefixes (``> ``) are removed so that a wrapped
 ``<URL:...>`` spread over quoted lines comes out whole.
@@ -91,8 +91,10 @@ def iter_spool_urls(messages: Iterable[Message], *, schemes: Optional[Iterable[s
                     on_error: Optional[Callable[[str], None]] = None) -> Iterator[MailMatch]:
     """Every URL of every message of a spool (:mod:`urlsift.mail.spool` gives them).
 
-    A message that cannot be read or decoded is reported through ``on_error`` (one
-    line; default: printed on stderr) and skipped; the walk goes on.
+    A message that cannot be read is reported through ``on_error`` (one line; default:
+    printed on stderr) and skipped; the walk goes on. A part (or header) that cannot be
+    decoded or scanned costs only that part, and malformed HTML only its malformed
+    stretch: one line each, naming the message and the part.
     """
     opts = _Options(tuple(schemes) if schemes is not None else None, valid, refang)
     report = on_error or _print_error
@@ -101,20 +103,25 @@ def iter_spool_urls(messages: Iterable[Message], *, schemes: Optional[Iterable[s
         if isinstance(data, Exception):
             report(f"skipping message {where}: {_reason(data)}")
             continue
+        found: list[MailMatch] = []
         try:
-            found = list(_message_urls(data, source, offset, opts))
+            for m in _message_urls(data, source, offset, opts, report):
+                found.append(m)
         except Exception as exc:  # a malformed message must not end the run
-            report(f"skipping malformed message {where}: {_reason(exc)}")
-            continue
+            report(f"skipping the rest of malformed message {where}: {_reason(exc)}")
         yield from found
 
 
 def iter_message_urls(data: bytes, *, schemes: Optional[Iterable[str]] = None,
                       valid: Optional[str] = None, refang: bool = False,
-                      source: str = "", offset: Optional[int] = None) -> Iterator[MailMatch]:
-    """Every URL of one message given as bytes (headers, text and HTML parts)."""
+                      source: str = "", offset: Optional[int] = None,
+                      on_error: Optional[Callable[[str], None]] = None) -> Iterator[MailMatch]:
+    """Every URL of one message given as bytes (headers, text and HTML parts).
+
+    A part that cannot be decoded, and malformed HTML, are reported through
+    ``on_error`` (one line each; default: printed on stderr); the rest is scanned."""
     opts = _Options(tuple(schemes) if schemes is not None else None, valid, refang)
-    return iter(list(_message_urls(data, source, offset, opts)))
+    return iter(list(_message_urls(data, source, offset, opts, on_error or _print_error)))
 
 
 def _print_error(line: str) -> None:
@@ -127,11 +134,19 @@ def _reason(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-def _message_urls(data: bytes, source: str, offset: Optional[int],
-                  opts: _Options) -> Iterator[MailMatch]:
+def _message_urls(data: bytes, source: str, offset: Optional[int], opts: _Options,
+                  report: Callable[[str], None]) -> Iterator[MailMatch]:
+    """The URLs of one message; a header or part that fails is reported (one line,
+    naming the message and the part) and costs only itself."""
     msg = email.message_from_bytes(data)
     message_id = _clean(msg.get("Message-ID"))
     date = _iso_date(msg.get("Date"))
+    where = f"at offset {offset} in '{source}'" if offset is not None else f"'{source}'"
+    if message_id:
+        where = f"{where} ({message_id})" if source else message_id
+
+    def failed(part: str, what: str) -> None:
+        report(f"message {where}, part {part}: {what}")
 
     def made(hit: tuple, part: str) -> MailMatch:
         m, start, end, raw, refanged = hit
@@ -139,22 +154,37 @@ def _message_urls(data: bytes, source: str, offset: Optional[int],
                          source, offset, m)
 
     for header in URL_HEADERS:
-        for value in msg.get_all(header, ()):
-            for hit in _scan(str(value), opts, quoted=False):
-                yield made(hit, f"header:{header}")
+        try:
+            for value in msg.get_all(header, ()):
+                for hit in _scan(str(value), opts, quoted=False):
+                    yield made(hit, f"header:{header}")
+        except Exception as exc:  # one header must not cost the message
+            failed(f"header:{header}", f"skipped: {_reason(exc)}")
     for section, part in _leaf_parts(msg, ""):
-        ctype = part.get_content_type()
-        maintype = part.get_content_maintype()
-        if maintype not in ("text", "multipart"):
-            continue  # images, archives...: not text
-        text = _decoded_text(part)
-        label = f"{section} {ctype}"
-        if ctype == "text/html":
-            for hit, how in html_hits(text, partial(_scan, opts=opts, quoted=False)):
-                yield made(hit, label if how == "text" else f"{label} {how}")
-        else:  # text/*, and a multipart whose boundary is missing (its text is all we have)
-            for hit in _scan(text, opts, quoted=True):
-                yield made(hit, label)
+        label = section
+        try:
+            ctype = part.get_content_type()
+            label = f"{section} {ctype}"
+            if part.get_content_maintype() not in ("text", "multipart"):
+                continue  # images, archives...: not text
+            text = _decoded_text(part)
+            if ctype == "text/html":
+                problems: list[tuple[int, str]] = []
+                hits = html_hits(text, partial(_scan, opts=opts, quoted=False),
+                                 lambda at, what: problems.append((at, what)))
+                try:
+                    for hit, how in hits:
+                        yield made(hit, label if how == "text" else f"{label} {how}")
+                finally:
+                    if problems:
+                        at, what = problems[0]
+                        more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+                        failed(label, f"malformed HTML at offset {at}: {what}{more}")
+            else:  # text/*, and a multipart whose boundary is missing (its text is all we have)
+                for hit in _scan(text, opts, quoted=True):
+                    yield made(hit, label)
+        except Exception as exc:  # one part must not cost the message
+            failed(label, f"skipped: {_reason(exc)}")
 
 
 def _leaf_parts(msg: email.message.Message, prefix: str) -> Iterator[tuple[str, email.message.Message]]:

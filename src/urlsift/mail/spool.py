@@ -14,32 +14,81 @@ from __future__ import annotations
 
 import mailbox
 import os
+import stat
 from typing import IO, Any, Iterator, Optional
 
-__all__ = ["Message", "mbox_messages", "maildir_messages"]
+__all__ = ["MESSAGE_MAX", "Message", "SpoolError", "mbox_messages", "maildir_messages"]
 
 #: ``(source, offset, data_or_error)``: one message of a spool.
 Message = tuple[str, Optional[int], Any]
 
+#: The most one message may hold (bytes): a larger one is reported and skipped, and
+#: a "line" with no line end within this much means the input is no mbox at all.
+MESSAGE_MAX = 64 << 20
+#: How much of a line is read at once.
+_LINE_CHUNK = 1 << 20
 
-def mbox_messages(stream: IO[bytes], name: str) -> Iterator[Message]:
-    """The messages of an mbox read from ``stream`` (named ``name`` in the results)."""
+
+class SpoolError(ValueError):
+    """A message that is not read (too large, not a regular file...): the reason."""
+
+
+def mbox_messages(stream: IO[bytes], name: str,
+                  max_size: Optional[int] = None) -> Iterator[Message]:
+    """The messages of an mbox read from ``stream`` (named ``name`` in the results).
+
+    A message of more than ``max_size`` bytes (default :data:`MESSAGE_MAX`) comes as a
+    :class:`SpoolError` and the reading goes on at the next ``From`` line; a line of
+    more than ``max_size`` bytes means the stream is no mbox (``/dev/zero``): a last
+    :class:`SpoolError` and the rest is not read. Memory holds one message at most.
+    """
     # Like mailbox.mbox, every line starting with "From " begins a message; read as a
     # stream so that compressed spools and stdin work and memory holds one message.
+    limit = MESSAGE_MAX if max_size is None else max_size
+    chunk = min(_LINE_CHUNK, limit + 1)
     lines: list[bytes] = []
     start: Optional[int] = None
-    pos = 0
-    for line in stream:
-        if line.startswith(b"From "):
-            if start is not None or lines:
+    pos = size = run = 0         # run: bytes of the current line so far
+    at_line_start = True
+    in_from_line = too_large = False
+    while True:
+        line = stream.readline(chunk)  # a piece of a line when the line is longer
+        if not line:
+            break
+        run = len(line) if at_line_start else run + len(line)
+        if run > limit:
+            yield name, start, SpoolError(
+                f"no line end within {_size(limit)} at offset {pos + len(line) - run}: "
+                f"not an mbox, the rest of it is not read")
+            return
+        if at_line_start and line.startswith(b"From "):
+            if not too_large and (start is not None or lines):
                 yield name, start, b"".join(lines)
             lines = []
             start = pos
+            size = 0
+            in_from_line = True
+            too_large = False
+        elif in_from_line or too_large:
+            pass  # the rest of a long From line; a message past the limit
+        elif size + len(line) > limit:
+            yield name, start, SpoolError(f"message larger than {_size(limit)}")
+            lines = []
+            too_large = True
         else:
             lines.append(line)
+            size += len(line)
         pos += len(line)
-    if start is not None or any(line.strip() for line in lines):
+        at_line_start = line.endswith(b"\n")
+        if at_line_start:
+            in_from_line = False
+    if not too_large and (start is not None or any(line.strip() for line in lines)):
         yield name, start, b"".join(lines)
+
+
+def _size(n: int) -> str:
+    """``n`` bytes for a message: in MiB when whole, else in bytes."""
+    return f"{n >> 20} MiB" if n and not n % (1 << 20) else f"{n} bytes"
 
 
 def maildir_messages(name: str) -> Iterator[Message]:
@@ -63,7 +112,23 @@ def maildir_messages(name: str) -> Iterator[Message]:
     for sub in subpaths:
         path = os.path.join(name, sub)
         try:
-            with open(path, "rb") as f:
-                yield path, None, f.read()
+            yield path, None, _read_message_file(path, MESSAGE_MAX)
         except OSError as exc:
             yield path, None, exc
+
+
+def _read_message_file(path: str, limit: int) -> Any:
+    """The bytes of one Maildir file, or a :class:`SpoolError` saying why not: only a
+    regular file (after symlinks) of at most ``limit`` bytes is read. It is opened
+    non-blocking, so a FIFO does not hang the open, and checked on the open file."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return SpoolError("not a regular file")
+        if st.st_size > limit:
+            return SpoolError(f"message larger than {_size(limit)}")
+        data = f.read(limit + 1)   # the file may have grown since fstat
+        if len(data) > limit:
+            return SpoolError(f"message larger than {_size(limit)}")
+        return data
