@@ -7,7 +7,7 @@ mail spool (an mbox stream, or a Maildir directory). The command's own entry poi
 rewriting, progress and the fast path that builds no Python object per URL.
 
 The mail layer is imported inside the functions that read mail: it loads the
-standard library's ``email`` and ``html.parser``, which ``import urlsift`` must not.
+standard library's ``email`` (and ``mailbox``), which ``import urlsift`` must not.
 """
 from __future__ import annotations
 
