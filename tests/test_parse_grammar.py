@@ -281,3 +281,20 @@ def test_each_character_in_each_part(template, allowed, skip, code):
     # a control is refused everywhere; a non-ASCII character is recorded
     assert [p.code for p in check(template.format("\x1b"))] == ["control-char"]
     assert [p.code for p in check(template.format("\u00fc"))] == ["non-ascii"]
+
+
+# ---- news:<message-id>: the brackets RFC 822 writes, accepted leniently -------------------
+
+def test_news_message_id_in_angle_brackets_is_lenient_with_its_problems():
+    # RFC 1738 §3.6: news:<message-id> where message-id is "unique-id@full_domain_name",
+    # written without the "<" ">" of RFC 822; users paste it with them
+    url = "news:<foo@bar.example>"
+    assert [(p.position, p.code) for p in check(url)] == [(5, "unsafe-char"), (21, "unsafe-char")]
+    assert not is_valid(url) and is_valid(url, strict=False)
+    u = parse(url, strict=False)
+    assert (u.article, u.group) == ("foo@bar.example", None)
+    assert [(p.position, p.code) for p in u.problems] == [(5, "unsafe-char"), (21, "unsafe-char")]
+    # the inside is still the article grammar: a bad host inside is still refused
+    assert not is_valid("news:<foo@bar_example>", strict=False)
+    # a bracket on one side only is just an unsafe character of the id (kept)
+    assert parse("news:<foo@bar.example", strict=False).article == "<foo@bar.example"

@@ -264,6 +264,13 @@ cdef int opaque(W *w, int gid, Py_ssize_t a, Py_ssize_t b) except -1:
         part(w, a, b, T_XCHAR, P_ADDRESS, C_BAD_PATH)
     elif gid == G_NEWS:
         q = find(w, 0x40, a, b)
+        if q < b and b - a >= 2 and at(w, a) == 0x3C and at(w, b - 1) == 0x3E:
+            # news:<id@host>: the message-id as RFC 822 writes it, brackets and all;
+            # "<" and ">" are unsafe (§2.2): reported, and the inside walked as the id
+            add(w, a, C_UNSAFE, P_ARTICLE, a, b)
+            add(w, b - 1, C_UNSAFE, P_ARTICLE, a, b)
+            a += 1
+            b -= 1
         if q < b:
             if q == a:
                 add(w, a, C_BAD_ARTICLE, P_ARTICLE, a, b)

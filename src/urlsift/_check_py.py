@@ -229,6 +229,12 @@ def _opaque(w: _Walk, gid: int, a: int, b: int) -> None:
         w.part(a, b, "xchar", "address", "bad-path")
     elif gid == G_NEWS:
         at = w.find("@", a, b)
+        if at < b and b - a >= 2 and s[a] == "<" and s[b - 1] == ">":
+            # news:<id@host>: the message-id as RFC 822 writes it, brackets and all;
+            # "<" and ">" are unsafe (§2.2): reported, and the inside walked as the id
+            w.add(a, "unsafe-char", "article", a, b)
+            w.add(b - 1, "unsafe-char", "article", a, b)
+            a, b = a + 1, b - 1
         if at < b:
             # article = 1*[ uchar | ";" | "/" | "?" | ":" | "&" | "=" ] "@" host
             if at == a:

@@ -73,9 +73,21 @@ class NewsURL(_OpaqueURL):
 
     @property
     def article(self) -> Optional[str]:
-        """The decoded message-id without "<>" (a grouppart with "@"), or None."""
+        """The decoded message-id without "<>" (a grouppart with "@"), or None.
+
+        Leniently, ``news:<id@host>`` (the brackets RFC 822 puts around a message-id,
+        unsafe in a URL) gives the id without them.
+
+        >>> from urlsift import parse
+        >>> parse("news:<foo@bar.example>", strict=False).article
+        'foo@bar.example'
+        """
         part = self._schemepart()
-        return decode(part) if "@" in part else None
+        if "@" not in part:
+            return None
+        if len(part) >= 2 and part[0] == "<" and part[-1] == ">":
+            part = part[1:-1]
+        return decode(part)
 
 
 class NntpURL(HierURL):
