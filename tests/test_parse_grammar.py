@@ -298,3 +298,29 @@ def test_news_message_id_in_angle_brackets_is_lenient_with_its_problems():
     assert not is_valid("news:<foo@bar_example>", strict=False)
     # a bracket on one side only is just an unsafe character of the id (kept)
     assert parse("news:<foo@bar.example", strict=False).article == "<foo@bar.example"
+
+
+# ---- "?" in a login: data where the scheme has no search part (RFC 1738 §5 user) --------
+
+@pytest.mark.parametrize("url, user, password, host", [
+    ("telnet://ab?ga?l;@host.example", "ab?ga?l;", None, "host.example"),
+    ("telnet://abigail:se??et@host.example", "abigail", "se??et", "host.example"),
+    ("ftp://a?b@host.example/x", "a?b", None, "host.example"),
+    ("ftp://a:b?c@host.example/x", "a", "b?c", "host.example"),
+    ("rlogin://u?=&;@h.example:513", "u?=&;", None, "h.example"),
+])
+def test_a_question_mark_in_a_login_is_login_data(url, user, password, host):
+    assert is_valid(url), check(url)
+    u = parse(url)
+    assert (u.user, u.password, u.host) == (user, password, host)
+
+
+def test_no_host_is_taken_from_inside_a_login():
+    # before: host "ab" (the text before the first "?"), and "bad-port" for se??et
+    for url in ("telnet://ab?ga?l;@host.example", "ftp://x?y:z@host.example/"):
+        assert parse(url, strict=False).host == "host.example"
+    # a "?" with no "@" after it is no login: ftp has no search part, so it is a path error
+    assert [p.code for p in check("ftp://host.example?x")] == ["bad-path"]
+    # ftp paths may hold "?" (§5 fsegment), and http keeps "?" as its search
+    assert parse("ftp://host.example/x?y").segments == ("x?y",)
+    assert parse("http://a?b@host.example/", strict=False).host == "a"

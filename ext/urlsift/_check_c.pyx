@@ -20,6 +20,7 @@ from urlsift import _grammar as _g
 from urlsift._check_py import _validate
 
 cdef extern from "Python.h":
+    object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
     int PyUnicode_KIND(object s)
     void *PyUnicode_DATA(object s)
     Py_ssize_t PyUnicode_GET_LENGTH(object s)
@@ -189,6 +190,28 @@ cdef Py_ssize_t lookup(W *w, Config cfg, Py_ssize_t se) noexcept:
     return cfg._count
 
 
+cdef int login_tokens(W *w, Py_ssize_t *r) except -1:
+    """The twin's ``_login_tokens``: for ftp and telnet, whose login may hold "?" (RFC
+    1738 §5 user), tokenize again with the "?"s before an "@" masked, when the
+    scheme-blind tokenizer ended the authority at a "?" that an "@" follows."""
+    cdef Py_ssize_t q = r[11] - 1, auth = r[0] + 3, k, last_at = -1
+    cdef unsigned int c
+    if q < 0 or r[5] < 0 or 0 <= r[9] < q:
+        return 0
+    for k in range(q, w.n):
+        c = at(w, k)
+        if c == 0x2F or c == 0x23:
+            break
+        if c == 0x40:
+            last_at = k
+    if last_at < 0:
+        return 0
+    text = PyUnicode_FromKindAndData(w.kind, w.data, w.n)
+    masked = text[:auth] + text[auth:last_at].replace("?", "_") + text[last_at:]
+    tokenize_into(PyUnicode_KIND(masked), PyUnicode_DATA(masked), w.n, r)
+    return 0
+
+
 cdef Py_ssize_t walk(W *w, Config cfg, Py_ssize_t *r) except -2:
     """The twin's ``_walk``: fills r (tokenizer offsets), returns the scheme index."""
     cdef Py_ssize_t se, i, idx, frag, body_end
@@ -204,6 +227,8 @@ cdef Py_ssize_t walk(W *w, Config cfg, Py_ssize_t *r) except -2:
             break
     idx = lookup(w, cfg, se)
     gid = (<const uint8_t *>PyBytes_AS_STRING(cfg.gids))[idx] if idx < cfg._count else G_GENERIC
+    if (gid == G_FTP or gid == G_TELNET) and r[11] > 0:
+        login_tokens(w, r)
     frag = r[13]
     body_end = frag - 1 if frag >= 0 else w.n
     if w.stop:

@@ -191,21 +191,45 @@ def _port(w: _Walk, ps: int, pe: int) -> None:
         w.add(ps, "bad-port", "port", ps, pe)
 
 
-def _walk(s: str, cfg: Config) -> tuple[int, list[int]]:
-    """Check ``s``; return (scheme index, flat problems). Index len(names) = unknown."""
+def _login_tokens(s: str, r: tuple) -> tuple:
+    """The tokens of ``s`` for a scheme whose login may hold "?" (ftp, telnet: RFC 1738
+    §5 user = *[ uchar | ";" | "?" | "&" | "=" ]; they have no search part). The
+    scheme-blind tokenizer ends the authority at the first "?"; when an "@" follows it
+    before the path, the "?"s up to that "@" are login data, so the text is tokenized
+    again with them masked (same length, same offsets). Else ``r`` itself."""
+    q = r[11] - 1
+    if q < 0 or r[5] < 0 or 0 <= r[9] < q:
+        return r                                  # no "?" ended the authority
+    auth = r[0] + 3
+    stop = len(s)
+    for ch in "/#":
+        k = s.find(ch, q, stop)
+        if k >= 0:
+            stop = k
+    at = s.rfind("@", q, stop)
+    if at < 0:
+        return r
+    return _core_py.tokenize(s[:auth] + s[auth:at].replace("?", "_") + s[at:])
+
+
+def _walk(s: str, cfg: Config) -> tuple[int, list[int], tuple]:
+    """Check ``s``; return (scheme index, flat problems, tokens). Index len(names):
+    unknown scheme."""
     w = _Walk(s, cfg)
     r = _core_py.tokenize(s)
     n = len(s)
     se = r[0]
     if se < 0:
         w.add(0, "missing-scheme", "scheme", 0, 0)
-        return len(cfg.names), w.out
+        return len(cfg.names), w.out, r
     for i in range(se):
         if "A" <= s[i] <= "Z":
             w.add(i, "uppercase-scheme", "scheme", 0, se)
             break
     idx = cfg.index.get(s[:se].lower(), len(cfg.names))
     gid = cfg.gids[idx] if idx < len(cfg.names) else G_GENERIC
+    if gid in _LOGIN_OK:
+        r = _login_tokens(s, r)
     frag = r[13]
     body_end = frag - 1 if frag >= 0 else n
     b0 = se + 1
@@ -215,7 +239,7 @@ def _walk(s: str, cfg: Config) -> tuple[int, list[int]]:
         _opaque(w, gid, b0, body_end)
     if frag >= 0:
         w.part(frag, n, "xchar", "fragment", "unsafe-char")
-    return idx, w.out
+    return idx, w.out, r
 
 
 def _opaque(w: _Walk, gid: int, a: int, b: int) -> None:
@@ -449,8 +473,8 @@ def parse_tokens(s: str, cfg: Config) -> tuple:
     """The tokenizer's 17 offsets, then the scheme index and the worst problem (0/1/2)."""
     if not isinstance(s, str):
         raise TypeError(f"expected str, not {type(s).__name__}")
-    idx, out = _walk(s, cfg)
-    return _core_py.tokenize(s) + (idx, _worst(out, cfg))
+    idx, out, r = _walk(s, cfg)
+    return r + (idx, _worst(out, cfg))
 
 
 def _strip(s: str) -> str:
@@ -501,14 +525,14 @@ def parse_new(s: str, cfg: "Config | None" = None, strict: "bool | None" = None)
             raise TypeError(f"expected str, not {type(s).__name__}")
         s = str.__str__(s)    # a str subclass: keep the plain text
     text = _strip(s)
-    idx, out = _walk(text, cfg)
+    idx, out, r = _walk(text, cfg)
     if out:
         return _worst(out, cfg) if strict is None else _refusal(out, cfg, strict)
     if len(cfg.slots) < 3 or not cfg.classes:
         raise TypeError("Config has no classes/slots to build URL objects")
     u: Any = object.__new__(cfg.classes[idx])
     cfg.slots[0].__set__(u, text)
-    cfg.slots[1].__set__(u, _core_py.tokenize(text) + (idx, 0))
+    cfg.slots[1].__set__(u, r + (idx, 0))
     if text is not s:
         cfg.slots[2].__set__(u, (s, ()))
     return u
