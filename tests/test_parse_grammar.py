@@ -324,3 +324,12 @@ def test_no_host_is_taken_from_inside_a_login():
     # ftp paths may hold "?" (§5 fsegment), and http keeps "?" as its search
     assert parse("ftp://host.example/x?y").segments == ("x?y",)
     assert parse("http://a?b@host.example/", strict=False).host == "a"
+
+
+def test_an_nntp_article_number_has_at_most_20_digits():
+    # 65 536 digits raised Python's own ValueError (4 300-digit limit) from .article
+    assert parse("nntp://h/comp.lang/" + "9" * 20).article == 10 ** 20 - 1
+    for url in ("nntp://h/comp.lang/" + "1" * 21, "nntp://h/comp.lang/" + "1" * 65536):
+        with pytest.raises(URLSyntaxError) as info:
+            parse(url, strict=False)
+        assert (info.value.code, info.value.position) == ("bad-article", 19 + 20)

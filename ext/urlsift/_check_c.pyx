@@ -18,6 +18,7 @@ from urlsift._layout import CODE_INDEX
 from urlsift._grammar import P as _P, T as _T, TABLES
 from urlsift import _grammar as _g
 from urlsift._check_py import _validate
+from urlsift import _check_py as _twin_check
 
 cdef extern from "Python.h":
     object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
@@ -84,6 +85,7 @@ cdef int T_USER = _T["user"], T_FPATH = _T["fpath"], T_HPATH = _T["hpath"]
 cdef int T_SEARCH = _T["search"], T_XCHAR = _T["xchar"], T_GROUP = _T["group"]
 cdef int T_ARTICLE = _T["article"], T_UCHAR = _T["uchar"], T_FIELD = _T["field"]
 cdef int T_HOST = _T["host"], T_IPV6 = _T["ipv6"]
+cdef Py_ssize_t ARTICLE_DIGITS = _twin_check.ARTICLE_DIGITS
 cdef Py_ssize_t NTABLES = len(TABLES)   # Config checks its tables have this many
 
 # the walk's modes: collect every problem, or stop at the first (fatal) one

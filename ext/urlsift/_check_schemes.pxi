@@ -55,6 +55,9 @@ cdef int r_nntp(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
             if not is_digit(at(w, i)):
                 add(w, i, C_BAD_ARTICLE, P_ARTICLE, ge + 1, b)
                 break
+        else:
+            if b - ge - 1 > ARTICLE_DIGITS:    # a stated tightening, as for ports
+                add(w, ge + 1 + ARTICLE_DIGITS, C_BAD_ARTICLE, P_ARTICLE, ge + 1, b)
     return 0
 
 

@@ -22,6 +22,10 @@ from ._layout import CODE_INDEX
 
 _C = CODE_INDEX
 _LOGIN_OK = (G_FTP, G_TELNET)
+#: An nntp article number has at most this many digits (every 64-bit number; RFC 3977
+#: numbers fit in 31 bits): "digits" is unbounded in RFC 1738 §5, and a number of 65 536
+#: digits made int() fail deep inside (Python's 4 300-digit limit).
+ARTICLE_DIGITS = 20
 _HIER = (G_FTP, G_HTTP, G_GOPHER, G_NNTP, G_TELNET, G_WAIS, G_FILE, G_PROSPERO)
 
 
@@ -376,6 +380,9 @@ def _r_nntp(w: _Walk, r: tuple, rs: int, b: int) -> None:
             if not "0" <= s[i] <= "9":
                 w.add(i, "bad-article", "article", ge + 1, b)
                 break
+        else:
+            if b - ge - 1 > ARTICLE_DIGITS:   # a stated tightening, as for ports
+                w.add(ge + 1 + ARTICLE_DIGITS, "bad-article", "article", ge + 1, b)
 
 
 def _r_telnet(w: _Walk, r: tuple, rs: int, b: int) -> None:
