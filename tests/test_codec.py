@@ -178,3 +178,26 @@ def test_surrogateescape_octets_still_round_trip(core):
     assert core.unquote_to_bytes("caf\udce9%20x") == b"caf\xe9 x"
     assert core.quote("\udce9") == "%E9"
     assert core.unquote("a\ud800%41") == "a\ud800A"    # str to str: literal text kept as is
+
+
+# ---- bad arguments: the same exception, type and words, from both cores --------------
+
+@pytest.mark.parametrize("name, args, kwargs, error, words", [
+    ("unquote", ("%C3%A9",), {"errors": "surrogateescape\0x"}, ValueError, "NUL"),
+    ("unquote", ("%C3%A9",), {"errors": "é"}, LookupError, "unknown error handler name 'é'"),
+    ("unquote", ("%41",), {"encoding": None}, TypeError, "encoding must be str, not NoneType"),
+    ("unquote", ("%41",), {"errors": None}, TypeError, "errors must be str, not NoneType"),
+    ("unquote", ("%E9",), {"encoding": "nope"}, LookupError, "unknown encoding: nope"),
+    ("quote", ("a b",), {"safe": None}, TypeError, "safe must be str, not NoneType"),
+    ("quote", ("a b",), {"safe": b"/"}, TypeError, "safe must be str, not bytes"),
+])
+def test_bad_arguments_fail_alike_on_both_cores(core, name, args, kwargs, error, words):
+    with pytest.raises(error) as info:
+        getattr(core, name)(*args, **kwargs)
+    assert words in str(info.value)
+
+
+def test_a_strided_memoryview_is_read_as_its_own_octets(core):
+    # memoryview(b"a%41b%42c%43")[::2] is the octets a 4 b 4 c 4 (no escape left)
+    assert core.unquote_to_bytes(memoryview(b"a%41b%42c%43")[::2]) == b"a4b4c4"
+    assert core.unquote_to_bytes(memoryview(b"x%%4411")[::2]) == b"xA"   # x % 4 1

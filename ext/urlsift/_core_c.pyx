@@ -137,6 +137,9 @@ def unquote_to_bytes(s, *, bint strict=True):
         return _core_py.unquote_to_bytes(s, strict=strict)
     if isinstance(s, bytes):
         return _unquote_buffer(s, <const unsigned char *>PyBytes_AS_STRING(s), len(<bytes>s), strict)
+    if isinstance(s, memoryview) and not (<memoryview>s).c_contiguous:
+        s = s.tobytes()                # the twin's bytes(s): a strided view's own octets
+        return _unquote_buffer(s, <const unsigned char *>PyBytes_AS_STRING(s), len(<bytes>s), strict)
     if isinstance(s, (bytearray, memoryview)):
         PyObject_GetBuffer(s, &view, PyBUF_SIMPLE)
         try:
@@ -146,16 +149,18 @@ def unquote_to_bytes(s, *, bint strict=True):
     raise TypeError(f"expected str or a bytes-like object, not {type(s).__name__}")
 
 
-def unquote(s, str encoding="utf-8", str errors="strict", *, bint strict=True):
+def unquote(s, encoding="utf-8", errors="strict", *, bint strict=True):
     """Decode ``%hex`` escapes and the octets they stand for as ``encoding`` text."""
     cdef Py_ssize_t n, m
     cdef const unsigned char *src
     cdef unsigned char stackbuf[STACK]
     cdef unsigned char *dst = stackbuf
     cdef bytearray heap
+    if encoding != "utf-8" or errors != "strict":
+        _core_py._check_codec_args(encoding, errors)   # the twin's errors, word for word
     if not isinstance(s, str):
         return unquote_to_bytes(s, strict=strict).decode(encoding, errors)
-    if not PyUnicode_IS_ASCII(s) or not (encoding == "utf-8" or _is_utf8_name(encoding)):
+    if not PyUnicode_IS_ASCII(s) or not (encoding == "utf-8" or _is_utf8_name(<str>encoding)):
         return _core_py.unquote(s, encoding, errors, strict=strict)
     src = <const unsigned char *>PyUnicode_DATA(s)
     n = PyUnicode_GET_LENGTH(s)
@@ -167,7 +172,7 @@ def unquote(s, str encoding="utf-8", str errors="strict", *, bint strict=True):
     m = decode_into(src, n, dst, strict)   # no nogil: releasing costs more than a URL
     if m < 0:
         raise _core_py._bad_escape(s, s.encode("ascii"), -m - 1)
-    return _utf8_text(dst, m, errors)
+    return _utf8_text(dst, m, <str>errors)
 
 
 cdef object _utf8_text(const unsigned char *src, Py_ssize_t n, str errors):
@@ -256,8 +261,10 @@ cdef bint _is_utf8_name(str encoding):
     return encoding.lower().replace("_", "-") in ("utf-8", "utf8")
 
 
-def quote(s, str safe=""):
+def quote(s, safe=""):
     """Encode every octet that is not unreserved (RFC 1738 §2.2) or in ``safe``."""
+    if type(safe) is not str:
+        _core_py._check_safe(safe)     # the twin's error, word for word
     cdef bytes data = _core_py._as_bytes(s)
     cdef uint8_t keep[256]
     cdef Py_ssize_t i, n = len(data), o = 0, extra = 0
@@ -266,7 +273,7 @@ def quote(s, str safe=""):
     cdef Py_UCS4 ch
     for i in range(256):
         keep[i] = (TABLE[i] & C_UNRESERVED) != 0
-    for ch in safe:
+    for ch in <str>safe:
         if ch < 128:
             keep[ch] = 1
     for i in range(n):

@@ -10,6 +10,7 @@ Python modules above the core.
 """
 from __future__ import annotations
 
+import codecs
 from array import array
 from typing import Iterable, Union
 
@@ -50,6 +51,23 @@ def _as_bytes(s: object) -> bytes:
     if isinstance(s, (bytes, bytearray, memoryview)):
         return bytes(s)
     raise TypeError(f"expected str or a bytes-like object, not {type(s).__name__}")
+
+
+def _check_codec_args(encoding: object, errors: object) -> None:
+    """The same errors from both cores for a bad ``encoding``/``errors`` (checked
+    before any decoding, whether or not a byte would need them)."""
+    for name, value in (("encoding", encoding), ("errors", errors)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be str, not {type(value).__name__}")
+        if "\0" in value:
+            raise ValueError(f"{name} holds a NUL character: {value!r}")
+    codecs.lookup(encoding)            # LookupError: unknown encoding: ...
+    codecs.lookup_error(errors)        # LookupError: unknown error handler name '...'
+
+
+def _check_safe(safe: object) -> None:
+    if not isinstance(safe, str):
+        raise TypeError(f"safe must be str, not {type(safe).__name__}")
 
 
 def _char_position(s: object, data: bytes, pos: int) -> int:
@@ -121,6 +139,8 @@ def unquote(s: Text, encoding: str = "utf-8", errors: str = "strict", *,
     >>> unquote("100%", strict=False)
     '100%'
     """
+    if encoding != "utf-8" or errors != "strict":
+        _check_codec_args(encoding, errors)
     if not isinstance(s, str):
         return unquote_to_bytes(s, strict=strict).decode(encoding, errors)
     if "%" not in s:
@@ -179,9 +199,8 @@ def quote(s: Text, safe: str = "") -> str:
     >>> quote("é~")
     '%C3%A9%7E'
     """
+    _check_safe(safe)
     data = _as_bytes(s)
-    if not isinstance(safe, str):
-        raise TypeError(f"safe must be str, not {type(safe).__name__}")
     keep = {ord(c) for c in safe if ord(c) < 128}
     out: list[str] = []
     for c in data:
