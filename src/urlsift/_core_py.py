@@ -61,8 +61,8 @@ def _check_codec_args(encoding: object, errors: object) -> None:
             raise TypeError(f"{name} must be str, not {type(value).__name__}")
         if "\0" in value:
             raise ValueError(f"{name} holds a NUL character: {value!r}")
-    codecs.lookup(encoding)            # LookupError: unknown encoding: ...
-    codecs.lookup_error(errors)        # LookupError: unknown error handler name '...'
+    codecs.lookup(str(encoding))       # LookupError: unknown encoding: ...
+    codecs.lookup_error(str(errors))   # LookupError: unknown error handler name '...'
 
 
 def _check_safe(safe: object) -> None:
