@@ -309,3 +309,22 @@ def test_extract_beyond_one_piece_is_the_one_pass_result():
     assert {m.url for m in ms} == {"http://h.example/a-b", "http://e.example/p"}
     assert [m.start for m in ms] == sorted(m.start for m in ms)
     assert all(text[m.start:m.end] == m.raw for m in ms)
+
+
+# ---- silent cuts: a bare URL ended by a character glued to it says so ------------------
+
+@pytest.mark.parametrize("text, url, edits", [
+    # an archive turned "~" into U+203E OVERLINE: the URL goes on, but not for us
+    ("see http://www.missouri.edu/\u203ec592073 now", "http://www.missouri.edu/",
+     ("cut-at-non-ascii",)),
+    ("http://a.example/x{y} ", "http://a.example/x", ("cut-at-unsafe",)),
+    ("http://a.example/x|y", "http://a.example/x", ("cut-at-unsafe",)),
+    ('"http://a.example/x" ', "http://a.example/x", ()),        # a quote delimits
+    ("http://a.example/x y", "http://a.example/x", ()),          # white space delimits
+    ("http://a.example/x.\u00e9", "http://a.example/x", ("punctuation-trimmed",)),  # not glued
+    ("<http://a.example/x>", "http://a.example/x", ("wrapper-removed",)),
+])
+def test_a_glued_character_that_ends_a_url_is_reported(text, url, edits):
+    for buf in (text, text.encode("utf-8")):
+        (m,) = list(extract(buf))
+        assert (m.url, m.edits) == (url, edits)

@@ -172,7 +172,7 @@ cdef object _match(_Input inp, const int64_t *t, Py_ssize_t offset, object cls, 
     else:
         url = raw[u0 - s:u1 - s]
     return _new(cls, url, s + offset, e + offset, raw, low & WRAPPED, low & HYPHEN_BREAK,
-                <object>PyTuple_GET_ITEM(edits, (low & 31) * 2 + ((f >> TRIM_SHIFT) > 0)))
+                <object>PyTuple_GET_ITEM(edits, (low & 127) * 2 + ((f >> TRIM_SHIFT) > 0)))
 
 
 cdef inline void _prefetch(_Input inp, const int64_t *a, Py_ssize_t k, Py_ssize_t last) noexcept:
@@ -193,8 +193,8 @@ cdef Py_ssize_t _range(array.array arr, object cls, tuple edits, Py_ssize_t *fir
         raise TypeError("build needs an array('q')")
     if not issubclass(cls, tuple) or cls.__itemsize__ != tuple.__itemsize__ or cls.__dictoffset__:
         raise TypeError("build needs a tuple subclass without __dict__")
-    if len(edits) != 64:
-        raise ValueError("edits must have 64 entries")
+    if len(edits) != 256:
+        raise ValueError("edits must have 256 entries")
     if last[0] < 0 or last[0] > total:
         last[0] = total
     if first[0] < 0:

@@ -33,6 +33,8 @@ cdef int PREFIX = _twin.PREFIX
 cdef int WHITESPACE = _twin.WHITESPACE
 cdef int HYPHEN_BREAK = _twin.HYPHEN_BREAK
 cdef int TRUNCATED = _twin.TRUNCATED
+cdef int CUT_NON_ASCII = _twin.CUT_NON_ASCII
+cdef int CUT_UNSAFE = _twin.CUT_UNSAFE
 cdef int TRIM_SHIFT = _twin.TRIM_SHIFT
 cdef uint8_t T_BARE = _twin.T_BARE
 cdef uint8_t T_TRIM = _twin.T_TRIM
@@ -211,6 +213,13 @@ cdef Py_ssize_t bare(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t
             break
     if e <= cs:
         return -1
+    if e == w and w < n and not flags:
+        # nothing trimmed: the character that ended the walk touches the URL (the twin)
+        c = d[w]
+        if c >= 128:
+            flags |= CUT_NON_ASCII
+        elif (T[c] & T_WRAP) and c != 34:
+            flags |= CUT_UNSAFE
     flags_out[0] = flags | ((w - e) << TRIM_SHIFT)
     return w
 

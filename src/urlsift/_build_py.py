@@ -67,8 +67,8 @@ def build(arr: "array[int]", buf: Any, offset: int, cls: type, edits: tuple, tab
     """``cls`` tuples (url, start, end, raw, wrapped, hyphen_break, edits, None) for the
     triples ``first`` to ``last`` of ``arr`` over ``buf``; offsets shifted by ``offset``."""
     first, last = _range(arr, first, last, "build")
-    if len(edits) != 64:
-        raise ValueError("edits must have 64 entries")
+    if len(edits) != 256:
+        raise ValueError("edits must have 256 entries")
     hay = buf if isinstance(buf, str) else _view(buf)[1]
     n = len(hay)
     new = tuple.__new__
@@ -83,7 +83,7 @@ def build(arr: "array[int]", buf: Any, offset: int, cls: type, edits: tuple, tab
             url = "".join(ch for ch in url if not table[ord(ch)] & T_SPACE)
         out.append(new(cls, (url, s + offset, e + offset, raw, bool(low & WRAPPED),
                              bool(low & HYPHEN_BREAK),
-                             edits[(low & 31) * 2 + ((f >> TRIM_SHIFT) > 0)], None)))
+                             edits[(low & 127) * 2 + ((f >> TRIM_SHIFT) > 0)], None)))
     return out
 
 
@@ -92,5 +92,5 @@ def join_urls(arr: "array[int]", buf: Any, table: bytes, first: int = 0,
     """The URLs of triples ``first`` to ``last``, each followed by a newline, as one bytes
     object: ``build``'s ``url``s without building a Match (the command's fast path)."""
     first, last = _range(arr, first, last, "join_urls")
-    matches = build(arr, buf, 0, tuple, ("",) * 64, table, first, last)
+    matches = build(arr, buf, 0, tuple, ("",) * 256, table, first, last)
     return "".join(m[0] + "\n" for m in matches).encode("ascii")

@@ -25,7 +25,8 @@ from array import array
 from typing import Any
 
 __all__ = [
-    "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "TRIM_SHIFT",
+    "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
+    "CUT_UNSAFE", "TRIM_SHIFT",
     "T_BARE", "T_TRIM", "T_SCHEME", "T_SPACE", "T_WRAP", "T_SPLIT", "T_ALPHA",
     "scan", "count_newlines", "next_boundary",
 ]
@@ -36,6 +37,8 @@ PREFIX = 2         # "URL:" before the URL (inside a wrapper or bare)
 WHITESPACE = 4     # white space inside the wrapper, to be removed
 HYPHEN_BREAK = 8   # a line break right after "-" inside the wrapper (RFC 1738 appendix)
 TRUNCATED = 16     # a bare URL cut at max_length characters
+CUT_NON_ASCII = 32  # a bare URL ended by a non-ASCII character glued to it (‾, é, 。)
+CUT_UNSAFE = 64    # ... by an unsafe character glued to it: { } | \ ^ ` (not ")
 TRIM_SHIFT = 8
 
 # ---- bits of the policy table (built in urlsift.text.rules from urlsift.charclass) ----
@@ -49,7 +52,7 @@ T_ALPHA = 64   # a scheme starts at a letter
 T_PLAIN = 128  # continues a bare URL and is no bracket (the Cython walk's fast path)
 
 _COLON, _LT, _GT, _SLASH, _MINUS = 58, 60, 62, 47, 45
-_LF, _CR = 10, 13
+_LF, _CR, _QUOTE = 10, 13, 34
 _OPEN_P, _CLOSE_P, _OPEN_B, _CLOSE_B = 40, 41, 91, 93
 
 
@@ -207,6 +210,14 @@ def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int) -> tuple[in
             break
     if e <= cs:
         return -1, 0
+    if e == w < n and not flags:
+        # nothing trimmed: the character that ended the walk touches the URL, which may
+        # have gone on (an archive's U+203E for "~"): said, not silently cut
+        c = codes[w]
+        if c >= 128:
+            flags |= CUT_NON_ASCII
+        elif T[c] & T_WRAP and c != _QUOTE:
+            flags |= CUT_UNSAFE
     return w, flags | ((w - e) << TRIM_SHIFT)
 
 

@@ -12,15 +12,17 @@ limits that bound every look-ahead, and the names of the edits a match records.
 from __future__ import annotations
 
 from .. import charclass as cc
-from .._scan_py import (HYPHEN_BREAK, PREFIX, T_ALPHA, T_BARE, T_PLAIN, T_SCHEME, T_SPACE,
-                        T_SPLIT, T_TRIM, T_WRAP, TRIM_SHIFT, TRUNCATED, WHITESPACE, WRAPPED)
+from .._scan_py import (CUT_NON_ASCII, CUT_UNSAFE, HYPHEN_BREAK, PREFIX, T_ALPHA, T_BARE,
+                        T_PLAIN, T_SCHEME, T_SPACE, T_SPLIT, T_TRIM, T_WRAP, TRIM_SHIFT,
+                        TRUNCATED, WHITESPACE, WRAPPED)
 
 __all__ = [
     "KNOWN_WITHOUT_SLASHES", "TRIMMED", "WHITE_SPACE", "MAX_WRAPPER", "MAX_LENGTH", "TABLE",
     "KNOWN", "CHUNK", "EDIT_WRAPPER", "EDIT_PREFIX", "EDIT_WHITESPACE", "EDIT_TRIMMED",
-    "EDIT_TRUNCATED",
+    "EDIT_TRUNCATED", "EDIT_CUT_NON_ASCII", "EDIT_CUT_UNSAFE",
     # the flags of a scanned span (the core's, named here for users of scan())
-    "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "TRIM_SHIFT",
+    "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
+    "CUT_UNSAFE", "TRIM_SHIFT",
 ]
 
 #: Schemes found without ``//`` after the colon (DESIGN "Extraction from text"):
@@ -40,6 +42,11 @@ EDIT_PREFIX = "prefix-removed"
 EDIT_WHITESPACE = "whitespace-removed"
 EDIT_TRIMMED = "punctuation-trimmed"
 EDIT_TRUNCATED = "truncated"
+#: Not an edit of ``raw`` but a warning on it: the bare URL ended at a non-ASCII or an
+#: unsafe character glued to it (``http://www.missouri.edu/‾c592073``: an archive's
+#: U+203E for "~"), so the URL may go on past what was found.
+EDIT_CUT_NON_ASCII = "cut-at-non-ascii"
+EDIT_CUT_UNSAFE = "cut-at-unsafe"
 
 
 def _policy_table() -> bytes:
@@ -92,11 +99,15 @@ def _edits_for(low: int, trimmed: bool) -> tuple[str, ...]:
         out.append(EDIT_TRIMMED)
     if low & TRUNCATED:
         out.append(EDIT_TRUNCATED)
+    if low & CUT_NON_ASCII:
+        out.append(EDIT_CUT_NON_ASCII)
+    if low & CUT_UNSAFE:
+        out.append(EDIT_CUT_UNSAFE)
     return tuple(out)
 
 
-#: edits by ``(flags & 31) * 2 + trimmed``, handed to the core's ``build``.
-_EDITS = tuple(_edits_for(i // 2, bool(i % 2)) for i in range(64))
+#: edits by ``(flags & 127) * 2 + trimmed``, handed to the core's ``build``.
+_EDITS = tuple(_edits_for(i // 2, bool(i % 2)) for i in range(256))
 
 
 #: Matches built per core call: bounds the memory of a huge input's match list.
