@@ -1,0 +1,75 @@
+"""Linear time on hostile input: every entry point on adversarial shapes at n and 4n.
+
+Not a timed test of the suite (machines here are shared): a benchmark run that FAILS
+when the time for 4n exceeds RATIO times the time for n (a linear entry point gives about
+4; a quadratic one 16). Each time is the best of ``REPEAT`` runs. ``-s`` prints the table;
+benchmarks/README.md has the one of the last full run.
+
+    pytest benchmarks/test_linear_time.py -s
+"""
+from __future__ import annotations
+
+import os
+import time
+from typing import Callable
+
+import pytest
+
+import urlsift
+from urlsift.mail import iter_message_urls
+from urlsift.model.partial import resolve
+
+TINY = os.environ.get("URLSIFT_BENCH_SIZE", "small") == "tiny"
+#: the CI smoke (tiny n, a shared machine) only has to catch a quadratic (16x)
+RATIO = 10.0 if TINY else 6.0
+REPEAT = 3
+N = 2000 if TINY else 20000
+
+SHAPES: dict[str, Callable[[int], object]] = {
+    "check: n bad escapes": lambda n: urlsift.check("http://a.example/" + "%zz" * n),
+    "check: n spaces": lambda n: urlsift.check("http://a.example/" + " " * n),
+    "parse lenient: n problems": lambda n: urlsift.parse("http://a.example/" + "%zz" * n,
+                                                         strict=False).problems,
+    "warnings: n %0D": lambda n: urlsift.parse("gopher://h/1" + "%0D" * n).warnings,
+    "resolve rfc3986: /a * n + /.": lambda n: resolve("http://h/b", "/a" * n + "/.",
+                                                      rules="rfc3986"),
+    "resolve rfc3986: ./ * n": lambda n: resolve("http://h/b", "./" * n, rules="rfc3986"),
+    "resolve draft: ../ * n + a/ * n": lambda n: resolve("http://h/b", "../" * n + "a/" * n),
+    "unquote: non-ASCII then n %": lambda n: urlsift.unquote("é" + "%" * n, strict=False),
+    "unquote: n %41 after é": lambda n: urlsift.unquote("é" + "%41" * n),
+    "normalized: n escapes": lambda n: urlsift.normalized("http://h/" + "%41" * n),
+    "normalized: n %4%31": lambda n: urlsift.normalized("http://h/" + "%4%31" * n),
+    "tokenize: n @ and :": lambda n: urlsift.tokenize("http://" + "a@:" * n + "/"),
+    "extract: n 'http://'": lambda n: list(urlsift.extract("http://" * n)),
+    "extract: n '<URL:'": lambda n: list(urlsift.extract("<URL:" * n)),
+    "extract: n 'a:'": lambda n: list(urlsift.extract("a:" * n)),
+    "extract: n '(' in a URL": lambda n: list(urlsift.extract("http://a/" + "(" * n)),
+    "extract: n '<http://a' unclosed": lambda n: list(urlsift.extract("<http://a " * n)),
+    "refang: n '[.]'": lambda n: list(urlsift.text.extract_refanged("hxxp://a" + "[.]b" * n)),
+    "mail html: n '<a '": lambda n: list(iter_message_urls(
+        b"Content-Type: text/html\n\n" + b"<a " * n)),
+    "mail html: n '</'": lambda n: list(iter_message_urls(
+        b"Content-Type: text/html\n\n" + b"</" * n)),
+    "mail: n quoted lines": lambda n: list(iter_message_urls(
+        b"\n" + b"> <URL:http://a.example/x-\n" * n)),
+}
+
+
+def _best(f: Callable[[int], object], n: int) -> float:
+    best = float("inf")
+    for _ in range(REPEAT):
+        t = time.perf_counter()
+        f(n)
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+@pytest.mark.parametrize("name", list(SHAPES))
+def test_linear_in_n(name):
+    f = SHAPES[name]
+    f(N // 10)                                  # warm up (imports, tables)
+    t1, t4 = _best(f, N), _best(f, 4 * N)
+    ratio = t4 / max(t1, 1e-6)
+    print(f"\n{name:<36} n={N:<7} {t1 * 1e3:9.2f} ms   4n {t4 * 1e3:9.2f} ms   x{ratio:5.1f}")
+    # below ~1 ms the clock and the allocator decide the ratio, not the algorithm
+    assert t4 < 2e-3 or ratio <= RATIO, f"{name}: {ratio:.1f}x for 4x the input"
