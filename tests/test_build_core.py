@@ -97,3 +97,35 @@ def test_squeezed_wrappers_come_out_whole_and_alone(core_kind):
     buf = b"<URL:http://a.example/x-\n   y> and <http://b.example/>"
     arr = SCAN[core_kind].scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
     assert core.join_urls(arr, buf, TABLE) == b"http://a.example/x-y\nhttp://b.example/\n"
+
+
+# ---- --with-position lines made in the core: the same as the matches say -------------
+
+@given(texts, st.integers(0, 3))
+def test_join_positions_is_the_matches_with_their_lines(text, base):
+    # every core: FILE:LINE:OFFSET:URL for each match, LINE counted as extract_file does
+    import urlsift
+    core = _select.cores.build
+    for buf in (text, text.encode("utf-8")):
+        arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+        state = [base, 7]
+        got = core.join_positions(arr, buf, TABLE, b"f:", base, state)
+        expected, line, pos = [], 7, 0
+        for m in urlsift.extract(buf):
+            line += (buf[pos:m.start].count("\n") if isinstance(buf, str)
+                     else buf[pos:m.start].count(b"\n"))
+            pos = m.start
+            expected.append(b"f:%d:%d:%s\n" % (line, base + m.start, m.url.encode("ascii")))
+        assert got == b"".join(expected)
+        assert state[1] == line
+
+
+@needs_both[0]
+@needs_both[1]
+@given(texts)
+def test_twins_join_the_same_positions(text):
+    for buf in (text, text.encode("utf-8")):
+        arr = SCAN["python"].scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+        states = {k: [0, 1] for k in TWINS}
+        got = {k: m.join_positions(arr, buf, TABLE, b"x:", 0, states[k]) for k, m in TWINS.items()}
+        assert got["cython"] == got["python"] and states["cython"] == states["python"]

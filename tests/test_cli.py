@@ -527,3 +527,12 @@ def test_readme_quick_start_mixed_log_and_mail(cli):
     assert [(r["message_id"], r["part"]) for r in rows[len(ACCESS_URLS):]] == [
         (mid, part) for mid, part, _ in MBOX_EXPECTED]
     assert rows[0]["scheme"] == "http" and rows[0]["host"] == "www.example.com"
+
+
+def test_with_position_text_is_what_the_records_say(cli):
+    # the text of --with-position is made in the core (no Match); jsonl goes through the
+    # records: both must say the same file, line and offset for every URL
+    text = lines(cli("extract", "--with-position", ACCESS))
+    recs = [json.loads(x) for x in lines(cli("extract", "-f", "jsonl", "--with-position", ACCESS))]
+    assert text == [f"{r['file']}:{r['line']}:{r['offset']}:{r['url']}" for r in recs]
+    assert [int(t.split(":")[1]) for t in text][:3] == [line for line, _ in ACCESS_EXPECTED[:3]]

@@ -13,7 +13,7 @@ input changed), never make a copy overrun or a str lie about being ASCII.
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython cimport array
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t
-from libc.string cimport memcpy
+from libc.string cimport memchr, memcpy
 
 from urlsift._scan_c cimport _Input, table_ptr
 from urlsift import _scan_py as _twin
@@ -272,5 +272,105 @@ def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t 
             dst[o] = 10
             o += 1
         return out if o == size else out[:o]
+    finally:
+        inp.close()
+
+
+cdef Py_ssize_t _newlines(_Input inp, Py_ssize_t i, Py_ssize_t stop) noexcept:
+    """How many newlines lie in ``[i, stop)`` of the input."""
+    cdef Py_ssize_t total = 0
+    cdef const uint8_t *d
+    cdef const void *hit
+    if inp.kind == 1:
+        d = <const uint8_t *>inp.data
+        while i < stop:
+            hit = memchr(d + i, 10, stop - i)
+            if hit == NULL:
+                break
+            total += 1
+            i = <const uint8_t *>hit - d + 1
+        return total
+    while i < stop:                   # a str of 2- or 4-byte characters
+        if inp.kind == 2:
+            total += (<const uint16_t *>inp.data)[i] == 10
+        else:
+            total += (<const uint32_t *>inp.data)[i] == 10
+        i += 1
+    return total
+
+
+cdef inline Py_ssize_t _decimal(uint8_t *dst, int64_t v) noexcept:
+    """``v`` (>= 0) in decimal at ``dst``; the number of digits."""
+    cdef uint8_t tmp[24]
+    cdef Py_ssize_t k = 0, i
+    while True:
+        tmp[k] = 48 + v % 10
+        k += 1
+        v //= 10
+        if v == 0:
+            break
+    for i in range(k):
+        dst[i] = tmp[k - 1 - i]
+    return k
+
+
+def join_positions(array.array arr, buf, bytes table, bytes prefix, Py_ssize_t base,
+                   list state, Py_ssize_t first=0, Py_ssize_t last=-1):
+    """``PREFIX LINE:OFFSET:URL`` and a newline for triples ``first`` to ``last`` (the
+    twin's docstring says the rest); sized from the spans, the input read once."""
+    cdef const uint8_t *T = table_ptr(table)
+    cdef _Input inp = _Input(buf)
+    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
+    cdef Py_ssize_t total = len(arr) // 3, k, i, u0, u1, size = 0, o = 0
+    cdef Py_ssize_t plen = len(prefix), pos, s
+    cdef int64_t line
+    cdef bint squeeze
+    cdef uint8_t c
+    cdef bytes out
+    cdef uint8_t *dst
+    if arr.ob_descr.typecode != b"q":
+        raise TypeError("join_positions needs an array('q')")
+    if last < 0 or last > total:
+        last = total
+    if first < 0:
+        first = 0
+    if first > last:
+        first = last
+    pos = <Py_ssize_t>state[0] - base
+    line = state[1]
+    try:
+        for k in range(first, last):
+            _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
+            size += plen + (u1 - u0) + 44          # two numbers of at most 20 digits, ":" ":" "\n"
+        out = PyBytes_FromStringAndSize(NULL, size)
+        dst = <uint8_t *>PyBytes_AS_STRING(out)
+        for k in range(first, last):
+            s = a[3 * k]
+            _url_span(s, a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
+            if s > pos:
+                line += _newlines(inp, pos, s)
+                pos = s
+            memcpy(dst + o, PyBytes_AS_STRING(prefix), plen)
+            o += plen
+            o += _decimal(dst + o, line)
+            dst[o] = 58
+            o += 1
+            o += _decimal(dst + o, base + s)
+            dst[o] = 58
+            o += 1
+            if inp.kind == 1 and not squeeze:
+                memcpy(dst + o, <const uint8_t *>inp.data + u0, u1 - u0)
+                o += u1 - u0
+            else:
+                for i in range(u0, u1):
+                    c = _byte(inp.data, inp.kind, i)
+                    if not (squeeze and (T[c] & T_SPACE)):
+                        dst[o] = c
+                        o += 1
+            dst[o] = 10
+            o += 1
+        state[0] = pos + base
+        state[1] = line
+        return out[:o]
     finally:
         inp.close()

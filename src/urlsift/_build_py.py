@@ -14,9 +14,9 @@ from array import array
 from typing import Any
 
 from ._scan_py import (HYPHEN_BREAK, PREFIX, T_SPACE, TRIM_SHIFT, WHITESPACE, WRAPPED,
-                       _view)
+                       _view, count_newlines)
 
-__all__ = ["build", "join_urls", "url_span"]
+__all__ = ["build", "join_positions", "join_urls", "url_span"]
 
 
 def url_span(s: int, e: int, f: int) -> tuple[int, int]:
@@ -94,3 +94,23 @@ def join_urls(arr: "array[int]", buf: Any, table: bytes, first: int = 0,
     first, last = _range(arr, first, last, "join_urls")
     matches = build(arr, buf, 0, tuple, ("",) * 256, table, first, last)
     return "".join(m[0] + "\n" for m in matches).encode("ascii")
+
+
+def join_positions(arr: "array[int]", buf: Any, table: bytes, prefix: bytes, base: int,
+                   state: list, first: int = 0, last: int = -1) -> bytes:
+    """``PREFIX LINE:OFFSET:URL`` and a newline for triples ``first`` to ``last``, as one
+    bytes object (the command's ``--with-position`` text, no Match built). ``base`` is
+    the input offset of ``buf[0]``; ``state`` is ``[offset counted to, line there]``,
+    carried from call to call (lines are 1-based, offsets those of the raw spans)."""
+    first, last = _range(arr, first, last, "join_positions")
+    matches = build(arr, buf, 0, tuple, ("",) * 256, table, first, last)
+    pos, line = state[0] - base, state[1]
+    out = []
+    for m in matches:
+        s = m[1]
+        if s > pos:
+            line += count_newlines(buf, pos, s)
+            pos = s
+        out.append(b"%s%d:%d:%s\n" % (prefix, line, base + s, m[0].encode("ascii")))
+    state[0], state[1] = pos + base, line
+    return b"".join(out)

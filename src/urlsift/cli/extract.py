@@ -7,7 +7,7 @@ from collections import Counter
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from ..inputs import is_plain_file
-from ..text.files import url_lines
+from ..text.files import position_lines, url_lines
 from .common import batches, error, read_errors, reason, write_or_fail
 from .output import Writer, parts_getter
 from .progress import Progress
@@ -71,15 +71,24 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
 
 def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                  progress: Optional[Callable[[int], None]]) -> Optional[Iterable[bytes]]:
-    """For ``urlsift extract FILE`` with nothing else asked (the plain text of a plain
-    file, URLs only, no filter, no bar): the URL lines made in the core, no Match built.
-    None when anything else is asked."""
-    plain = (args.format == "text" and list(columns) == ["url"] and not args.unique
-             and inp.kind == "text" and not (args.refang or args.quoted) and progress is None
-             and scan_options(args) == (None, None) and inp.stream is None)
+    """For ``urlsift extract [--with-position] FILE`` with nothing else asked (the text
+    output of a plain file, no filter, no bar): the lines made in the core, no Match
+    built. None when anything else is asked."""
+    cols = list(columns)
+    plain = (args.format == "text" and cols in (["url"], POSITION_COLUMNS)
+             and not args.unique and inp.kind == "text" and not (args.refang or args.quoted)
+             and progress is None and scan_options(args) == (None, None)
+             and inp.stream is None)
     if not plain or not is_plain_file(inp.name):
         return None
+    if cols == POSITION_COLUMNS:     # FILE:LINE:OFFSET:URL, as TextWriter writes them
+        prefix = (inp.name + ":").encode("utf-8", "surrogateescape")
+        return position_lines(inp.name, prefix, jobs=args.jobs)
     return url_lines(inp.name, jobs=args.jobs)
+
+
+#: The columns of ``--with-position`` alone (text: ``FILE:LINE:OFFSET:URL``).
+POSITION_COLUMNS = ["url", "file", "line", "offset"]
 
 
 def _unique_records(url_counts: Counter[str], url_records: dict[str, dict[str, Any]],
