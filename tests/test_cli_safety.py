@@ -189,3 +189,16 @@ def test_an_output_in_a_missing_directory_is_named(tmp_path):
     proc = run("extract", "-o", target, ACCESS)
     assert proc.returncode == 2
     assert proc.stderr.decode() == f"urlsift: cannot write '{target}': No such file or directory\n"
+
+
+# ---- exit status as grep and rg give it -------------------------------------------------
+
+def test_extract_exit_status_says_whether_a_url_was_found(tmp_path):
+    none = tmp_path / "none.txt"
+    none.write_text("no address here\n")
+    assert run("extract", ACCESS).returncode == 0
+    assert run("extract", none).returncode == 1
+    assert run("extract", "-f", "jsonl", "--with-position", none).returncode == 1
+    assert run("extract", none, ACCESS).returncode == 0          # found in one of them
+    missing = run("extract", ACCESS, tmp_path / "missing.log")
+    assert missing.returncode == 2 and len(missing.stdout.splitlines()) == 40

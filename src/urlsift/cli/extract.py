@@ -25,14 +25,16 @@ def cmd_extract(args: argparse.Namespace) -> int:
         columns = columns_for(args, mail)
         writer = stack.enter_context(open_writer(args.format, columns, args.output,
                                                  [inp.name for inp in plan]))
-        status = _extract_all(args, plan, columns, writer) or status
-    return status
+        found, failed = _extract_all(args, plan, columns, writer)
+    # as grep and rg: 2 when an input failed, else 0 when a URL was found, 1 when none
+    return 2 if status or failed else (0 if found else 1)
 
 
 def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str],
-                 writer: Writer) -> int:
-    """Scan every input of ``plan`` into ``writer``; the status (2: an input failed)."""
+                 writer: Writer) -> tuple[bool, bool]:
+    """Scan every input of ``plan`` into ``writer``: (a URL was found, an input failed)."""
     status = 0
+    found = False
     parts = parts_getter(args.format == "jsonl") if args.parts else None
     # --unique: bare URLs are counted (Counter: counted in C); of records, the first
     # of each URL is kept, with a "count".
@@ -45,8 +47,10 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
                 inp, args, [c for c in columns if c != "count"], progress.update, parts)
             try:
                 for data in lines or ():
+                    found = found or bool(data)
                     write_or_fail(writer.write_lines, data, args.output)
                 for batch in batches(records):
+                    found = True
                     if url_counts is None:
                         write_or_fail(writer.write, batch, args.output)
                     elif isinstance(batch[0], str):
@@ -66,7 +70,7 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
                 status = 2
     if url_counts is not None:
         write_or_fail(writer.write, _unique_records(url_counts, url_records, columns), args.output)
-    return status
+    return found, status == 2
 
 
 def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],

@@ -1,8 +1,9 @@
 """The ``urlsift`` command's entry point: run a subcommand, turn every failure into
 an exit status and one line on stderr.
 
-Exit status: 0 fine, 1 invalid URLs found (``validate``, ``parse``), 2 usage or I/O
-error (one line on stderr, never a traceback), 130 interrupted, 141 closed pipe.
+Exit status: 0 fine (``extract``: a URL found), 1 ``extract`` found none or ``validate``/
+``parse`` found an invalid URL, 2 usage or I/O error (one line on stderr, never a
+traceback), 130 interrupted, 141 closed pipe.
 
 >>> import os, tempfile
 >>> with tempfile.NamedTemporaryFile("w", suffix=".log", delete=False) as f:

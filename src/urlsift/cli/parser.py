@@ -24,8 +24,8 @@ examples:
   urlsift parse 'ftp://ftp.example/pub/file.txt;type=i'
   urlsift stats --json access.log
 
-exit status: 0 ok, 1 invalid URLs found (validate, parse), 2 usage or I/O error,
-130 interrupted.
+exit status: 0 ok (extract: a URL was found), 1 extract found no URL / validate or
+parse found an invalid URL, 2 usage or I/O error, 130 interrupted, 141 output closed.
 """
 
 
