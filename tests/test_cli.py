@@ -536,3 +536,20 @@ def test_with_position_text_is_what_the_records_say(cli):
     recs = [json.loads(x) for x in lines(cli("extract", "-f", "jsonl", "--with-position", ACCESS))]
     assert text == [f"{r['file']}:{r['line']}:{r['offset']}:{r['url']}" for r in recs]
     assert [int(t.split(":")[1]) for t in text][:3] == [line for line, _ in ACCESS_EXPECTED[:3]]
+
+
+@pytest.mark.parametrize("url, path", [
+    ("ftp://h.example/pub/x;type=a", "/pub/x;type=a"),
+    ("gopher://h.example/0sel%09search", "/0sel%09search"),
+    ("news:comp.lang.misc", "comp.lang.misc"),
+    ("news:a1@h.example", "a1@h.example"),
+    ("mailto:ops@example.org", "ops@example.org"),
+    ("nntp://h.example/comp.lang/12", "/comp.lang/12"),
+    ("wais://h.example/db?x", "/db"),
+    ("http://h.example/a%20b?q", "/a%20b"),
+])
+def test_parts_give_every_scheme_a_path(tmp_path, cli, url, path):
+    src = tmp_path / "one.txt"
+    src.write_text(f"see {url} now\n")
+    rows = list(csv.DictReader(io.StringIO(cli("extract", "--parts", "-f", "csv", src).stdout.decode())))
+    assert [(r["url"], r["path"]) for r in rows] == [(url, path)]

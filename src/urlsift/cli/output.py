@@ -223,6 +223,10 @@ def parts_getter(extras: bool) -> Callable[[str], dict]:
             got["parse_error"] = getattr(exc, "code", None) or str(exc)
         else:
             got = {name: plain_value(getattr(u, name, None)) for name in PART_COLUMNS}
+            if got["path"] is None:
+                # a scheme without a "path" of its own: its path-like part as written
+                # (docs/cli.md: ftp url-path, gopher path, news group or message-id...)
+                got["path"] = u.written("path")
             if extras:
                 for name in EXTRA_PARTS:
                     value = getattr(u, name, None)
