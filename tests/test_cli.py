@@ -553,3 +553,16 @@ def test_parts_give_every_scheme_a_path(tmp_path, cli, url, path):
     src.write_text(f"see {url} now\n")
     rows = list(csv.DictReader(io.StringIO(cli("extract", "--parts", "-f", "csv", src).stdout.decode())))
     assert [(r["url"], r["path"]) for r in rows] == [(url, path)]
+
+
+def test_jsonl_is_valid_utf8_with_undecodable_octets_percent_encoded(tmp_path, cli):
+    # a %E9 decodes to an octet that is no UTF-8: kept as "\udce9" it made JSON that jq
+    # turns into U+FFFD and Python cannot encode; it is written as %E9 again
+    src = tmp_path / "sur.txt"
+    src.write_text("see ftp://caf%E9@h.example/x and http://h/%E9t%C3%A9\n")
+    out = cli("extract", "-f", "jsonl", "--parts", src).stdout
+    out.decode("utf-8")                               # valid UTF-8, strictly
+    recs = [json.loads(x) for x in out.decode().splitlines()]
+    assert recs[0]["user"] == "caf%E9"
+    assert recs[1]["segments"] == ["%E9té"]           # the valid UTF-8 é decoded, the lone octet not
+    assert "\\udc" not in out.decode()

@@ -5,6 +5,7 @@ and writes each batch with one call, so the cost per URL stays a string join.
 """
 from __future__ import annotations
 
+import codecs
 import io
 import sys
 from typing import IO, Any, Callable, Iterable, Optional, Sequence
@@ -12,7 +13,8 @@ from typing import IO, Any, Callable, Iterable, Optional, Sequence
 from ..inputs import MissingDependency
 from ..model.parsing import parse
 
-__all__ = ["PART_COLUMNS", "make_writer", "parts_getter", "plain_value", "reconfigure_stdout"]
+__all__ = ["PART_COLUMNS", "make_writer", "parts_getter", "plain_value", "reconfigure_stdout",
+           "utf8_text"]
 
 #: The parsed parts ``--parts`` adds, in column order (CSV and Parquet have exactly these).
 PART_COLUMNS: tuple[str, ...] = (
@@ -240,8 +242,32 @@ def parts_getter(extras: bool) -> Callable[[str], dict]:
     return parts
 
 
+def _percent_octets(exc: UnicodeError) -> tuple[str, int]:
+    assert isinstance(exc, UnicodeDecodeError)
+    return "".join("%%%02X" % b for b in exc.object[exc.start:exc.end]), exc.end
+
+
+codecs.register_error("urlsift-percent", _percent_octets)
+
+
+def utf8_text(value: str) -> str:
+    """``value`` as valid Unicode: octets that were not UTF-8 (kept as lone surrogates by
+    ``surrogateescape`` decoding, e.g. a %E9 in a decoded part or a Latin-1 file name)
+    become ``%XX``, so JSON, CSV and Parquet get text every reader can encode.
+
+    >>> utf8_text("caf\\udce9 ok"), utf8_text("café")
+    ('caf%E9 ok', 'café')
+    """
+    if value.isascii() or value.isprintable():      # a surrogate is never printable
+        return value
+    return value.encode("utf-8", "surrogateescape").decode("utf-8", "urlsift-percent")
+
+
 def plain_value(value: Any) -> Any:
-    if value is None or isinstance(value, (str, int, bool)):
+    """A part as JSON, CSV and Parquet take it: str (valid Unicode), int, bool or a list."""
+    if isinstance(value, str):
+        return utf8_text(value)
+    if value is None or isinstance(value, (int, bool)):
         return value
     if isinstance(value, (tuple, list)):
         return [plain_value(v) for v in value]

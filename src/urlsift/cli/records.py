@@ -12,7 +12,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Optional, 
 from ..inputs import (input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
                       open_input)
 from .common import error, read_errors, reason
-from .output import PART_COLUMNS
+from .output import PART_COLUMNS, plain_value
 
 __all__ = ["Input", "columns_for", "iter_records", "plan_inputs", "scan_options"]
 
@@ -118,14 +118,16 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                 continue
             rec: dict = {"url": m.url}
             if with_pos:
-                rec.update(file=m.source, line=None, offset=m.offset)
-            rec.update(message_id=m.message_id, date=m.date, part=m.part)
+                rec.update(file=plain_value(m.source), line=None, offset=m.offset)
+            rec.update(message_id=plain_value(m.message_id), date=plain_value(m.date),
+                       part=plain_value(m.part))
             if args.refang:
                 rec["refanged"] = m.refanged
             if parts is not None:
                 rec.update(parts(m.url))
             yield rec
         return
+    shown = plain_value(name)     # a file name that is not UTF-8: its octets as %XX
     found = iter_file_matches(name, schemes=schemes, valid=valid, refang=args.refang,
                               quoted=args.quoted,
                               line_numbers=with_pos, jobs=args.jobs, progress=progress,
@@ -137,7 +139,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     for f in found:
         rec = {"url": f.url}
         if with_pos:
-            rec.update(file=name, line=f.line, offset=f.start)
+            rec.update(file=shown, line=f.line, offset=f.start)
         if mail_cols:
             rec.update(message_id=None, date=None, part=None)
         if args.refang:
