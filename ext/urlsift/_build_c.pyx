@@ -185,22 +185,29 @@ cdef inline void _prefetch(_Input inp, const int64_t *a, Py_ssize_t k, Py_ssize_
             URLSIFT_PREFETCH(<const uint8_t *>inp.data + s * inp.kind + 64)
 
 
-cdef Py_ssize_t _range(array.array arr, object cls, tuple edits, Py_ssize_t *first,
+cdef int _clip_triples(array.array arr, str name, Py_ssize_t *first,
                        Py_ssize_t *last) except -1:
-    """Check build's arguments; clip ``first``/``last`` to the triples of ``arr``."""
+    """Check that ``arr`` holds triples (array('q')); clip ``first``/``last`` to them."""
     cdef Py_ssize_t total = len(arr) // 3
     if arr.ob_descr.typecode != b"q":
-        raise TypeError("build needs an array('q')")
-    if not issubclass(cls, tuple) or cls.__itemsize__ != tuple.__itemsize__ or cls.__dictoffset__:
-        raise TypeError("build needs a tuple subclass without __dict__")
-    if len(edits) != 256:
-        raise ValueError("edits must have 256 entries")
+        raise TypeError(f"{name} needs an array('q')")
     if last[0] < 0 or last[0] > total:
         last[0] = total
     if first[0] < 0:
         first[0] = 0
     if first[0] > last[0]:
         first[0] = last[0]
+    return 0
+
+
+cdef Py_ssize_t _range(array.array arr, object cls, tuple edits, Py_ssize_t *first,
+                       Py_ssize_t *last) except -1:
+    """Check build's arguments; clip ``first``/``last`` to the triples of ``arr``."""
+    _clip_triples(arr, "build", first, last)
+    if not issubclass(cls, tuple) or cls.__itemsize__ != tuple.__itemsize__ or cls.__dictoffset__:
+        raise TypeError("build needs a tuple subclass without __dict__")
+    if len(edits) != 256:
+        raise ValueError("edits must have 256 entries")
     return 0
 
 
@@ -230,6 +237,23 @@ def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edit
         inp.close()
 
 
+cdef inline Py_ssize_t _copy_url(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
+                                 bint squeeze, const uint8_t *T) noexcept:
+    """The URL at ``[u0, u1)`` into ``dst`` (white space squeezed out of a wrapper); the
+    number of octets written."""
+    cdef Py_ssize_t i, o = 0
+    cdef uint8_t c
+    if inp.kind == 1 and not squeeze:
+        memcpy(dst, <const uint8_t *>inp.data + u0, u1 - u0)
+        return u1 - u0
+    for i in range(u0, u1):
+        c = _byte(inp.data, inp.kind, i)
+        if not (squeeze and (T[c] & T_SPACE)):
+            dst[o] = c
+            o += 1
+    return o
+
+
 def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t last=-1):
     """The URLs of triples ``first`` to ``last``, each followed by a newline, as one bytes
     object: ``build``'s ``url``s without building a Match (the command's fast path).
@@ -239,19 +263,11 @@ def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t 
     cdef const uint8_t *T = table_ptr(table)
     cdef _Input inp = _Input(buf)
     cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
-    cdef Py_ssize_t total = len(arr) // 3, k, i, u0, u1, size = 0, o = 0
+    cdef Py_ssize_t k, u0, u1, size = 0, o = 0
     cdef bint squeeze
-    cdef uint8_t c
     cdef bytes out
     cdef uint8_t *dst
-    if arr.ob_descr.typecode != b"q":
-        raise TypeError("join_urls needs an array('q')")
-    if last < 0 or last > total:
-        last = total
-    if first < 0:
-        first = 0
-    if first > last:
-        first = last
+    _clip_triples(arr, "join_urls", &first, &last)
     try:
         for k in range(first, last):
             _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
@@ -260,15 +276,7 @@ def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t 
         dst = <uint8_t *>PyBytes_AS_STRING(out)
         for k in range(first, last):
             _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
-            if inp.kind == 1 and not squeeze:
-                memcpy(dst + o, <const uint8_t *>inp.data + u0, u1 - u0)
-                o += u1 - u0
-            else:
-                for i in range(u0, u1):
-                    c = _byte(inp.data, inp.kind, i)
-                    if not (squeeze and (T[c] & T_SPACE)):
-                        dst[o] = c
-                        o += 1
+            o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
             dst[o] = 10
             o += 1
         return out if o == size else out[:o]
@@ -321,21 +329,13 @@ def join_positions(array.array arr, buf, bytes table, bytes prefix, Py_ssize_t b
     cdef const uint8_t *T = table_ptr(table)
     cdef _Input inp = _Input(buf)
     cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
-    cdef Py_ssize_t total = len(arr) // 3, k, i, u0, u1, size = 0, o = 0
+    cdef Py_ssize_t k, u0, u1, size = 0, o = 0
     cdef Py_ssize_t plen = len(prefix), pos, s
     cdef int64_t line
     cdef bint squeeze
-    cdef uint8_t c
     cdef bytes out
     cdef uint8_t *dst
-    if arr.ob_descr.typecode != b"q":
-        raise TypeError("join_positions needs an array('q')")
-    if last < 0 or last > total:
-        last = total
-    if first < 0:
-        first = 0
-    if first > last:
-        first = last
+    _clip_triples(arr, "join_positions", &first, &last)
     pos = <Py_ssize_t>state[0] - base
     line = state[1]
     try:
@@ -358,15 +358,7 @@ def join_positions(array.array arr, buf, bytes table, bytes prefix, Py_ssize_t b
             o += _decimal(dst + o, base + s)
             dst[o] = 58
             o += 1
-            if inp.kind == 1 and not squeeze:
-                memcpy(dst + o, <const uint8_t *>inp.data + u0, u1 - u0)
-                o += u1 - u0
-            else:
-                for i in range(u0, u1):
-                    c = _byte(inp.data, inp.kind, i)
-                    if not (squeeze and (T[c] & T_SPACE)):
-                        dst[o] = c
-                        o += 1
+            o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
             dst[o] = 10
             o += 1
         state[0] = pos + base
