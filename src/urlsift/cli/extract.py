@@ -17,6 +17,9 @@ __all__ = ["cmd_extract"]
 
 def cmd_extract(args: argparse.Namespace) -> int:
     """Run ``urlsift extract``; the exit status."""
+    if getattr(args, "dask", None):      # on a Dask cluster (imported only then)
+        from .dask_run import run_dask
+        return run_dask(args)
     plan, status = plan_inputs(args)
     mail = any(kind != "text" for _, kind in plan)
     columns = columns_for(args, mail)
