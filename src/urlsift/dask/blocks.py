@@ -39,7 +39,7 @@ from ..inputs.opening import decompressed
 from ..model.parsing import parse
 from ..text.extraction import _filter
 from ..text.extraction import extract_file as extract_text_file
-from ..text.files import LOOKAHEAD, _with_lines
+from ..text.files import LOOKAHEAD
 from ..text.match import Match
 from ..text.rules import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 
@@ -172,18 +172,20 @@ def scan_text_block(fs: Any, path: str, name: str, lo: int, hi: int, size: int,
             return frame({}, opts), (0, -1, -1)
         f.seek(start)
         buf = f.read(min(stop + LOOKAHEAD, size) - start)
+    import numpy as np
+
     n = stop - start
     core = cores.scan
     arr = core.scan(buf, 0, n, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
-    summary = (core.count_newlines(buf, 0, n),
-               start + arr[-3] if arr else -1, start + arr[-2] if arr else -1)
-    state = [start, 0]
-    lists = (_with_lines(core.build(arr, buf, start, Match, _EDITS, TABLE, i, i + CHUNK),
-                         buf, start, state)
+    newlines = np.flatnonzero(np.frombuffer(buf, dtype=np.uint8, count=n) == 10)
+    summary = (len(newlines), start + arr[-3] if arr else -1, start + arr[-2] if arr else -1)
+    lists = (core.build(arr, buf, start, Match, _EDITS, TABLE, i, i + CHUNK)
              for i in range(0, len(arr) // 3, CHUNK))
     ms = list(_filter(lists, opts.schemes, opts.valid))
+    offsets = np.fromiter((m[1] for m in ms), dtype=np.int64, count=len(ms))
+    # the newlines of the block before each match's start (block-relative line)
     data = {"url": [m[0] for m in ms], "file": [name] * len(ms),
-            "line": [m[7] for m in ms], "offset": [m[1] for m in ms]}
+            "line": np.searchsorted(newlines, offsets - start), "offset": offsets}
     if opts.refang:
         data["refanged"] = [False] * len(ms)
     return frame(data, opts), summary
