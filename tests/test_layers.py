@@ -27,7 +27,7 @@ PACKAGE = "urlsift"
 
 pytestmark = pytest.mark.twins    # nothing here depends on the core in use
 
-LAYERS = {"model": 2, "text": 3, "mail": 4, "inputs": 5, "cli": 7, "__main__": 7}
+LAYERS = {"model": 2, "text": 3, "mail": 4, "inputs": 5, "dask": 6, "cli": 7, "__main__": 7}
 CORE_MODULES = {"charclass", "errors", "codec", "_layout", "_grammar", "_select"}
 
 
@@ -178,7 +178,8 @@ def test_the_compiled_cores_import_only_the_core():
 
 def test_import_urlsift_stays_light():
     # The mail layer and the command load what a scan of logs never needs.
-    heavy = ["email", "mailbox", "html.parser", "argparse", "urlsift.mail", "urlsift.cli"]
+    heavy = ["email", "mailbox", "html.parser", "argparse", "urlsift.mail", "urlsift.cli",
+             "urlsift.dask", "dask", "distributed"]
     code = f"import sys, urlsift; print([m for m in {heavy!r} if m in sys.modules])"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT).stdout

@@ -19,6 +19,9 @@ __all__ = ["cmd_extract"]
 
 def cmd_extract(args: argparse.Namespace) -> int:
     """Run ``urlsift extract``; the exit status."""
+    if getattr(args, "dask", None):      # on a Dask cluster (imported only then)
+        from .dask_run import run_dask
+        return run_dask(args)
     with contextlib.ExitStack() as stack:
         plan, status = plan_inputs(args, stack)
         mail = any(inp.kind != "text" for inp in plan)

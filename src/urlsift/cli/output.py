@@ -5,27 +5,16 @@ and writes each batch with one call, so the cost per URL stays a string join.
 """
 from __future__ import annotations
 
-import codecs
 import io
 import sys
-from typing import IO, Any, Callable, Iterable, Optional, Sequence
+from typing import IO, Any, Iterable, Optional, Sequence
 
 from ..inputs import MissingDependency
-from ..model.parsing import parse
+from ..model.parts import PART_COLUMNS, parts_getter, plain_value, utf8_text
 
 __all__ = ["PART_COLUMNS", "make_writer", "parts_getter", "plain_value", "reconfigure_stdout",
            "utf8_text"]
 
-#: The parsed parts ``--parts`` adds, in column order (CSV and Parquet have exactly these).
-PART_COLUMNS: tuple[str, ...] = (
-    "scheme", "user", "password", "host", "port", "path", "search", "fragment", "parse_error",
-)
-#: Per-scheme attributes added to a JSON line when the URL object has them (not None).
-EXTRA_PARTS: tuple[str, ...] = (
-    "segments", "typecode", "gtype", "selector", "gopher_plus", "address", "group", "article",
-    "database", "wtype", "wpath", "hsoname", "fields", "message_id", "content_id",
-    "schemepart", "is_local",
-)
 _INT_COLUMNS = frozenset({"count", "line", "offset", "port"})
 
 
@@ -208,67 +197,3 @@ def dumps_line(record: Any) -> str:
 
 def write_lines(out: IO[str], lines: Iterable[str]) -> None:
     out.write("".join(lines))
-
-
-def parts_getter(extras: bool) -> Callable[[str], dict]:
-    """``url -> {part: value}`` for ``--parts`` (lenient parse), cached by URL."""
-    cache: dict[str, dict] = {}
-
-    def parts(url: str) -> dict:
-        got = cache.get(url)
-        if got is not None:
-            return got
-        try:
-            u = parse(url, strict=False)
-        except ValueError as exc:
-            got = dict.fromkeys(PART_COLUMNS)
-            got["parse_error"] = getattr(exc, "code", None) or str(exc)
-        else:
-            got = {name: plain_value(getattr(u, name, None)) for name in PART_COLUMNS}
-            if got["path"] is None:
-                # a scheme without a "path" of its own: its path-like part as written
-                # (docs/cli.md: ftp url-path, gopher path, news group or message-id...)
-                got["path"] = u.written("path")
-            if extras:
-                for name in EXTRA_PARTS:
-                    value = getattr(u, name, None)
-                    if value is not None:
-                        got[name] = plain_value(value)
-        if len(cache) > 1_000_000:
-            cache.clear()
-        cache[url] = got
-        return got
-
-    return parts
-
-
-def _percent_octets(exc: UnicodeError) -> tuple[str, int]:
-    assert isinstance(exc, UnicodeDecodeError)
-    return "".join("%%%02X" % b for b in exc.object[exc.start:exc.end]), exc.end
-
-
-codecs.register_error("urlsift-percent", _percent_octets)
-
-
-def utf8_text(value: str) -> str:
-    """``value`` as valid Unicode: octets that were not UTF-8 (kept as lone surrogates by
-    ``surrogateescape`` decoding, e.g. a %E9 in a decoded part or a Latin-1 file name)
-    become ``%XX``, so JSON, CSV and Parquet get text every reader can encode.
-
-    >>> utf8_text("caf\\udce9 ok"), utf8_text("café")
-    ('caf%E9 ok', 'café')
-    """
-    if value.isascii() or value.isprintable():      # a surrogate is never printable
-        return value
-    return value.encode("utf-8", "surrogateescape").decode("utf-8", "urlsift-percent")
-
-
-def plain_value(value: Any) -> Any:
-    """A part as JSON, CSV and Parquet take it: str (valid Unicode), int, bool or a list."""
-    if isinstance(value, str):
-        return utf8_text(value)
-    if value is None or isinstance(value, (int, bool)):
-        return value
-    if isinstance(value, (tuple, list)):
-        return [plain_value(v) for v in value]
-    return str(value)

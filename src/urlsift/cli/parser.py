@@ -94,6 +94,10 @@ def build_parser() -> argparse.ArgumentParser:
                          "Message-ID)")
     ex.add_argument("--parts", action="store_true",
                     help="add the parsed parts: scheme, user, password, host, port, path...")
+    ex.add_argument("--dask", metavar="ADDRESS", default=None,
+                    help="run on a Dask cluster (a scheduler address, or 'local': one worker "
+                         "process per core) and write a Parquet dataset to -o DIR "
+                         "(needs urlsift[dask])")
     ex.set_defaults(func=cmd_extract)
 
     st = sub.add_parser("stats", parents=[scan], formatter_class=fmt,

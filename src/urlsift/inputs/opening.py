@@ -17,7 +17,7 @@ import stat
 import sys
 from typing import IO, Iterator, Optional, Union, cast
 
-__all__ = ["MissingDependency", "PathLike", "compression_of", "input_kind", "is_plain_file",
+__all__ = ["MissingDependency", "PathLike", "compression_of", "decompressed", "input_kind", "is_plain_file",
            "open_input"]
 
 PathLike = Union[str, "os.PathLike[str]"]
@@ -142,23 +142,29 @@ def open_input(path: PathLike) -> Iterator[IO[bytes]]:
             raw = stack.enter_context(open(name, "rb"))
         head = raw.peek(8)[:8] if hasattr(raw, "peek") else b""  # type: ignore[attr-defined]
         kind = compression_of(head, name)
-        if kind == "gzip":
-            import gzip
-            # typeshed declares BZ2File and LZMAFile IO[bytes] but GzipFile only a
-            # BufferedIOBase; at run time it is the same binary file interface.
-            gz = cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb"))
-            stream: IO[bytes] = stack.enter_context(gz)
-        elif kind == "bz2":
-            import bz2
-            stream = stack.enter_context(bz2.BZ2File(raw))
-        elif kind == "xz":
-            import lzma
-            stream = stack.enter_context(lzma.LZMAFile(raw))
-        elif kind == "zstd":
-            stream = stack.enter_context(_zstd_reader(raw))
-        else:
-            stream = raw
+        stream = stack.enter_context(decompressed(raw, kind)) if kind else raw
         yield stream
+
+
+def decompressed(raw: IO[bytes], kind: Optional[str]) -> IO[bytes]:
+    """``raw`` read through the decompressor of ``kind`` (:func:`compression_of`), or
+    ``raw`` itself when ``kind`` is None. Close the result, then ``raw``."""
+    if kind == "gzip":
+        import gzip
+        # typeshed declares BZ2File and LZMAFile IO[bytes] but GzipFile only a
+        # BufferedIOBase; at run time it is the same binary file interface.
+        return cast(IO[bytes], gzip.GzipFile(fileobj=raw, mode="rb"))
+    if kind == "bz2":
+        import bz2
+        return bz2.BZ2File(raw)
+    if kind == "xz":
+        import lzma
+        return lzma.LZMAFile(raw)
+    if kind == "zstd":
+        return _zstd_reader(raw)
+    if kind is None:
+        return raw
+    raise ValueError(f"unknown compression: {kind!r}")
 
 
 def input_kind(path: PathLike, stream: Optional[IO[bytes]] = None) -> str:

@@ -83,7 +83,7 @@ def _kept(arr: "array[int]", last_end: int) -> tuple[int, int]:
     return i, (arr[-2] if i < total else last_end)
 
 
-def _lists(arr: "array[int]", buf: Any, base: int, first: int) -> Iterator[list[Match]]:
+def match_lists(arr: "array[int]", buf: Any, base: int, first: int) -> Iterator[list[Match]]:
     """Matches of triples ``first``... in lists of CHUNK: built while the consumer's
     cache is warm (a whole piece at once is three times slower)."""
     build = cores.build.build
@@ -119,11 +119,11 @@ def scan_buffer(buf: Any, n: int, block: int = PIECE_SIZE,
 def _buffer_lists(buf: Any, n: int, block: int, scan: Callable[[Any, int, int], "array[int]"],
                   arr: "array[int]", b: int) -> Iterator[list[Match]]:
     first, last_end = _kept(arr, 0)
-    yield from _lists(arr, buf, 0, first)
+    yield from match_lists(arr, buf, 0, first)
     for a, b in _pieces(buf, n, block, b):
         arr = scan(buf, a, b)
         first, last_end = _kept(arr, last_end)
-        yield from _lists(arr, buf, 0, first)
+        yield from match_lists(arr, buf, 0, first)
 
 
 def _with_lines(ms: list[Match], buf: Any, base: int, state: list[int]) -> list[Match]:
@@ -159,7 +159,7 @@ def _forget(mm: Any, a: int, b: int) -> None:
 
 
 def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
-            make: Callable[..., Iterator[Any]] = _lists) -> Iterator[Any]:
+            make: Callable[..., Iterator[Any]] = match_lists) -> Iterator[Any]:
     """Pieces scanned on ``jobs`` threads (the walk releases the GIL); their matches
     built here by ``make`` (lists of Match, or lines of bytes), in file order. With
     ``jobs`` > 1 the pieces are scanned by ``Pipeline`` (compiled core: on threads).
@@ -235,7 +235,7 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Matc
         first, _ = _kept(arr, last_end - base)
         if first < len(arr) // 3:
             last_end = base + arr[-2]
-        for ms in _lists(arr, buf, base, first):
+        for ms in match_lists(arr, buf, base, first):
             yield _with_lines(ms, buf, base, state) if line_numbers else ms
         if eof:
             return
@@ -259,7 +259,7 @@ def _streamed_tail(buf: bytearray, base: int, last_end: int, state: list[int],
     """The matches of what is left in ``buf`` when the stream ends early."""
     arr = _scan_piece(buf, 0, len(buf))
     first, _ = _kept(arr, last_end - base)
-    for ms in _lists(arr, buf, base, first):
+    for ms in match_lists(arr, buf, base, first):
         yield _with_lines(ms, buf, base, state) if line_numbers else ms
 
 

@@ -1,0 +1,87 @@
+"""urlsift.dask on a LocalCluster against ``extract_file(jobs=N)`` on one machine.
+
+Not a test: prints MB/s. Each Dask run builds every partition's DataFrame on the
+workers (``len`` of each comes back; with ``--parquet`` they are written instead);
+``extract_file`` runs consume every match (``line_numbers=True`` too, as the Dask rows
+have line numbers). The file is read once before timing (page cache).
+
+    python benchmarks/corpus.py log --mb 200 -o big.log
+    python benchmarks/dask_local.py big.log --workers 1 2 --jobs 2 --runs 3
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import tempfile
+import time
+
+
+def _dask_run(path: str, workers: int, blocksize: str, parquet: bool, runs: int) -> list[float]:
+    from distributed import Client, LocalCluster
+
+    import urlsift.dask as udask
+
+    times = []
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as client:
+        client.run(lambda: __import__("urlsift.dask.blocks"))     # warm the workers
+        for _ in range(runs):
+            out = tempfile.mkdtemp(prefix="dask-bench-")
+            t = time.perf_counter()
+            df = udask.extract(path, blocksize=blocksize)
+            if parquet:
+                df.to_parquet(out, write_index=False)
+                n = None
+            else:
+                n = int(df.map_partitions(len).sum().compute())
+            times.append(time.perf_counter() - t)
+            shutil.rmtree(out, ignore_errors=True)
+        print(f"  ({n if n is not None else 'written'} rows, {df.npartitions} partitions)")
+    return times
+
+
+def _file_run(path: str, jobs: int, line_numbers: bool, runs: int) -> list[float]:
+    from urlsift import extract_file
+
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        sum(1 for _ in extract_file(path, jobs=jobs, line_numbers=line_numbers))
+        times.append(time.perf_counter() - t)
+    return times
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("path")
+    ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    ap.add_argument("--jobs", type=int, nargs="+", default=[2])
+    ap.add_argument("--blocksize", default="64MiB")
+    ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--parquet", action="store_true", help="write Parquet instead of counting")
+    args = ap.parse_args()
+    size = os.path.getsize(args.path)
+    with open(args.path, "rb") as f:             # into the page cache
+        while f.read(64 << 20):
+            pass
+    mb = size / 1e6
+
+    def report(label: str, times: list[float]) -> None:
+        med = statistics.median(times)
+        print(f"{label:<44} median {med:6.2f} s  best {min(times):6.2f} s  "
+              f"{mb / med:7.1f} MB/s")
+
+    for jobs in args.jobs:
+        report(f"extract_file(jobs={jobs})", _file_run(args.path, jobs, False, args.runs))
+        report(f"extract_file(jobs={jobs}, line_numbers=True)",
+               _file_run(args.path, jobs, True, args.runs))
+    for w in args.workers:
+        what = "to_parquet" if args.parquet else "len"
+        report(f"dask LocalCluster {w} worker(s), {what}",
+               _dask_run(args.path, w, args.blocksize, args.parquet, args.runs))
+
+
+if __name__ == "__main__":
+    main()
