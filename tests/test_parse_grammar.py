@@ -333,3 +333,22 @@ def test_an_nntp_article_number_has_at_most_20_digits():
         with pytest.raises(URLSyntaxError) as info:
             parse(url, strict=False)
         assert (info.value.code, info.value.position) == ("bad-article", 19 + 20)
+
+
+# ---- gopher: the search has no "/" or "?" (RFC 1738 §5), the gopher+ string may -------
+
+@pytest.mark.parametrize("url, bad", [
+    ("gopher://h/0%09/", [(15, "bad-search")]),
+    ("gopher://h/+FNURD%09/%09", [(20, "bad-search")]),
+    ("gopher://h/0sel%09a?b", [(19, "bad-search")]),
+    ("gopher://h/0a/b?c", []),                          # the selector is *xchar
+    ("gopher://h/0sel%09se;a:r@ch%09pl/us?", []),       # gopher+_string = *xchar
+])
+def test_gopher_search_follows_the_bnf_strictly_and_is_lenient(url, bad):
+    assert [(p.position, p.code) for p in check(url)] == bad
+    assert is_valid(url) == (not bad)
+    assert is_valid(url, strict=False)
+    if bad:
+        u = parse(url, strict=False)
+        assert [p.code for p in u.problems] == ["bad-search"]
+        assert u.search is not None

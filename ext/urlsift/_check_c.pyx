@@ -79,7 +79,7 @@ cdef int P_SEARCH = _P["search"], P_TYPECODE = _P["typecode"], P_SELECTOR = _P["
 cdef int P_ADDRESS = _P["address"], P_GROUP = _P["group"], P_ARTICLE = _P["article"]
 cdef int P_DATABASE = _P["database"], P_WTYPE = _P["wtype"], P_WPATH = _P["wpath"]
 cdef int P_HSONAME = _P["hsoname"], P_FIELD = _P["field"], P_FRAGMENT = _P["fragment"]
-cdef int P_SCHEMEPART = _P["schemepart"]
+cdef int P_SCHEMEPART = _P["schemepart"], P_GOPHER_PLUS = _P["gopher_plus"]
 
 cdef int T_USER = _T["user"], T_FPATH = _T["fpath"], T_HPATH = _T["hpath"]
 cdef int T_SEARCH = _T["search"], T_XCHAR = _T["xchar"], T_GROUP = _T["group"]

@@ -38,6 +38,35 @@ cdef int r_http(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
     return 0
 
 
+cdef Py_ssize_t find_tab(W *w, Py_ssize_t a, Py_ssize_t b) noexcept:
+    """The first "%09" in ``[a, b)``, else -1."""
+    a = find(w, 0x25, a, b)
+    while a + 3 <= b:
+        if at(w, a + 1) == 0x30 and at(w, a + 2) == 0x39:
+            return a
+        a = find(w, 0x25, a + 1, b)
+    return -1
+
+
+cdef int r_gopher(W *w, Py_ssize_t start, Py_ssize_t b) except -1:
+    """The gopher-path after its "/": gtype, selector (*xchar), then the search after the
+    first %09 (no "/" or "?": bad-search) and the gopher+ string after the second."""
+    cdef Py_ssize_t sel, t1, t2
+    sel = start + (3 if start < b and at(w, start) == 0x25 and start + 3 <= b else 1)
+    t1 = find_tab(w, sel if sel < b else b, b)
+    if t1 < 0:
+        part(w, start, b, T_XCHAR, P_SELECTOR, C_BAD_PATH)
+        return 0
+    part(w, start, t1, T_XCHAR, P_SELECTOR, C_BAD_PATH)
+    if w.stop:
+        return 0
+    t2 = find_tab(w, t1 + 3, b)
+    part(w, t1 + 3, b if t2 < 0 else t2, T_SEARCH, P_SEARCH, C_BAD_SEARCH)
+    if t2 >= 0 and not w.stop:
+        part(w, t2 + 3, b, T_XCHAR, P_GOPHER_PLUS, C_BAD_PATH)
+    return 0
+
+
 cdef int r_nntp(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
     cdef Py_ssize_t gs, ge, i
     if rs == b:
@@ -159,7 +188,7 @@ cdef int hier(W *w, Py_ssize_t *r, int gid, Py_ssize_t b0, Py_ssize_t b) except 
         if rs < b:
             if at(w, rs) != 0x2F:
                 add(w, rs, C_BAD_PATH, P_SELECTOR, rs, b)
-            part(w, rs + 1, b, T_XCHAR, P_SELECTOR, C_BAD_PATH)
+            r_gopher(w, rs + 1, b)
     elif gid == G_NNTP:
         r_nntp(w, rs, b)
     elif gid == G_TELNET:

@@ -354,12 +354,26 @@ def _r_http(w: _Walk, r: tuple, rs: int, b: int) -> None:
 
 
 def _r_gopher(w: _Walk, r: tuple, rs: int, b: int) -> None:
-    # gopherurl = "gopher://" hostport [ / [ gtype [ selector ... ]]]; all xchar
+    # gopherurl = "gopher://" hostport [ / [ gtype [ selector
+    #             [ "%09" search [ "%09" gopher+_string ] ] ] ] ]
+    # selector and gopher+_string are *xchar; search = *[ uchar | ";" | ":" | "@" | "&" |
+    # "=" ]: no "/" or "?" (bad-search, accepted leniently; docs/decisions.md)
+    s = w.s
     if rs == b:
         return
-    if w.s[rs] != "/":
+    if s[rs] != "/":
         w.add(rs, "bad-path", "selector", rs, b)
-    w.part(rs + 1, b, "xchar", "selector", "bad-path")
+    start = rs + 1
+    sel = start + (3 if start < b and s[start] == "%" and start + 3 <= b else 1)  # the gtype
+    t1 = s.find("%09", min(sel, b), b)
+    if t1 < 0:
+        w.part(start, b, "xchar", "selector", "bad-path")
+        return
+    w.part(start, t1, "xchar", "selector", "bad-path")
+    t2 = s.find("%09", t1 + 3, b)
+    w.part(t1 + 3, b if t2 < 0 else t2, "search", "search", "bad-search")
+    if t2 >= 0:
+        w.part(t2 + 3, b, "xchar", "gopher_plus", "bad-path")
 
 
 def _r_nntp(w: _Walk, r: tuple, rs: int, b: int) -> None:

@@ -20,7 +20,7 @@ NGRAMMARS = 12
 PARTS: tuple[str, ...] = (
     "scheme", "user", "password", "host", "port", "path", "search", "typecode",
     "selector", "address", "group", "article", "database", "wtype", "wpath",
-    "hsoname", "field", "fragment", "schemepart",
+    "hsoname", "field", "fragment", "schemepart", "gopher_plus",
 )
 P = {name: i for i, name in enumerate(PARTS)}
 
