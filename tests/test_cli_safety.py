@@ -202,3 +202,19 @@ def test_extract_exit_status_says_whether_a_url_was_found(tmp_path):
     assert run("extract", none, ACCESS).returncode == 0          # found in one of them
     missing = run("extract", ACCESS, tmp_path / "missing.log")
     assert missing.returncode == 2 and len(missing.stdout.splitlines()) == 40
+
+
+def test_a_skipped_mail_message_makes_the_status_2(tmp_path):
+    # a message over 64 MiB (mail.spool.MESSAGE_MAX) is skipped: said on stderr, the
+    # other messages still read, and the run is not called clean
+    spool = tmp_path / "box.mbox"
+    big = (b"x" * 1023 + b"\n") * (65 << 10)
+    spool.write_bytes(b"From a\nMessage-ID: <1@x>\n\nhttp://one.example/\n"
+                      + b"From b\nMessage-ID: <2@x>\n\n" + big
+                      + b"From c\nMessage-ID: <3@x>\n\nhttp://three.example/\n")
+    for command in ("extract", "stats"):
+        proc = run(command, spool)
+        assert proc.returncode == 2, proc.stderr
+        assert proc.stderr.count(b"\n") == 1 and b"skipp" in proc.stderr
+    assert run("extract", spool).stdout.splitlines() == [b"http://one.example/",
+                                                          b"http://three.example/"]

@@ -197,12 +197,19 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     urls: Counter = Counter()
+    skipped: list[str] = []
+
+    def tell_skipped(line: str) -> None:   # a mail message skipped: said, and status 2
+        error(line)
+        skipped.append(line)
+
     with contextlib.ExitStack() as stack:
         plan, status = plan_inputs(args, stack)
         with Progress(args, plan) as progress:
             for inp in plan:
                 try:
-                    for batch in batches(iter_records(inp, args, ["url"], progress.update)):
+                    for batch in batches(iter_records(inp, args, ["url"], progress.update,
+                                                      on_error=tell_skipped)):
                         urls.update(batch)
                 except read_errors() as exc:
                     if isinstance(exc, BrokenPipeError):
@@ -237,7 +244,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
         _stdout(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
     else:
         _stdout(_table(report, args.top))
-    return status
+    return 2 if skipped else status
 
 
 def _table(report: dict, top: int) -> str:

@@ -38,6 +38,12 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
     """Scan every input of ``plan`` into ``writer``: (a URL was found, an input failed)."""
     status = 0
     found = False
+    skipped: list[str] = []
+
+    def report(line: str) -> None:       # a mail message skipped: said, and status 2
+        error(line)
+        skipped.append(line)
+
     parts = parts_getter(args.format == "jsonl") if args.parts else None
     # --unique: bare URLs are counted (Counter: counted in C); of records, the first
     # of each URL is kept, with a "count".
@@ -47,7 +53,7 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
         for inp in plan:
             lines = _plain_lines(inp, args, columns, progress.update)
             records = () if lines is not None else iter_records(
-                inp, args, [c for c in columns if c != "count"], progress.update, parts)
+                inp, args, [c for c in columns if c != "count"], progress.update, parts, report)
             try:
                 for data in lines or ():
                     found = found or bool(data)
@@ -73,7 +79,7 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
                 status = 2
     if url_counts is not None:
         write_or_fail(writer.write, _unique_records(url_counts, url_records, columns), args.output)
-    return found, status == 2
+    return found, status == 2 or bool(skipped)
 
 
 def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],

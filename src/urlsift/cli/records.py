@@ -92,19 +92,22 @@ def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:
 
 def iter_records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                  progress: Optional[Callable[[int], None]] = None,
-                 parts: Optional[Callable[[str], dict]] = None) -> Iterable[Any]:
-    """Bare URL strings when ``columns == ["url"]``, else one dict per URL."""
+                 parts: Optional[Callable[[str], dict]] = None,
+                 on_error: Callable[[str], None] = error) -> Iterable[Any]:
+    """Bare URL strings when ``columns == ["url"]``, else one dict per URL. A mail
+    message that cannot be read is told to ``on_error`` (one line) and skipped."""
     if inp.kind == "text" and not (args.refang or args.quoted) and list(columns) == ["url"]:
         # The common case, kept free of per-URL Python code (map over the matches).
         schemes, valid = scan_options(args)
         return iter_file_urls(inp.name, schemes=schemes, valid=valid, jobs=args.jobs,
                               progress=progress, stream=inp.stream)
-    return _records(inp, args, columns, progress, parts)
+    return _records(inp, args, columns, progress, parts, on_error)
 
 
 def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
              progress: Optional[Callable[[int], None]],
-             parts: Optional[Callable[[str], dict]]) -> Iterator[Any]:
+             parts: Optional[Callable[[str], dict]],
+             on_error: Callable[[str], None]) -> Iterator[Any]:
     name, kind = inp.name, inp.kind
     schemes, valid = scan_options(args)
     fast = list(columns) == ["url"]
@@ -112,7 +115,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     mail_cols = "message_id" in columns
     if kind in ("mbox", "maildir"):
         for m in iter_mail_urls(name, schemes=schemes, valid=valid, refang=args.refang,
-                                on_error=error, stream=inp.stream):
+                                on_error=on_error, stream=inp.stream):
             if fast:
                 yield m.url
                 continue
