@@ -566,3 +566,21 @@ def test_jsonl_is_valid_utf8_with_undecodable_octets_percent_encoded(tmp_path, c
     assert recs[0]["user"] == "caf%E9"
     assert recs[1]["segments"] == ["%E9té"]           # the valid UTF-8 é decoded, the lone octet not
     assert "\\udc" not in out.decode()
+
+
+def test_a_usage_error_is_one_line_with_a_pointer_to_help(cli):
+    proc = cli("extract", "--format", "nope", ACCESS)
+    assert proc.returncode == 2
+    err = proc.stderr.decode()
+    assert err.count("\n") == 1 and "invalid choice: 'nope'" in err
+    assert err.rstrip().endswith("(try 'urlsift extract --help')")
+    proc = cli()
+    assert proc.returncode == 2 and proc.stderr.decode().count("\n") == 1
+
+
+def test_parse_reads_urls_from_standard_input(cli):
+    proc = cli("parse", "--json", "-", input=b"http://a.example/\n\nftp://h/x;type=q\n")
+    recs = [json.loads(x) for x in lines(proc)]
+    assert [(r["url"], r["valid"]) for r in recs] == [("http://a.example/", True),
+                                                      ("ftp://h/x;type=q", False)]
+    assert proc.returncode == 1          # an invalid URL among them

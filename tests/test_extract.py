@@ -328,3 +328,14 @@ def test_a_glued_character_that_ends_a_url_is_reported(text, url, edits):
     for buf in (text, text.encode("utf-8")):
         (m,) = list(extract(buf))
         assert (m.url, m.edits) == (url, edits)
+
+
+def test_extract_says_what_it_takes():
+    with pytest.raises(TypeError, match="str or a bytes-like object.*not NoneType"):
+        list(extract(None))
+    assert [m.url for m in extract(bytearray(b"at http://a.example/"))] == ["http://a.example/"]
+
+
+def test_dir_shows_no_typing_helpers():
+    import urlsift
+    assert not {"TYPE_CHECKING", "annotations"} & set(dir(urlsift))

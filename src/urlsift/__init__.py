@@ -46,3 +46,5 @@ __all__ = [
     "normalized", "quote", "resolve", "tokenize", "tokenize_many", "tokenize_offsets", "unquote",
     "unquote_to_bytes",
 ]
+
+del TYPE_CHECKING, annotations   # typing helpers, not part of the API (dir(urlsift))

@@ -6,7 +6,7 @@ import contextlib
 import json
 import sys
 from collections import Counter
-from typing import Any
+from typing import Any, Iterator
 
 from ..inputs import open_input
 from ..model.parsing import check, parse
@@ -163,11 +163,23 @@ def _show(value: Any) -> str:
     return str(value)
 
 
+def _urls_of(items: list[str]) -> Iterator[str]:
+    """The URLs given, with ``-`` standing for the lines of standard input."""
+    for item in items:
+        if item != "-":
+            yield item
+            continue
+        for line in sys.stdin.buffer:
+            text = line.strip()
+            if text:
+                yield text.decode("utf-8", "surrogateescape")
+
+
 def cmd_parse(args: argparse.Namespace) -> int:
     reconfigure_stdout("backslashreplace")
     status = 0
     out = []
-    for url in args.urls:
+    for url in _urls_of(args.urls):
         rec = describe(url, args.strict)
         if "error" in rec:
             status = 1

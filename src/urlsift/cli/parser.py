@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+from typing import NoReturn
 
 from .. import __version__
 from .commands import cmd_parse, cmd_stats, cmd_validate
@@ -49,16 +50,25 @@ def _jobs(text: str) -> int:
     return n or (os.cpu_count() or 1)
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line and a pointer to --help (argparse prints the whole usage
+    block first: five lines a user must read past to find the one that matters)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (try '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``urlsift`` command."""
     fmt = argparse.RawDescriptionHelpFormatter
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="urlsift", formatter_class=fmt, epilog=EPILOG,
         description="Find, validate and take apart RFC 1738 URLs in logs, mail and text.")
     parser.add_argument("--version", action="version", version=f"urlsift {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                parser_class=_Parser)
 
-    scan = argparse.ArgumentParser(add_help=False)
+    scan = _Parser(add_help=False)
     scan.add_argument("files", nargs="*", metavar="FILE",
                       help="text, log or mail files; .gz .bz2 .xz .zst read as they are; "
                            "'-' or none: standard input")
@@ -120,7 +130,8 @@ def build_parser() -> argparse.ArgumentParser:
     pa = sub.add_parser("parse", formatter_class=fmt, help="show the parts of URLs",
                         description="Show the parts of each URL, its problems and its security "
                                     "warnings (RFC 1738 §6).")
-    pa.add_argument("urls", nargs="+", metavar="URL")
+    pa.add_argument("urls", nargs="+", metavar="URL", help="URLs; '-': one a line from "
+                                                           "standard input")
     pa.add_argument("--json", action="store_true", help="one JSON object a line")
     pa.add_argument("--strict", action="store_true",
                     help="parse by RFC 1738 exactly (default: lenient, problems listed)")

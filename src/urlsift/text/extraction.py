@@ -63,6 +63,14 @@ def _scan_range(buffer: Any, start: int, stop: int) -> "array[int]":
     return cores.scan.scan(buffer, start, stop, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
 
 
+def _is_buffer(obj: Any) -> bool:
+    try:
+        memoryview(obj).release()
+    except TypeError:
+        return False
+    return True
+
+
 def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
             valid: Optional[str] = None) -> Iterator[Match]:
     """Every URL in a text, in order, as :class:`Match` objects.
@@ -78,6 +86,9 @@ def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
     """
     check_valid(valid)
     text = text_or_bytes
+    if not isinstance(text, (str, bytes, bytearray, memoryview)) and not _is_buffer(text):
+        raise TypeError(f"extract() takes a str or a bytes-like object (bytes, bytearray, "
+                        f"memoryview, mmap), not {type(text).__name__}")
     if isinstance(text, memoryview):
         text = text.cast("B")                    # offsets are octets whatever the format
     if isinstance(text, str):
