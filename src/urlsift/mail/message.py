@@ -28,7 +28,8 @@ from ..text.rewrite import extract_rewritten
 from .html import html_hits
 from .spool import Message
 
-__all__ = ["URL_HEADERS", "MailMatch", "iter_message_urls", "iter_spool_urls"]
+__all__ = ["URL_HEADERS", "MailMatch", "iter_message_urls", "iter_spool_urls", "message_matches",
+           "options", "print_error", "clean", "iso_date"]
 
 #: Headers whose values carry URLs (RFC 2369 List-*, RFC 5064 Archived-At, MIME).
 URL_HEADERS: tuple[str, ...] = (
@@ -56,6 +57,9 @@ class MailMatch(NamedTuple):
     source: str
     offset: Optional[int]
     match: Any  # the urlsift.Match it came from
+    #: Where the URL's text starts in the spool file, for a part scanned as it stands
+    #: (7bit, 8bit, binary, and the URL-bearing headers); None for a decoded part.
+    file_offset: Optional[int] = None
 
     @property
     def wrapped(self) -> bool:
@@ -96,20 +100,33 @@ def iter_spool_urls(messages: Iterable[Message], *, schemes: Optional[Iterable[s
     decoded or scanned costs only that part, and malformed HTML only its malformed
     stretch: one line each, naming the message and the part.
     """
-    opts = _Options(tuple(schemes) if schemes is not None else None, valid, refang)
-    report = on_error or _print_error
+    opts = options(schemes, valid, refang)
+    report = on_error or print_error
     for source, offset, data in messages:
-        where = f"at offset {offset} in '{source}'" if offset is not None else f"'{source}'"
-        if isinstance(data, Exception):
-            report(f"skipping message {where}: {_reason(data)}")
-            continue
-        found: list[MailMatch] = []
-        try:
-            for m in _message_urls(data, source, offset, opts, report):
-                found.append(m)
-        except Exception as exc:  # a malformed message must not end the run
-            report(f"skipping the rest of malformed message {where}: {_reason(exc)}")
-        yield from found
+        yield from message_matches(source, offset, data, opts, report)
+
+
+def options(schemes: Optional[Iterable[str]], valid: Optional[str], refang: bool) -> "_Options":
+    """The scan options as the walks take them."""
+    return _Options(tuple(schemes) if schemes is not None else None, valid, refang)
+
+
+def message_matches(source: str, offset: Optional[int], data: Any, opts: "_Options",
+                    report: Callable[[str], None]) -> list[MailMatch]:
+    """The URLs of one message, read with the standard library's ``email`` (the walk of
+    :mod:`urlsift.mail.walk` sends here what it does not read itself). ``data`` may be
+    the exception met reading the message: it is reported, and nothing is found."""
+    where = f"at offset {offset} in '{source}'" if offset is not None else f"'{source}'"
+    if isinstance(data, Exception):
+        report(f"skipping message {where}: {_reason(data)}")
+        return []
+    found: list[MailMatch] = []
+    try:
+        for m in _message_urls(data, source, offset, opts, report):
+            found.append(m)
+    except Exception as exc:  # a malformed message must not end the run
+        report(f"skipping the rest of malformed message {where}: {_reason(exc)}")
+    return found
 
 
 def iter_message_urls(data: bytes, *, schemes: Optional[Iterable[str]] = None,
@@ -121,10 +138,11 @@ def iter_message_urls(data: bytes, *, schemes: Optional[Iterable[str]] = None,
     A part that cannot be decoded, and malformed HTML, are reported through
     ``on_error`` (one line each; default: printed on stderr); the rest is scanned."""
     opts = _Options(tuple(schemes) if schemes is not None else None, valid, refang)
-    return iter(list(_message_urls(data, source, offset, opts, on_error or _print_error)))
+    return iter(list(_message_urls(data, source, offset, opts, on_error or print_error)))
 
 
-def _print_error(line: str) -> None:
+def print_error(line: str) -> None:
+    """Say ``line`` on stderr (the default ``on_error``)."""
     print(f"urlsift: {line}", file=sys.stderr)
 
 
@@ -139,8 +157,8 @@ def _message_urls(data: bytes, source: str, offset: Optional[int], opts: _Option
     """The URLs of one message; a header or part that fails is reported (one line,
     naming the message and the part) and costs only itself."""
     msg = email.message_from_bytes(data)
-    message_id = _clean(msg.get("Message-ID"))
-    date = _iso_date(msg.get("Date"))
+    message_id = clean(msg.get("Message-ID"))
+    date = iso_date(msg.get("Date"))
     where = f"at offset {offset} in '{source}'" if offset is not None else f"'{source}'"
     if message_id:
         where = f"{where} ({message_id})" if source else message_id
@@ -210,16 +228,16 @@ def _decoded_text(part: email.message.Message) -> str:
         return payload.decode("latin-1")  # unknown charset: URLs are ASCII anyway
 
 
-def _clean(value: Any) -> Optional[str]:
+def clean(value: Any) -> Optional[str]:
     if value is None:
         return None
     text = " ".join(str(value).split())
     return text or None
 
 
-def _iso_date(value: Any) -> Optional[str]:
+def iso_date(value: Any) -> Optional[str]:
     """ISO 8601 with the header's own UTC offset; as written when it will not parse."""
-    text = _clean(value)
+    text = clean(value)
     if text is None:
         return None
     try:

@@ -17,7 +17,8 @@ import os
 import stat
 from typing import IO, Any, Iterator, Optional
 
-__all__ = ["MESSAGE_MAX", "Message", "SpoolError", "mbox_messages", "maildir_messages"]
+__all__ = ["MESSAGE_MAX", "Message", "SpoolError", "mbox_messages", "mbox_blocks", "maildir_messages",
+           "maildir_paths", "read_message_file", "BLOCK"]
 
 #: ``(source, offset, data_or_error)``: one message of a spool.
 Message = tuple[str, Optional[int], Any]
@@ -27,6 +28,8 @@ Message = tuple[str, Optional[int], Any]
 MESSAGE_MAX = 64 << 20
 #: How much of a line is read at once.
 _LINE_CHUNK = 1 << 20
+#: How much :func:`mbox_blocks` reads at once (its pieces are about this size).
+BLOCK = 1 << 20
 
 
 class SpoolError(ValueError):
@@ -84,6 +87,89 @@ def mbox_messages(stream: IO[bytes], name: str,
             in_from_line = False
     if not too_large and (start is not None or any(line.strip() for line in lines)):
         yield name, start, b"".join(lines)
+
+
+def mbox_blocks(stream: IO[bytes], max_size: Optional[int] = None,
+                block: int = BLOCK) -> Iterator[tuple[Optional[int], Any]]:
+    """The bytes of an mbox in pieces of whole messages: ``(offset, data)``, each piece
+    cut just before a ``From `` line (so it holds whole messages), ``offset`` where it
+    starts in the stream. A message too large to hold (more than ``max_size``, default
+    :data:`MESSAGE_MAX`) comes as ``(its offset or None, SpoolError)`` and is passed
+    over, read but not kept; a line longer than that means the stream is no mbox
+    (``/dev/zero``): a last ``SpoolError`` and the rest is not read. Memory holds a
+    block and one message at most. The messages inside a piece are cut by the walker
+    (:mod:`urlsift.mail.walk`), which also reports a message that is too large there.
+
+    >>> import io
+    >>> list(mbox_blocks(io.BytesIO(b"From a\\nx\\nFrom b\\ny\\n"), block=4))
+    [(0, b'From a\\nx\\n'), (9, b'From b\\ny\\n')]
+    """
+    limit = MESSAGE_MAX if max_size is None else max_size
+    buf = bytearray()
+    base = 0
+    while True:
+        data = stream.read(block)
+        if data:
+            buf += data
+            k = buf.rfind(b"\nFrom ")
+            if k < 0:
+                if len(buf) > limit + block:      # one message, and it is too large
+                    start = base if buf.startswith(b"From ") else None
+                    error, skipped = _pass_over(stream, buf, start, base, limit, block)
+                    yield start, error
+                    if skipped < 0:
+                        return                    # no mbox: the rest is not read
+                    base += skipped
+                continue
+            cut = k + 1
+        else:
+            cut = len(buf)
+        if cut:
+            yield base, bytes(buf[:cut])
+            del buf[:cut]
+            base += cut
+        if not data:
+            return
+
+
+def _pass_over(stream: IO[bytes], buf: bytearray, start: Optional[int], base: int,
+               limit: int, block: int) -> tuple[SpoolError, int]:
+    """Read past the message too large that ``buf`` (at ``base``) begins, up to the next
+    ``From`` line, which is left at the start of ``buf``: the error to report and how
+    many octets were passed over, or -1 when a line longer than ``limit`` was met
+    (as :func:`mbox_messages`: the stream is no mbox)."""
+    pos = base          # offset of buf[0]
+    line_at = base      # offset where the current line starts
+    i = 0
+    while True:
+        k = buf.find(b"\n", i)
+        if k < 0:
+            if pos + len(buf) - line_at > limit:
+                break                                   # a line with no end in sight
+            del buf[:i]
+            pos += i
+            i = 0
+            data = stream.read(block)
+            if not data:
+                skipped = pos + len(buf) - base
+                del buf[:]
+                return SpoolError(f"message larger than {_size(limit)}"), skipped
+            buf += data
+            continue
+        if pos + k + 1 - line_at > limit:
+            break
+        line_at = pos + k + 1
+        i = k + 1
+        while len(buf) - i < 5:                         # enough to see "From "
+            data = stream.read(block)
+            if not data:
+                break
+            buf += data
+        if buf.startswith(b"From ", i):
+            del buf[:i]
+            return SpoolError(f"message larger than {_size(limit)}"), pos + i - base
+    return SpoolError(f"no line end within {_size(limit)} at offset {line_at}: not an "
+                      f"mbox, the rest of it is not read"), -1
 
 
 def _size(n: int) -> str:

@@ -1,0 +1,599 @@
+# cython: boundscheck=True, wraparound=True
+"""Pure-Python twin of ``urlsift._mail_c``: the mail walker, on the bytes of a spool.
+
+:func:`walk` takes a stretch of an mbox that holds whole messages and gives back, for
+all of them at once, the text to scan and where each piece of it came from, without
+building an ``email.message.Message``:
+
+- **messages** are cut at the lines that start with ``From `` (as ``mailbox.mbox``);
+- **headers** are read as ``email``'s compat32 policy reads them (RFC 5322 section
+  2.2: a field runs over its folded lines; the value starts after the colon and the
+  blanks after it); only Message-ID, Date, Content-Type, Content-Transfer-Encoding
+  and the URL-bearing headers matter;
+- **MIME parts** (RFC 2046 section 5.1.1): a body line ``--boundary`` (``--`` again
+  at the close, blanks after) starts the next part; the line end before it belongs to
+  the boundary; nested multiparts down to ``max_depth``;
+- **text** parts go to the scan text as they stand (7bit, 8bit, binary: in place,
+  ``src`` is their offset in the spool), or decoded (``decode(cte, body)`` is the
+  caller's quoted-printable and base64 decoder, RFC 2045 sections 6.7 and 6.8);
+  a reply-quote prefix (``> ``) is left out only on a line that continues a ``<`` left
+  open at the end of the line before (a ``<URL:...>`` wrapped over quoted lines);
+- **HTML** parts give their ``href``/``src`` values and their text runs, character
+  references undone by the caller's ``unescape`` (``html.unescape``).
+
+Anything the walk does not understand exactly as ``email`` would (``message/*``
+parts, RFC 2231 parameters, 8-bit or control octets in the headers it uses, a bare
+CR, a charset not known to be ASCII-compatible, an odd base64 body, malformed HTML,
+``<base href>``...) marks the message ``FALLBACK``: the caller walks that one message
+with the standard library. The result is the same either way; the walk is faster.
+
+Output (``walk`` returns ``(out, segs, msgs, names)``):
+
+- ``out``: the scan text, segments one after another, a NUL octet after each part
+  (no URL, wrapper or line join crosses a NUL);
+- ``segs``: :data:`SEG` integers per segment: message index, start and end in
+  ``out``, ``src`` (offset in the spool of ``out[start]`` when copied as it stands,
+  else -1), kind (:data:`K_HEADER`...), label start and end in ``names``, offset in the
+  decoded part, and for HTML text the index of the segment of the ``href`` of the
+  ``<a>`` it is in (else -1);
+- ``msgs``: :data:`MSG` integers per message: offset of its ``From `` line (-1 for
+  text before the first one), start and end of its data, Message-ID and Date value
+  spans (-1 when absent), flags;
+- ``names``: the labels (``1.2 text/html``, ``header:List-Post``) the segments point to.
+
+>>> out, segs, msgs, names = walk(b"From a\\nMessage-ID: <1@x>\\n\\nsee http://a.example/\\n", 0, 47,
+...                               HEADERS, CHARSETS, 8, None, None, False)
+>>> bytes(out), list(msgs), bytes(names)
+(b'see http://a.example/\\n\\x00', [0, 7, 47, 19, 24, -1, -1, 0], b'1 text/plain')
+>>> list(segs)
+[0, 0, 22, 25, 1, 0, 12, 0, -1]
+"""
+from __future__ import annotations
+
+import re
+from array import array
+from typing import Any, Callable, Optional
+
+__all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
+           "FALLBACK", "HEADERS", "CHARSETS", "CTE_QP", "CTE_BASE64"]
+
+#: Integers per segment and per message record.
+SEG = 9
+MSG = 8
+#: Segment kinds.
+K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC = 0, 1, 2, 3, 4
+#: Message flag: walk this message with the standard library instead.
+FALLBACK = 1
+#: ``decode(cte, body)`` codes.
+CTE_QP, CTE_BASE64 = 1, 2
+#: The URL-bearing headers, in the order they are reported (RFC 2369 List-*, RFC 5064
+#: Archived-At, RFC 2110 Content-Base and Content-Location): NUL-terminated names.
+HEADERS = (b"List-Help\0List-Unsubscribe\0List-Subscribe\0List-Post\0List-Owner\0"
+           b"List-Archive\0Archived-At\0Content-Base\0Content-Location\0")
+#: Charsets whose octets 0x00-0x7F are ASCII and never part of a wider character, so
+#: URLs are found without decoding; ``*`` ends a prefix. Others fall back (UTF-16...).
+CHARSETS = (b"us-ascii\0ascii\0utf-8\0utf8\0iso-8859-*\0iso8859-*\0iso_8859-*\0latin*\0"
+            b"l1\0windows-125*\0cp125*\0cp437\0cp850\0koi8-*\0euc-jp\0euc-kr\0gb2312\0"
+            b"tis-620\0x-unknown\0unknown-8bit\0")
+
+_HEADER_NAME = re.compile(rb"[\041-\071\073-\176]*:")
+_BAD_HEADER_OCTET = re.compile(rb"[^\t\r\n\x20-\x7e]")
+_LONE_CR = re.compile(rb"\r(?!\n)")
+_QUOTE = re.compile(rb"[ \t]*>(?:[ \t]?>)*[ \t]?")
+_SCHEME = re.compile(rb"[A-Za-z][A-Za-z0-9+.\-]*:")
+_RAW_TEXT = (b"script", b"style")
+_HTML_ATTRS = {b"href": K_HREF, b"src": K_SRC}
+_NAME_END = b"\t\n\f\r />"
+_SPACES = b"\t\n\f\r "
+
+
+class _Fallback(Exception):
+    """The message is not one the walk reads exactly as ``email`` does."""
+
+
+def _names(table: bytes) -> list[bytes]:
+    return [n for n in table.split(b"\0") if n]
+
+
+def _charset_ok(charset: Optional[bytes], allowed: list[bytes]) -> bool:
+    if charset is None:
+        return True
+    cs = charset.lower()
+    for name in allowed:
+        if name.endswith(b"*") and cs.startswith(name[:-1]) or cs == name:
+            return True
+    return False
+
+
+def _line_end(buf: Any, p: int, stop: int) -> int:
+    """The offset after the line at ``p`` (after its LF), or ``stop``."""
+    k = buf.find(b"\n", p, stop)
+    return stop if k < 0 else k + 1
+
+
+def _is_blank(buf: Any, p: int, e: int) -> bool:
+    return buf[p:e] in (b"\n", b"\r\n")
+
+
+def _strip_eol(buf: Any, a: int, e: int) -> int:
+    """``e`` moved back over the CR and LF octets before it (``rstrip('\\r\\n')``)."""
+    while e > a and buf[e - 1] in (10, 13):
+        e -= 1
+    return e
+
+
+def walk(buf: Any, start: int, stop: int, headers: bytes, charsets: bytes, max_depth: int,
+         decode: Optional[Callable[[int, bytes], Optional[bytes]]],
+         unescape: Optional[Callable[[str], str]],
+         whole: bool = False) -> tuple[bytearray, "array[int]", "array[int]", bytearray]:
+    """Walk the messages in ``buf[start:stop]`` (see the module docstring); with
+    ``whole`` the stretch is one message without a ``From `` line (a Maildir file)."""
+    buf = bytes(buf[start:stop]) if start or stop != len(buf) else bytes(buf)
+    w = _Walk(buf, start, _names(headers), _names(charsets), max_depth, decode, unescape)
+    n = len(buf)
+    p = 0
+    first = True
+    if whole:
+        w.message(-1, 0, n)
+        p = n
+    while p < n:
+        if buf.startswith(b"From ", p):
+            data = _line_end(buf, p, n)
+            offset = p
+        else:                                  # text before the first From line
+            data, offset = p, -1
+        k = buf.find(b"\nFrom ", data - 1 if data > 0 else 0)
+        end = n if k < 0 else k + 1
+        if offset >= 0 or not first or buf[data:end].strip():
+            w.message(offset, data, end)
+        first = False
+        p = end
+    return w.out, w.segs, w.msgs, w.names
+
+
+class _Walk:
+    def __init__(self, buf: bytes, base: int, headers: list[bytes], charsets: list[bytes],
+                 max_depth: int, decode: Any, unescape: Any) -> None:
+        self.buf = buf
+        self.base = base
+        self.headers = headers
+        self.lower_headers = [h.lower() for h in headers]
+        self.charsets = charsets
+        self.max_depth = max_depth
+        self.decode = decode
+        self.unescape = unescape
+        self.out = bytearray()
+        self.segs = array("q")
+        self.msgs = array("q")
+        self.names = bytearray()
+
+    # -- messages ---------------------------------------------------------------------
+
+    def message(self, offset: int, a: int, e: int) -> None:
+        index = len(self.msgs) // MSG
+        out_len, segs_len, names_len = len(self.out), len(self.segs), len(self.names)
+        base = self.base
+        record = [base + offset if offset >= 0 else -1, base + a, base + e, -1, -1, -1, -1, 0]
+        try:
+            if _LONE_CR.search(self.buf, a, e):
+                raise _Fallback
+            fields, body = self.header_block(a, e)
+            for name, span in ((b"message-id", 3), (b"date", 5)):
+                value = _first(fields, name)
+                if value is not None:
+                    if _BAD_HEADER_OCTET.search(self.buf, value[0], value[1]):
+                        raise _Fallback          # email makes it a Header object
+                    record[span], record[span + 1] = base + value[0], base + value[1]
+            self.url_headers(index, fields)
+            self.entity(index, fields, body, e, "", 0, False)
+        except _Fallback:
+            del self.out[out_len:]
+            del self.segs[segs_len:]
+            del self.names[names_len:]
+            record[7] |= FALLBACK
+        self.msgs.extend(record)
+
+    def header_block(self, a: int, e: int) -> tuple[list[tuple[bytes, int, int]], int]:
+        """The fields of the header block at ``a``: ``(lower-case name, value start, value
+        end)``, and where the body starts (after the blank line, or at the first line
+        that is no header line, as ``email.feedparser`` has it)."""
+        buf = self.buf
+        fields: list[list[Any]] = []
+        p = a
+        while p < e:
+            le = _line_end(buf, p, e)
+            if _is_blank(buf, p, le):
+                return [tuple(f) for f in fields], le
+            c = buf[p]
+            if c in (32, 9):                     # a folded line continues the field
+                if not fields:
+                    raise _Fallback             # first line a continuation: a defect
+                fields[-1][2] = _strip_eol(buf, p, le)
+            else:
+                m = _HEADER_NAME.match(buf, p, le)
+                if m is None:
+                    if buf.startswith(b"From ", p):
+                        raise _Fallback          # a misplaced envelope line
+                    return [tuple(f) for f in fields], p   # the body starts here
+                colon = m.end() - 1
+                if colon == p:
+                    raise _Fallback              # ":value": email drops it with a defect
+                v = colon + 1
+                while v < le and buf[v] in (32, 9):
+                    v += 1
+                fields.append([buf[p:colon].lower(), v, _strip_eol(buf, v, le)])
+            p = le
+        return [tuple(f) for f in fields], e
+
+    def url_headers(self, index: int, fields: list[tuple[bytes, int, int]]) -> None:
+        for name, lower in zip(self.headers, self.lower_headers):
+            for fname, va, ve in fields:
+                if fname != lower:
+                    continue
+                if _BAD_HEADER_OCTET.search(self.buf, va, ve):
+                    raise _Fallback              # email makes it a Header object
+                label = self.label(b"header:" + name)
+                self.segment(index, va, ve, label, K_HEADER, 0)
+                self.out.append(0)
+
+    # -- MIME entities ------------------------------------------------------------------
+
+    def entity(self, index: int, fields: list, body: int, e: int, section: str,
+               depth: int, in_digest: bool) -> None:
+        """The leaf parts of the entity whose fields and body (``body``..``e``) are given."""
+        buf = self.buf
+        ctype = _first(fields, b"content-type")
+        params: list[tuple[bytes, bytes]] = []
+        if ctype is None:
+            if in_digest:
+                raise _Fallback                 # message/rfc822 by default
+            full = b"text/plain"
+        else:
+            value = buf[ctype[0]:ctype[1]]
+            if _BAD_HEADER_OCTET.search(value):
+                raise _Fallback
+            main_value, params = _params(value)
+            full = main_value.strip().lower()
+            if full.count(b"/") != 1:
+                full = b"text/plain"
+        maintype, _, subtype = full.partition(b"/")
+        if maintype == b"message":
+            raise _Fallback
+        if maintype == b"multipart":
+            boundary = _param(params, b"boundary")
+            if boundary is None or depth >= self.max_depth:
+                raise _Fallback
+            self.multipart(index, body, e, boundary.rstrip(), section, depth,
+                           subtype == b"digest")
+            return
+        if maintype != b"text":
+            return                                # images, archives...: not text
+        cte_field = _first(fields, b"content-transfer-encoding")
+        cte = buf[cte_field[0]:cte_field[1]].lower() if cte_field else b""
+        if cte_field and _BAD_HEADER_OCTET.search(cte):
+            raise _Fallback
+        if not _charset_ok(_param(params, b"charset"), self.charsets):
+            raise _Fallback
+        label = self.label(f"{section or '1'} ".encode() + full)
+        if cte in (b"", b"7bit", b"8bit", b"binary"):
+            data, src = buf[body:e], body
+        elif cte in (b"quoted-printable", b"base64"):
+            if self.decode is None:
+                raise _Fallback
+            data = self.decode(CTE_QP if cte == b"quoted-printable" else CTE_BASE64, buf[body:e])
+            if data is None:
+                raise _Fallback
+            src = -1
+        else:
+            raise _Fallback                      # uuencode, an unknown encoding
+        if subtype == b"html":
+            self.html(index, data, label)
+        else:
+            self.text(index, data, src, label)
+        self.out.append(0)
+
+    def multipart(self, index: int, a: int, e: int, boundary: bytes, section: str,
+                  depth: int, digest: bool) -> None:
+        """The parts between ``--boundary`` lines (RFC 2046 section 5.1.1)."""
+        buf = self.buf
+        sep = b"--" + boundary
+        parts: list[tuple[int, int]] = []
+        p = a
+        part_start = -1
+        closed = False
+        while p < e:
+            le = _line_end(buf, p, e)
+            kind = _boundary_line(buf, p, le, sep)
+            if kind == 2:
+                if part_start >= 0:
+                    parts.append((part_start, _eol_before(buf, part_start, p)))
+                closed = True
+                break
+            if kind == 1:
+                if part_start >= 0:
+                    parts.append((part_start, _eol_before(buf, part_start, p)))
+                # boundary lines right after it (a close one too) are passed over:
+                # email reads no part between them
+                p = le
+                while p < e:
+                    le = _line_end(buf, p, e)
+                    if not _boundary_line(buf, p, le, sep):
+                        break
+                    p = le
+                part_start = p
+                continue
+            p = le
+        if part_start < 0:
+            raise _Fallback                       # no boundary at all: email keeps the text
+        if not closed:
+            parts.append((part_start, _eol_before(buf, part_start, e)))
+        for number, (pa, pe) in enumerate(parts, 1):
+            sub = f"{section}.{number}" if section else str(number)
+            fields, body = self.header_block(pa, pe)
+            self.entity(index, fields, body, pe, sub, depth + 1, digest)
+
+    # -- text ---------------------------------------------------------------------------
+
+    def text(self, index: int, data: bytes, src: int, label: tuple[int, int]) -> None:
+        """A text part: copied as it stands, but for the reply-quote prefixes of lines
+        that continue a ``<`` left open; each such prefix starts a new segment."""
+        n = len(data)
+        p = 0           # where the current segment starts
+        q = 0           # where the current line starts
+        open_ = False   # a "<" left open at the end of the line before
+        while q < n:
+            le = data.find(b"\n", q)
+            le = n if le < 0 else le + 1
+            if open_:
+                m = _QUOTE.match(data, q, le)   # always holds a ">" when it matches
+                if m is not None:
+                    self.segment(index, p, q, label, K_TEXT, p, data, src)
+                    p = q = m.end()
+            lt = data.rfind(b"<", q, le)
+            gt = data.rfind(b">", q, le)
+            open_ = lt > gt or (open_ and gt < 0)
+            q = le
+        self.segment(index, p, n, label, K_TEXT, p, data, src)
+
+    # -- HTML ---------------------------------------------------------------------------
+
+    def html(self, index: int, data: bytes, label: tuple[int, int]) -> None:
+        """``href``/``src`` values and text runs of an HTML part, in document order (the
+        tokenizer of :mod:`urlsift.mail.html`, on octets; anything it would report as
+        malformed, and ``<base href>``, fall back)."""
+        n = len(data)
+        i = run = 0
+        anchor = -1
+        while True:
+            j = data.find(b"<", i)
+            if j < 0 or j + 1 >= n:
+                break
+            c = data[j + 1]
+            letter = _letter(c)
+            if not (letter or c in b"/!?"):
+                i = j + 1
+                continue
+            if c == 47 and j + 2 < n and data[j + 2] == 62:        # "</>"
+                self.html_text(index, data, run, j, label, anchor, True)
+                i = run = j + 3
+                continue
+            self.html_text(index, data, run, j, label, anchor, True)
+            if letter or (c == 47 and j + 2 < n and _letter(data[j + 2])):
+                end, closing, tag, attrs = _tag(data, j)
+                if end < 0:
+                    raise _Fallback
+                i = run = end
+                if closing:
+                    if tag == b"a":
+                        anchor = -1
+                    continue
+                href = -1
+                for name, va, ve in attrs:
+                    kind = _HTML_ATTRS.get(name)
+                    if kind is None or va < 0:
+                        continue
+                    value = _strip(self.unescaped(data[va:ve]))
+                    if not value:
+                        continue
+                    if tag == b"base" and kind == K_HREF:
+                        raise _Fallback            # relative links resolve against it
+                    seg = len(self.segs) // SEG
+                    if _SCHEME.match(value):
+                        self.segment(index, 0, len(value), label, kind, j, value, -1)
+                        self.out.append(0)
+                    if kind == K_HREF:
+                        href = seg if _SCHEME.match(value) else -2
+                if tag == b"a":
+                    anchor = href
+                if tag in _RAW_TEXT:
+                    m = re.compile(b"</" + tag + rb"[\t\n\f\r />]", re.IGNORECASE).search(data, i)
+                    stop = m.start() if m else n
+                    self.html_text(index, data, i, stop, label, anchor, False)
+                    i = run = stop
+                continue
+            if data.startswith(b"<!--", j):
+                k = data.find(b"-->", j + 4)
+                if k < 0:
+                    raise _Fallback
+                i = run = k + 3
+                continue
+            k = data.find(b">", j + 2)
+            if k < 0 or not (c == 63 or data[j + 2:j + 9].lower() == b"doctype"):
+                raise _Fallback                   # never closed, or a bogus comment
+            i = run = k + 1
+        self.html_text(index, data, run, n, label, anchor, True)
+
+    def html_text(self, index: int, data: bytes, a: int, e: int, label: tuple[int, int],
+                  anchor: int, decode: bool) -> None:
+        if a >= e:
+            return
+        raw = data[a:e]
+        if decode and b"&" in raw:
+            text = self.unescaped(raw)
+            self.segment(index, 0, len(text), label, K_HTML_TEXT, a, text, -1, anchor)
+        else:
+            self.segment(index, a, e, label, K_HTML_TEXT, a, data, -1, anchor)
+        self.out.append(0)
+
+    def unescaped(self, raw: bytes) -> bytes:
+        """``raw`` with its character references undone (``unescape``, on the text read
+        as Latin-1 so octets map one to one; a reference to a character past U+00FF
+        gives that character in UTF-8: it is not ASCII either way)."""
+        if b"&" not in raw:
+            return raw
+        if self.unescape is None:
+            raise _Fallback
+        return self.unescape(raw.decode("latin-1")).encode("utf-8", "surrogatepass")
+
+    # -- output -------------------------------------------------------------------------
+
+    def label(self, name: bytes) -> tuple[int, int]:
+        a = len(self.names)
+        self.names += name
+        return a, len(self.names)
+
+    def segment(self, index: int, a: int, e: int, label: tuple[int, int], kind: int,
+                part_offset: int, data: Optional[bytes] = None, src: int = -1,
+                anchor: int = -1) -> None:
+        """Append ``data[a:e]`` (the spool when ``data`` is None) to ``out``."""
+        start = len(self.out)
+        if data is None:
+            self.out += self.buf[a:e]
+            where = self.base + a
+        else:
+            self.out += data[a:e]
+            where = self.base + src + a if src >= 0 else -1
+        self.segs.extend((index, start, len(self.out), where, kind, label[0], label[1],
+                          part_offset, anchor))
+
+
+def _first(fields: list, name: bytes) -> Optional[tuple[int, int]]:
+    for fname, va, ve in fields:
+        if fname == name:
+            return va, ve
+    return None
+
+
+def _params(value: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
+    """The value before the first ``;`` and its parameters, as ``email.message``'s
+    ``_parseparam`` cuts them (a ``;`` inside quotes does not cut); RFC 2231 parameters
+    (``name*=``) fall back."""
+    main, sep, rest = value.partition(b";")
+    params: list[tuple[bytes, bytes]] = []
+    s = b";" + rest if sep else b""
+    while s[:1] == b";":
+        s = s[1:]
+        end = s.find(b";")
+        while end > 0 and (s.count(b'"', 0, end) - s.count(b'\\"', 0, end)) % 2:
+            end = s.find(b";", end + 1)
+        if end < 0:
+            end = len(s)
+        f = s[:end]
+        s = s[end:]
+        name, eq, val = f.partition(b"=")
+        name = name.strip().lower()
+        if b"*" in name:
+            raise _Fallback
+        if eq:
+            params.append((name, _unquote(val.strip())))
+    return main, params
+
+
+def _unquote(v: bytes) -> bytes:
+    if len(v) > 1 and v[:1] == b'"' and v[-1:] == b'"':
+        return v[1:-1].replace(b"\\\\", b"\\").replace(b'\\"', b'"')
+    return v
+
+
+def _param(params: list[tuple[bytes, bytes]], name: bytes) -> Optional[bytes]:
+    for pname, value in params:
+        if pname == name:
+            return value
+    return None
+
+
+def _boundary_line(buf: bytes, p: int, le: int, sep: bytes) -> int:
+    """1 for a ``--boundary`` line, 2 for the closing ``--boundary--``, else 0."""
+    if not buf.startswith(sep, p):
+        return 0
+    q = p + len(sep)
+    kind = 1
+    if buf.startswith(b"--", q):
+        q += 2
+        kind = 2
+    while q < le and buf[q] in (32, 9):
+        q += 1
+    rest = buf[q:le]
+    return kind if rest in (b"", b"\n", b"\r\n") else 0
+
+
+def _eol_before(buf: bytes, a: int, p: int) -> int:
+    """The end of a part whose boundary line starts at ``p``: the line end before the
+    boundary belongs to it (RFC 2046 section 5.1.1)."""
+    if p - 2 >= a and buf[p - 2:p] == b"\r\n":
+        return p - 2
+    if p - 1 >= a and buf[p - 1] in (10, 13):
+        return p - 1
+    return p
+
+
+def _strip(value: bytes) -> bytes:
+    """``value`` without the ASCII white space around it; with a non-ASCII octet or an
+    information separator at either end (``str.strip`` would take U+00A0...) the
+    message falls back."""
+    value = value.strip()
+    if value and (value[0] >= 0x80 or value[-1] >= 0x80 or 0x1c <= value[0] <= 0x1f
+                  or 0x1c <= value[-1] <= 0x1f):
+        raise _Fallback
+    return value
+
+
+def _letter(c: int) -> bool:
+    return 65 <= c <= 90 or 97 <= c <= 122
+
+
+def _past(data: bytes, p: int, stop_set: bytes, inside: bool) -> int:
+    """The offset after the run at ``p`` of octets in (``inside``) or not in ``stop_set``."""
+    n = len(data)
+    while p < n and ((data[p] in stop_set) == inside):
+        p += 1
+    return p
+
+
+def _tag(data: bytes, j: int) -> tuple[int, bool, bytes, list[tuple[bytes, int, int]]]:
+    """The tag at ``data[j]``: (offset after its ``>``, closing, name, attributes as
+    (name, value start, value end), -1 when without value); (-1, ...) when it never ends."""
+    n = len(data)
+    closing = data[j + 1] == 47
+    p = j + 2 if closing else j + 1
+    q = _past(data, p, _NAME_END, False)
+    tag = data[p:q].lower()
+    attrs: list[tuple[bytes, int, int]] = []
+    p = q
+    while True:
+        p = _past(data, p, b"\t\n\f\r /", True)
+        if p >= n:
+            return -1, closing, tag, attrs
+        if data[p] == 62:
+            break
+        q = _past(data, p + 1, b"\t\n\f\r />=", False)
+        name = data[p:q].lower()
+        p = _past(data, q, _SPACES, True)
+        va = ve = -1
+        if p < n and data[p] == 61:
+            p = _past(data, p + 1, _SPACES, True)
+            if p >= n:
+                return -1, closing, tag, attrs
+            quote = data[p]
+            if quote in (34, 39):
+                q = data.find(bytes((quote,)), p + 1)
+                if q < 0:
+                    return -1, closing, tag, attrs
+                va, ve = p + 1, q
+                p = q + 1
+            else:
+                q = _past(data, p, b"\t\n\f\r >", False)
+                va, ve = p, q
+                p = q
+        attrs.append((name, va, ve))
+    return p + 1, closing, tag, attrs

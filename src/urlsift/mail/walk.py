@@ -1,0 +1,183 @@
+"""URLs of a spool at the speed of the scanner: the walk on the bytes.
+
+An mbox is read in pieces of whole messages (:func:`~urlsift.mail.spool.mbox_blocks`);
+the core's mail walker (``cores.mail.walk``: Cython, with a pure-Python twin) cuts each
+piece into messages, reads their headers and MIME structure on the bytes, decodes
+quoted-printable and base64 with :mod:`binascii` and lays every text part, HTML link
+and URL-bearing header end to end into one text; the scanner then takes that text in
+one call, and each URL is traced back to its message and part. No
+``email.message.Message`` is built on this path.
+
+A message the walker does not read exactly as the standard library would (see
+``urlsift._mail_py``) is marked, and that message alone goes through
+:func:`urlsift.mail.message.message_matches` (``email``): the URLs, parts, Message-IDs
+and dates are the same either way (``tests/test_mail_walk.py`` holds the two paths
+side by side).
+
+>>> import io
+>>> spool = io.BytesIO(b"From a\\nMessage-ID: <1@x>\\n\\nsee http://a.example/\\n")
+>>> [(m.url, m.part, m.message_id, m.file_offset) for m in spool_urls(spool, "box")]
+[('http://a.example/', '1 text/plain', '<1@x>', 29)]
+"""
+from __future__ import annotations
+
+import re
+from binascii import Error as BinasciiError
+from binascii import a2b_base64, a2b_qp
+from bisect import bisect_right
+from typing import IO, Any, Callable, Iterable, Iterator, Optional
+
+from .._select import cores
+from ..text.extraction import extract
+from . import spool
+from .html import _unescape as html_unescape
+from .message import MailMatch, _Options, clean, iso_date, message_matches, options, print_error
+
+__all__ = ["spool_urls", "message_urls_fast", "MAX_DEPTH"]
+
+#: How deep multiparts may nest before a message is left to the standard library.
+MAX_DEPTH = 32
+
+_M = cores.mail  # only for the constants, which both twins share
+SEG, MSG = _M.SEG, _M.MSG
+K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC = (_M.K_HEADER, _M.K_TEXT, _M.K_HTML_TEXT,
+                                                 _M.K_HREF, _M.K_SRC)
+_SUFFIX = {K_HREF: " href", K_SRC: " src"}
+_BASE64 = re.compile(rb"[A-Za-z0-9+/]*={0,2}")
+
+
+def _decode(cte: int, body: bytes) -> Optional[bytes]:
+    """A quoted-printable or base64 body decoded as ``email`` decodes it
+    (``quopri.decodestring`` is ``binascii.a2b_qp``; base64 as ``decode_b``'s first,
+    strict, try), or None when ``email`` would have to be lenient: that message then
+    falls back."""
+    if cte == _M.CTE_QP:
+        return a2b_qp(body)
+    data = body.replace(b"\r", b"").replace(b"\n", b"")
+    if len(data) % 4:
+        data += b"==="[:4 - len(data) % 4]
+    if not _BASE64.fullmatch(data):
+        return None
+    try:
+        return a2b_base64(data)
+    except BinasciiError:
+        return None
+
+
+def _walk(buf: bytes, whole: bool) -> tuple:
+    return cores.mail.walk(buf, 0, len(buf), _M.HEADERS, _M.CHARSETS, MAX_DEPTH, _decode,
+                           html_unescape, whole)
+
+
+def spool_urls(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]] = None,
+               valid: Optional[str] = None,
+               on_error: Optional[Callable[[str], None]] = None) -> Iterator[MailMatch]:
+    """Every URL of the mbox read from ``stream`` (named ``name``), in file order; what
+    cannot be read is reported through ``on_error`` (as
+    :func:`urlsift.mail.iter_spool_urls` does) and the walk goes on."""
+    opts = options(schemes, valid, False)
+    report = on_error or print_error
+    limit = spool.MESSAGE_MAX
+    for base, piece in spool.mbox_blocks(stream, limit):
+        if isinstance(piece, Exception):
+            yield from message_matches(name, base, piece, opts, report)
+            continue
+        stop = yield from _piece_urls(piece, base, name, opts, report, limit, False)
+        if stop:
+            return
+
+
+def message_urls_fast(data: bytes, source: str, opts: _Options,
+                      report: Callable[[str], None]) -> list[MailMatch]:
+    """The URLs of one message file (a Maildir's): the walk, or ``email`` for it."""
+    if len(data) > spool.MESSAGE_MAX:
+        return message_matches(source, None, spool.SpoolError(
+            f"message larger than {spool._size(spool.MESSAGE_MAX)}"), opts, report)
+    return list(_piece_urls(data, 0, source, opts, report, spool.MESSAGE_MAX, True))
+
+
+def _piece_urls(piece: bytes, base: int, name: str, opts: _Options,
+                report: Callable[[str], None], limit: int, whole: bool) -> Iterator[MailMatch]:
+    """The URLs of a piece of whole messages at ``base`` in the spool; returns True when
+    the spool turned out to be no mbox (a line too long) and the rest must not be read."""
+    out, segs, msgs, names = _walk(piece, whole)
+    found = list(extract(out, schemes=opts.schemes, valid=opts.valid)) if len(out) else []
+    starts = segs[1::SEG] if found else ()
+    labels: dict[bytes, str] = {}
+    k = 0                                   # next match
+    for i in range(0, len(msgs), MSG):
+        offset, a, e, ida, ide, da, de, flags = msgs[i:i + MSG]
+        at = base + offset if offset >= 0 else None
+        index = i // MSG
+        if e - a > limit or (offset >= 0 and a - offset > limit):
+            line = _long_line(piece, offset if offset >= 0 else a, e, limit)
+            if line >= 0:
+                report(f"skipping message {_where(name, at)}: no line end within "
+                       f"{spool._size(limit)} at offset {base + line}: not an mbox, the "
+                       f"rest of it is not read")
+                return True
+            report(f"skipping message {_where(name, at)}: message larger than "
+                   f"{spool._size(limit)}")
+            while k < len(found) and segs[(bisect_right(starts, found[k][1]) - 1) * SEG] == index:
+                k += 1
+            continue
+        if flags & _M.FALLBACK:
+            yield from message_matches(name, at, piece[a:e], opts, report)
+            continue
+        message_id = clean(piece[ida:ide].decode("ascii")) if ida >= 0 else None
+        date = iso_date(piece[da:de].decode("ascii")) if da >= 0 else None
+        while k < len(found):
+            m = found[k]
+            s = bisect_right(starts, m[1]) - 1
+            r = s * SEG
+            if segs[r] != index:
+                break
+            k += 1
+            kind = segs[r + 4]
+            seg_start = segs[r + 1]
+            if kind == K_HTML_TEXT and segs[r + 8] >= 0:
+                h = segs[r + 8] * SEG
+                if _same_link(m[0], out[segs[h + 1]:segs[h + 2]].decode("latin-1").strip()):
+                    continue        # <a href="U">U</a>: the href has said it already
+            key = bytes(names[segs[r + 5]:segs[r + 6]])
+            label = labels.get(key)
+            if label is None:
+                label = labels[key] = key.decode("latin-1")
+            if kind in _SUFFIX:
+                part = label + _SUFFIX[kind]
+                start = end = segs[r + 7]
+                raw = out[seg_start:segs[r + 2]].decode("utf-8", "replace")
+                where = None
+            else:
+                part = label
+                start = segs[r + 7] + m[1] - seg_start
+                if m[2] <= segs[r + 2]:
+                    end = segs[r + 7] + m[2] - seg_start
+                else:                           # a wrapper over lines split at "> "
+                    t = (bisect_right(starts, m[2] - 1) - 1) * SEG
+                    end = segs[t + 7] + m[2] - segs[t + 1]
+                raw = m[3]
+                src = segs[r + 3]
+                where = base + src + m[1] - seg_start if src >= 0 else None
+            yield MailMatch(m[0], raw, start, end, message_id, date, part, False, name, at,
+                            m, where)
+    return False
+
+
+def _where(name: str, at: Optional[int]) -> str:
+    return f"at offset {at} in '{name}'" if at is not None else f"'{name}'"
+
+
+def _same_link(url: str, href: str) -> bool:
+    return url == href or url.rstrip("/") == href.rstrip("/")
+
+
+def _long_line(piece: bytes, a: int, e: int, limit: int) -> int:
+    """Where the first line longer than ``limit`` starts in ``piece[a:e]``, or -1."""
+    while a < e:
+        k = piece.find(b"\n", a, e)
+        k = e if k < 0 else k + 1
+        if k - a > limit:
+            return a
+        a = k
+    return -1
