@@ -1,387 +1,440 @@
-# cython: boundscheck=True, wraparound=True
-"""Pure-Python twin of ``urlsift._mail_c``: the mail walker, on the bytes of a spool.
+"""The mail walker on the bytes of a spool: the compiled twin of ``urlsift._mail_py``.
 
-:func:`walk` takes a stretch of an mbox that holds whole messages and gives back, for
-all of them at once, the text to scan and where each piece of it came from, without
-building an ``email.message.Message``:
-
-- **messages** are cut at the lines that start with ``From `` (as ``mailbox.mbox``);
-- **headers** are read as ``email``'s compat32 policy reads them (RFC 5322 section
-  2.2: a field runs over its folded lines; the value starts after the colon and the
-  blanks after it); only Message-ID, Date, Content-Type, Content-Transfer-Encoding
-  and the URL-bearing headers matter;
-- **MIME parts** (RFC 2046 section 5.1.1): a body line ``--boundary`` (``--`` again
-  at the close, blanks after) starts the next part; the line end before it belongs to
-  the boundary; nested multiparts down to ``max_depth``;
-- **text** parts go to the scan text as they stand (7bit, 8bit, binary: in place,
-  ``src`` is their offset in the spool), or decoded (``decode(cte, body)`` is the
-  caller's quoted-printable and base64 decoder, RFC 2045 sections 6.7 and 6.8);
-  a reply-quote prefix (``> ``) is left out only on a line that continues a ``<`` left
-  open at the end of the line before (a ``<URL:...>`` wrapped over quoted lines);
-- **HTML** parts give their ``href``/``src`` values and their text runs, character
-  references undone by the caller's ``unescape`` (``html.unescape``).
-
-Anything the walk does not understand exactly as ``email`` would (``message/*``
-parts, RFC 2231 parameters, 8-bit or control octets in the headers it uses, a bare
-CR, a charset not known to be ASCII-compatible, an odd base64 body, malformed HTML,
-``<base href>``...) marks the message ``FALLBACK``: the caller walks that one message
-with the standard library. The result is the same either way; the walk is faster.
-
-Output (``walk`` returns ``(out, segs, msgs, names)``):
-
-- ``out``: the scan text, segments one after another, a NUL octet after each part
-  (no URL, wrapper or line join crosses a NUL);
-- ``segs``: :data:`SEG` integers per segment: message index, start and end in
-  ``out``, ``src`` (offset in the spool of ``out[start]`` when copied as it stands,
-  else -1), kind (:data:`K_HEADER`...), label start and end in ``names``, offset in the
-  decoded part, and for HTML text the index of the segment of the ``href`` of the
-  ``<a>`` it is in (else -1);
-- ``msgs``: :data:`MSG` integers per message: offset of its ``From `` line (-1 for
-  text before the first one), start and end of its data, Message-ID and Date value
-  spans (-1 when absent), flags;
-- ``names``: the labels (``1.2 text/html``, ``header:List-Post``) the segments point to.
-
->>> out, segs, msgs, names = walk(b"From a\\nMessage-ID: <1@x>\\n\\nsee http://a.example/\\n", 0, 47,
-...                               HEADERS, CHARSETS, 8, None, None, False)
->>> bytes(out), list(msgs), bytes(names)
-(b'see http://a.example/\\n\\x00', [0, 7, 47, 19, 24, -1, -1, 0], b'1 text/plain')
->>> list(segs)
-[0, 0, 22, 25, 1, 0, 12, 0, -1]
+Same input, same output, same rules; see that module for what the walk does and
+what it leaves to the standard library (the ``FALLBACK`` flag). Here the loops run
+over a ``const unsigned char *`` and the output grows in C buffers; Python is only
+called to decode a quoted-printable or base64 body (``decode``) and to undo HTML
+character references (``unescape``), both given by the caller.
 """
-from __future__ import annotations
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.bytearray cimport PyByteArray_FromStringAndSize
+from libc.stdint cimport int64_t
+from libc.stdlib cimport free, realloc
+from libc.string cimport memchr, memcmp, memcpy
 
-import re
 from array import array
-from typing import Any, Callable, Optional
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
            "FALLBACK", "HEADERS", "CHARSETS", "CTE_QP", "CTE_BASE64"]
 
-#: Integers per segment and per message record.
-SEG = 9
-MSG = 8
-#: Segment kinds.
-K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC = 0, 1, 2, 3, 4
-#: Message flag: walk this message with the standard library instead.
-FALLBACK = 1
-#: ``decode(cte, body)`` codes.
-CTE_QP, CTE_BASE64 = 1, 2
-#: The URL-bearing headers, in the order they are reported (RFC 2369 List-*, RFC 5064
-#: Archived-At, RFC 2110 Content-Base and Content-Location): NUL-terminated names.
-HEADERS = (b"List-Help\0List-Unsubscribe\0List-Subscribe\0List-Post\0List-Owner\0"
-           b"List-Archive\0Archived-At\0Content-Base\0Content-Location\0")
-#: Charsets whose octets 0x00-0x7F are ASCII and never part of a wider character, so
-#: URLs are found without decoding; ``*`` ends a prefix. Others fall back (UTF-16...).
-CHARSETS = (b"us-ascii\0ascii\0utf-8\0utf8\0iso-8859-*\0iso8859-*\0iso_8859-*\0latin*\0"
-            b"l1\0windows-125*\0cp125*\0cp437\0cp850\0koi8-*\0euc-jp\0euc-kr\0gb2312\0"
-            b"tis-620\0x-unknown\0unknown-8bit\0")
+from urlsift._mail_py import (CHARSETS, CTE_BASE64, CTE_QP, FALLBACK, HEADERS, K_HEADER,
+                              K_HREF, K_HTML_TEXT, K_SRC, K_TEXT, MSG, SEG)
 
-_HEADER_NAME = re.compile(rb"[\041-\071\073-\176]*:")
-_BAD_HEADER_OCTET = re.compile(rb"[^\t\r\n\x20-\x7e]")
-_LONE_CR = re.compile(rb"\r(?!\n)")
-_QUOTE = re.compile(rb"[ \t]*>(?:[ \t]?>)*[ \t]?")
-_SCHEME = re.compile(rb"[A-Za-z][A-Za-z0-9+.\-]*:")
-_RAW_TEXT = (b"script", b"style")
-_HTML_ATTRS = {b"href": K_HREF, b"src": K_SRC}
-_NAME_END = b"\t\n\f\r />"
-_SPACES = b"\t\n\f\r "
+cdef enum:
+    NSEG = 9        # integers per segment record (SEG)
+    NMSG = 8        # integers per message record (MSG)
+    FB = 1          # "fall back": returned up the calls, the message goes to email
+
+ctypedef const unsigned char *cbuf
 
 
-class _Fallback(Exception):
-    """The message is not one the walk reads exactly as ``email`` does."""
+cdef struct Grow:
+    char *p
+    Py_ssize_t n
+    Py_ssize_t cap
 
 
-def _names(table: bytes) -> list[bytes]:
-    return [n for n in table.split(b"\0") if n]
+cdef int grow_add(Grow *g, const void *s, Py_ssize_t k) except -1:
+    cdef Py_ssize_t cap
+    cdef char *q
+    if g.n + k > g.cap:
+        cap = max(2 * g.cap, g.n + k, 4096)
+        q = <char *>realloc(g.p, cap)
+        if q == NULL:
+            raise MemoryError()
+        g.p = q
+        g.cap = cap
+    if k:
+        memcpy(g.p + g.n, s, k)
+    g.n += k
+    return 0
 
 
-def _charset_ok(charset: Optional[bytes], allowed: list[bytes]) -> bool:
-    if charset is None:
-        return True
-    cs = charset.lower()
-    for name in allowed:
-        if name.endswith(b"*") and cs.startswith(name[:-1]) or cs == name:
-            return True
-    return False
+cdef inline int add_int(Grow *g, int64_t v) except -1:
+    return grow_add(g, &v, sizeof(int64_t))
 
 
-def _line_end(buf: Any, p: int, stop: int) -> int:
-    """The offset after the line at ``p`` (after its LF), or ``stop``."""
-    k = buf.find(b"\n", p, stop)
-    return stop if k < 0 else k + 1
+cdef inline bint is_name_char(unsigned char c) nogil:
+    # RFC 5322 section 2.2 field name: printable US-ASCII but ":" (033-071, 073-176)
+    return (33 <= c <= 57) or (59 <= c <= 126)
 
 
-def _is_blank(buf: Any, p: int, e: int) -> bool:
-    return buf[p:e] in (b"\n", b"\r\n")
+cdef inline bint is_bad_octet(unsigned char c) nogil:
+    # what makes email turn a header value into a Header object, or controls
+    return not (c == 9 or c == 10 or c == 13 or (32 <= c <= 126))
 
 
-def _strip_eol(buf: Any, a: int, e: int) -> int:
-    """``e`` moved back over the CR and LF octets before it (``rstrip('\\r\\n')``)."""
-    while e > a and buf[e - 1] in (10, 13):
+cdef inline unsigned char lower(unsigned char c) nogil:
+    return c + 32 if 65 <= c <= 90 else c
+
+
+cdef inline bint is_letter(unsigned char c) nogil:
+    return (65 <= c <= 90) or (97 <= c <= 122)
+
+
+cdef inline Py_ssize_t line_end(cbuf b, Py_ssize_t p, Py_ssize_t stop) nogil:
+    cdef const void *k = memchr(b + p, 10, stop - p) if p < stop else NULL
+    return stop if k == NULL else (<cbuf>k - b) + 1
+
+
+cdef inline bint is_blank(cbuf b, Py_ssize_t p, Py_ssize_t e) nogil:
+    return (e - p == 1 and b[p] == 10) or (e - p == 2 and b[p] == 13 and b[p + 1] == 10)
+
+
+cdef inline Py_ssize_t strip_eol(cbuf b, Py_ssize_t a, Py_ssize_t e) nogil:
+    while e > a and (b[e - 1] == 10 or b[e - 1] == 13):
         e -= 1
     return e
 
 
-def walk(buf: Any, start: int, stop: int, headers: bytes, charsets: bytes, max_depth: int,
-         decode: Optional[Callable[[int, bytes], Optional[bytes]]],
-         unescape: Optional[Callable[[str], str]],
-         whole: bool = False) -> tuple[bytearray, "array[int]", "array[int]", bytearray]:
-    """Walk the messages in ``buf[start:stop]`` (see the module docstring); with
-    ``whole`` the stretch is one message without a ``From `` line (a Maildir file)."""
-    buf = bytes(buf[start:stop]) if start or stop != len(buf) else bytes(buf)
-    w = _Walk(buf, start, _names(headers), _names(charsets), max_depth, decode, unescape)
-    n = len(buf)
-    p = 0
-    first = True
-    if whole:
-        w.message(-1, 0, n)
-        p = n
-    while p < n:
-        if buf.startswith(b"From ", p):
-            data = _line_end(buf, p, n)
-            offset = p
-        else:                                  # text before the first From line
-            data, offset = p, -1
-        k = buf.find(b"\nFrom ", data - 1 if data > 0 else 0)
-        end = n if k < 0 else k + 1
-        if offset >= 0 or not first or buf[data:end].strip():
-            w.message(offset, data, end)
-        first = False
-        p = end
-    return w.out, w.segs, w.msgs, w.names
+cdef bint any_bad(cbuf b, Py_ssize_t a, Py_ssize_t e) nogil:
+    cdef Py_ssize_t i
+    for i in range(a, e):
+        if is_bad_octet(b[i]):
+            return True
+    return False
 
 
-class _Walk:
-    def __init__(self, buf: bytes, base: int, headers: list[bytes], charsets: list[bytes],
-                 max_depth: int, decode: Any, unescape: Any) -> None:
-        self.buf = buf
-        self.base = base
-        self.headers = headers
-        self.lower_headers = [h.lower() for h in headers]
-        self.charsets = charsets
-        self.max_depth = max_depth
-        self.decode = decode
-        self.unescape = unescape
-        self.out = bytearray()
-        self.segs = array("q")
-        self.msgs = array("q")
-        self.names = bytearray()
+cdef bint eq_lower(cbuf b, Py_ssize_t a, Py_ssize_t e, bytes name):
+    """``b[a:e].lower() == name`` (``name`` lower case)."""
+    cdef Py_ssize_t k = len(name), i
+    cdef cbuf s = name
+    if e - a != k:
+        return False
+    for i in range(k):
+        if lower(b[a + i]) != s[i]:
+            return False
+    return True
 
-    # -- messages ---------------------------------------------------------------------
 
-    def message(self, offset: int, a: int, e: int) -> None:
-        index = len(self.msgs) // MSG
-        out_len, segs_len, names_len = len(self.out), len(self.segs), len(self.names)
-        base = self.base
-        record = [base + offset if offset >= 0 else -1, base + a, base + e, -1, -1, -1, -1, 0]
-        try:
-            if _LONE_CR.search(self.buf, a, e):
-                raise _Fallback
-            fields, body = self.header_block(a, e)
-            for name, span in ((b"message-id", 3), (b"date", 5)):
-                value = _first(fields, name)
-                if value is not None:
-                    if _BAD_HEADER_OCTET.search(self.buf, value[0], value[1]):
-                        raise _Fallback          # email makes it a Header object
-                    record[span], record[span + 1] = base + value[0], base + value[1]
-            self.url_headers(index, fields)
-            self.entity(index, fields, body, e, "", 0, False)
-        except _Fallback:
-            del self.out[out_len:]
-            del self.segs[segs_len:]
-            del self.names[names_len:]
-            record[7] |= FALLBACK
-        self.msgs.extend(record)
+cdef bint starts(cbuf b, Py_ssize_t p, Py_ssize_t e, const char *s, Py_ssize_t k) nogil:
+    return e - p >= k and memcmp(b + p, s, k) == 0
 
-    def header_block(self, a: int, e: int) -> tuple[list[tuple[bytes, int, int]], int]:
-        """The fields of the header block at ``a``: ``(lower-case name, value start, value
-        end)``, and where the body starts (after the blank line, or at the first line
-        that is no header line, as ``email.feedparser`` has it)."""
-        buf = self.buf
-        fields: list[list[Any]] = []
-        p = a
+
+cdef struct Field:
+    Py_ssize_t na, ne, va, ve
+
+
+cdef class _Walk:
+    cdef cbuf b
+    cdef Py_ssize_t n
+    cdef object buf, decode, unescape
+    cdef list headers, lower_headers, charsets
+    cdef int max_depth
+    cdef Grow out, segs, msgs, names
+    cdef Grow fields          # Field records of the header block being read
+
+    def __dealloc__(self):
+        free(self.out.p)
+        free(self.segs.p)
+        free(self.msgs.p)
+        free(self.names.p)
+        free(self.fields.p)
+
+    # -- messages -------------------------------------------------------------------
+
+    cdef int message(self, Py_ssize_t offset, Py_ssize_t a, Py_ssize_t e) except -1:
+        cdef Py_ssize_t index = self.msgs.n // (NMSG * 8)
+        cdef Py_ssize_t o = self.out.n, s = self.segs.n, nm = self.names.n
+        cdef int64_t rec[NMSG]
+        cdef int r
+        rec[0] = offset
+        rec[1] = a
+        rec[2] = e
+        rec[3] = rec[4] = rec[5] = rec[6] = -1
+        rec[7] = 0
+        r = self.message_body(index, a, e, rec)
+        if r == FB:
+            self.out.n = o
+            self.segs.n = s
+            self.names.n = nm
+            rec[3] = rec[4] = rec[5] = rec[6] = -1
+            rec[7] = FALLBACK
+        grow_add(&self.msgs, rec, sizeof(rec))
+        return 0
+
+    cdef int message_body(self, Py_ssize_t index, Py_ssize_t a, Py_ssize_t e,
+                          int64_t *rec) except -1:
+        cdef cbuf b = self.b
+        cdef const void *k
+        cdef Py_ssize_t p = a, body, nf, i
+        cdef Field *f
+        while p < e:                      # a CR not followed by LF: email cuts lines there
+            k = memchr(b + p, 13, e - p)
+            if k == NULL:
+                break
+            p = (<cbuf>k - b) + 1
+            if p >= e or b[p] != 10:
+                return FB
+        if self.header_block(a, e, &body) == FB:
+            return FB
+        nf = self.fields.n // sizeof(Field)
+        f = <Field *>self.fields.p
+        for i in range(nf):
+            if rec[3] < 0 and eq_lower(b, f[i].na, f[i].ne, b"message-id"):
+                if any_bad(b, f[i].va, f[i].ve):
+                    return FB
+                rec[3] = f[i].va
+                rec[4] = f[i].ve
+            elif rec[5] < 0 and eq_lower(b, f[i].na, f[i].ne, b"date"):
+                if any_bad(b, f[i].va, f[i].ve):
+                    return FB
+                rec[5] = f[i].va
+                rec[6] = f[i].ve
+        if self.url_headers(index) == FB:
+            return FB
+        return self.entity(index, body, e, b"", 0, False)
+
+    cdef int header_block(self, Py_ssize_t a, Py_ssize_t e, Py_ssize_t *body) except -1:
+        """Fields of the header block at ``a`` into ``self.fields``; ``body[0]``: where
+        the body starts (as ``_mail_py._Walk.header_block``)."""
+        cdef cbuf b = self.b
+        cdef Py_ssize_t p = a, le, q
+        cdef Field fld
+        cdef Field *last
+        self.fields.n = 0
         while p < e:
-            le = _line_end(buf, p, e)
-            if _is_blank(buf, p, le):
-                return [tuple(f) for f in fields], le
-            c = buf[p]
-            if c in (32, 9):                     # a folded line continues the field
-                if not fields:
-                    raise _Fallback             # first line a continuation: a defect
-                fields[-1][2] = _strip_eol(buf, p, le)
+            le = line_end(b, p, e)
+            if is_blank(b, p, le):
+                body[0] = le
+                return 0
+            if b[p] == 32 or b[p] == 9:
+                if self.fields.n == 0:
+                    return FB
+                last = <Field *>(self.fields.p + self.fields.n - sizeof(Field))
+                last.ve = strip_eol(b, p, le)
             else:
-                m = _HEADER_NAME.match(buf, p, le)
-                if m is None:
-                    if buf.startswith(b"From ", p):
-                        raise _Fallback          # a misplaced envelope line
-                    return [tuple(f) for f in fields], p   # the body starts here
-                colon = m.end() - 1
-                if colon == p:
-                    raise _Fallback              # ":value": email drops it with a defect
-                v = colon + 1
-                while v < le and buf[v] in (32, 9):
-                    v += 1
-                fields.append([buf[p:colon].lower(), v, _strip_eol(buf, v, le)])
+                q = p
+                while q < le and is_name_char(b[q]):
+                    q += 1
+                if q >= le or b[q] != 58:          # no "name:": the body starts here
+                    if starts(b, p, le, "From ", 5):
+                        return FB
+                    body[0] = p
+                    return 0
+                if q == p:
+                    return FB
+                fld.na = p
+                fld.ne = q
+                q += 1
+                while q < le and (b[q] == 32 or b[q] == 9):
+                    q += 1
+                fld.va = q
+                fld.ve = strip_eol(b, q, le)
+                grow_add(&self.fields, &fld, sizeof(Field))
             p = le
-        return [tuple(f) for f in fields], e
+        body[0] = e
+        return 0
 
-    def url_headers(self, index: int, fields: list[tuple[bytes, int, int]]) -> None:
-        for name, lower in zip(self.headers, self.lower_headers):
-            for fname, va, ve in fields:
-                if fname != lower:
+    cdef int url_headers(self, Py_ssize_t index) except -1:
+        cdef Py_ssize_t nf = self.fields.n // sizeof(Field), i, j
+        cdef Field *f = <Field *>self.fields.p
+        cdef bytes lowname
+        cdef int64_t la, lb
+        for j in range(len(self.lower_headers)):
+            lowname = self.lower_headers[j]
+            for i in range(nf):
+                if not eq_lower(self.b, f[i].na, f[i].ne, lowname):
                     continue
-                if _BAD_HEADER_OCTET.search(self.buf, va, ve):
-                    raise _Fallback              # email makes it a Header object
-                label = self.label(b"header:" + name)
-                self.segment(index, va, ve, label, K_HEADER, 0)
-                self.out.append(0)
+                if any_bad(self.b, f[i].va, f[i].ve):
+                    return FB
+                la = self.names.n
+                grow_add(&self.names, b"header:", 7)
+                grow_add(&self.names, <char *>(<bytes>self.headers[j]), len(self.headers[j]))
+                self.segment(index, self.b, f[i].va, f[i].ve, la, self.names.n, K_HEADER, 0,
+                             f[i].va, -1)
+                grow_add(&self.out, b"\0", 1)
+        return 0
 
-    # -- MIME entities ------------------------------------------------------------------
+    # -- MIME entities --------------------------------------------------------------
 
-    def entity(self, index: int, fields: list, body: int, e: int, section: str,
-               depth: int, in_digest: bool) -> None:
-        """The leaf parts of the entity whose fields and body (``body``..``e``) are given."""
-        buf = self.buf
-        ctype = _first(fields, b"content-type")
-        params: list[tuple[bytes, bytes]] = []
-        if ctype is None:
+    cdef int entity(self, Py_ssize_t index, Py_ssize_t body, Py_ssize_t e, bytes section,
+                    int depth, bint in_digest) except -1:
+        cdef cbuf b = self.b
+        cdef Py_ssize_t nf = self.fields.n // sizeof(Field), i
+        cdef Field *f = <Field *>self.fields.p
+        cdef Py_ssize_t ca = -1, ce = -1, ta = -1, te = -1
+        cdef bytes full, maintype, subtype, cte, label, data
+        cdef object boundary, charset
+        cdef list params
+        cdef int64_t la, src
+        for i in range(nf):
+            if ca < 0 and eq_lower(b, f[i].na, f[i].ne, b"content-type"):
+                ca, ce = f[i].va, f[i].ve
+            elif ta < 0 and eq_lower(b, f[i].na, f[i].ne, b"content-transfer-encoding"):
+                ta, te = f[i].va, f[i].ve
+        params = []
+        if ca < 0:
             if in_digest:
-                raise _Fallback                 # message/rfc822 by default
+                return FB
             full = b"text/plain"
         else:
-            value = buf[ctype[0]:ctype[1]]
-            if _BAD_HEADER_OCTET.search(value):
-                raise _Fallback
-            main_value, params = _params(value)
-            full = main_value.strip().lower()
+            if any_bad(b, ca, ce):
+                return FB
+            full = _params(b, ca, ce, params)
+            if full is None:
+                return FB
+            full = full.strip().lower()
             if full.count(b"/") != 1:
                 full = b"text/plain"
         maintype, _, subtype = full.partition(b"/")
         if maintype == b"message":
-            raise _Fallback
+            return FB
         if maintype == b"multipart":
             boundary = _param(params, b"boundary")
             if boundary is None or depth >= self.max_depth:
-                raise _Fallback
-            self.multipart(index, body, e, boundary.rstrip(), section, depth,
-                           subtype == b"digest")
-            return
+                return FB
+            return self.multipart(index, body, e, _unquote(boundary).rstrip(), section,
+                                  depth, subtype == b"digest")
         if maintype != b"text":
-            return                                # images, archives...: not text
-        cte_field = _first(fields, b"content-transfer-encoding")
-        cte = buf[cte_field[0]:cte_field[1]].lower() if cte_field else b""
-        if cte_field and _BAD_HEADER_OCTET.search(cte):
-            raise _Fallback
-        if not _charset_ok(_param(params, b"charset"), self.charsets):
-            raise _Fallback
-        label = self.label(f"{section or '1'} ".encode() + full)
-        if cte in (b"", b"7bit", b"8bit", b"binary"):
-            data, src = buf[body:e], body
-        elif cte in (b"quoted-printable", b"base64"):
+            return 0
+        if ta >= 0:
+            if any_bad(b, ta, te):
+                return FB
+            cte = PyBytes_FromStringAndSize(<char *>b + ta, te - ta).lower()
+        else:
+            cte = b""
+        charset = _param(params, b"charset")
+        if charset is not None and not _charset_ok(charset, self.charsets):
+            return FB
+        la = self.names.n
+        label = (section or b"1") + b" " + full
+        grow_add(&self.names, <char *>label, len(label))
+        if cte == b"" or cte == b"7bit" or cte == b"8bit" or cte == b"binary":
+            if subtype == b"html":
+                data = PyBytes_FromStringAndSize(<char *>b + body, e - body)
+                if self.html(index, data, la, self.names.n) == FB:
+                    return FB
+            else:
+                self.text(index, b, body, e, la, self.names.n, body)
+        elif cte == b"quoted-printable" or cte == b"base64":
             if self.decode is None:
-                raise _Fallback
-            data = self.decode(CTE_QP if cte == b"quoted-printable" else CTE_BASE64, buf[body:e])
+                return FB
+            data = self.decode(CTE_QP if cte == b"quoted-printable" else CTE_BASE64,
+                               PyBytes_FromStringAndSize(<char *>b + body, e - body))
             if data is None:
-                raise _Fallback
-            src = -1
+                return FB
+            if subtype == b"html":
+                if self.html(index, data, la, self.names.n) == FB:
+                    return FB
+            else:
+                self.text(index, <cbuf>(<char *>data), 0, len(data), la, self.names.n, -1)
         else:
-            raise _Fallback                      # uuencode, an unknown encoding
-        if subtype == b"html":
-            self.html(index, data, label)
-        else:
-            self.text(index, data, src, label)
-        self.out.append(0)
+            return FB
+        grow_add(&self.out, b"\0", 1)
+        return 0
 
-    def multipart(self, index: int, a: int, e: int, boundary: bytes, section: str,
-                  depth: int, digest: bool) -> None:
-        """The parts between ``--boundary`` lines (RFC 2046 section 5.1.1)."""
-        buf = self.buf
-        sep = b"--" + boundary
-        parts: list[tuple[int, int]] = []
-        p = a
-        part_start = -1
-        closed = False
+    cdef int multipart(self, Py_ssize_t index, Py_ssize_t a, Py_ssize_t e, bytes boundary,
+                       bytes section, int depth, bint digest) except -1:
+        cdef cbuf b = self.b
+        cdef bytes sep = b"--" + boundary
+        cdef cbuf s = sep
+        cdef Py_ssize_t k = len(sep), p = a, le, part_start = -1, pa, pe, body
+        cdef int kind, number = 0
+        cdef bint closed = False
+        cdef list parts = []
         while p < e:
-            le = _line_end(buf, p, e)
-            kind = _boundary_line(buf, p, le, sep)
+            le = line_end(b, p, e)
+            kind = boundary_line(b, p, le, s, k)
             if kind == 2:
                 if part_start >= 0:
-                    parts.append((part_start, _eol_before(buf, part_start, p)))
+                    parts.append((part_start, eol_before(b, part_start, p)))
                 closed = True
                 break
             if kind == 1:
                 if part_start >= 0:
-                    parts.append((part_start, _eol_before(buf, part_start, p)))
-                # boundary lines right after it (a close one too) are passed over:
-                # email reads no part between them
+                    parts.append((part_start, eol_before(b, part_start, p)))
                 p = le
                 while p < e:
-                    le = _line_end(buf, p, e)
-                    if not _boundary_line(buf, p, le, sep):
+                    le = line_end(b, p, e)
+                    if not boundary_line(b, p, le, s, k):
                         break
                     p = le
                 part_start = p
                 continue
             p = le
         if part_start < 0:
-            raise _Fallback                       # no boundary at all: email keeps the text
+            return FB
         if not closed:
-            parts.append((part_start, _eol_before(buf, part_start, e)))
-        for number, (pa, pe) in enumerate(parts, 1):
-            sub = f"{section}.{number}" if section else str(number)
-            fields, body = self.header_block(pa, pe)
-            self.entity(index, fields, body, pe, sub, depth + 1, digest)
+            parts.append((part_start, eol_before(b, part_start, e)))
+        for pa, pe in parts:
+            number += 1
+            sub = (section + b"." if section else b"") + str(number).encode()
+            if self.header_block(pa, pe, &body) == FB:
+                return FB
+            if self.entity(index, body, pe, sub, depth + 1, digest) == FB:
+                return FB
+        return 0
 
-    # -- text ---------------------------------------------------------------------------
+    # -- text -----------------------------------------------------------------------
 
-    def text(self, index: int, data: bytes, src: int, label: tuple[int, int]) -> None:
-        """A text part: copied as it stands, but for the reply-quote prefixes of lines
-        that continue a ``<`` left open; each such prefix starts a new segment."""
-        n = len(data)
-        p = 0           # where the current segment starts
-        q = 0           # where the current line starts
-        open_ = False   # a "<" left open at the end of the line before
+    cdef int text(self, Py_ssize_t index, cbuf d, Py_ssize_t a, Py_ssize_t n, int64_t la,
+                  int64_t lb, Py_ssize_t src) except -1:
+        """A text part ``d[a:n]``: as ``_mail_py._Walk.text`` (offsets in the part are
+        from ``a``; ``src`` >= 0: ``d`` is the spool and the part is at ``src``)."""
+        cdef Py_ssize_t p = a, q = a, le, i, m
+        cdef bint open_ = False
+        cdef const void *k
         while q < n:
-            le = data.find(b"\n", q)
-            le = n if le < 0 else le + 1
+            k = memchr(d + q, 10, n - q)
+            le = n if k == NULL else (<cbuf>k - d) + 1
             if open_:
-                m = _QUOTE.match(data, q, le)   # always holds a ">" when it matches
-                if m is not None:
-                    self.segment(index, p, q, label, K_TEXT, p, data, src)
-                    p = q = m.end()
-            lt = data.rfind(b"<", q, le)
-            gt = data.rfind(b">", q, le)
-            open_ = lt > gt or (open_ and gt < 0)
+                m = quote_prefix(d, q, le)
+                if m > q:
+                    self.segment(index, d, p, q, la, lb, K_TEXT, p - a, src + p - a if src >= 0 else -1, -1)
+                    p = q = m
+            # the last "<" or ">" of the line says whether a "<" is left open
+            i = le
+            while i > q:
+                i -= 1
+                if d[i] == 60:
+                    open_ = True
+                    break
+                if d[i] == 62:
+                    open_ = False
+                    break
             q = le
-        self.segment(index, p, n, label, K_TEXT, p, data, src)
+        self.segment(index, d, p, n, la, lb, K_TEXT, p - a, src + p - a if src >= 0 else -1, -1)
+        return 0
 
-    # -- HTML ---------------------------------------------------------------------------
+    # -- HTML -----------------------------------------------------------------------
 
-    def html(self, index: int, data: bytes, label: tuple[int, int]) -> None:
-        """``href``/``src`` values and text runs of an HTML part, in document order (the
-        tokenizer of :mod:`urlsift.mail.html`, on octets; anything it would report as
-        malformed, and ``<base href>``, fall back)."""
-        n = len(data)
-        i = run = 0
-        anchor = -1
+    cdef int html(self, Py_ssize_t index, bytes data, int64_t la, int64_t lb) except -1:
+        cdef cbuf d = data
+        cdef Py_ssize_t n = len(data), i = 0, run = 0, j, end, k, stop
+        cdef const void *hit
+        cdef unsigned char c
+        cdef bint letter, closing
+        cdef Py_ssize_t anchor = -1, href, seg
+        cdef bytes tag, name, value
+        cdef list attrs
+        cdef int kind
         while True:
-            j = data.find(b"<", i)
-            if j < 0 or j + 1 >= n:
+            hit = memchr(d + i, 60, n - i) if i < n else NULL
+            if hit == NULL:
                 break
-            c = data[j + 1]
-            letter = _letter(c)
-            if not (letter or c in b"/!?"):
+            j = <cbuf>hit - d
+            if j + 1 >= n:
+                break
+            c = d[j + 1]
+            letter = is_letter(c)
+            if not (letter or c == 47 or c == 33 or c == 63):
                 i = j + 1
                 continue
-            if c == 47 and j + 2 < n and data[j + 2] == 62:        # "</>"
-                self.html_text(index, data, run, j, label, anchor, True)
+            if c == 47 and j + 2 < n and d[j + 2] == 62:
+                if self.html_text(index, data, run, j, la, lb, anchor, True) == FB:
+                    return FB
                 i = run = j + 3
                 continue
-            self.html_text(index, data, run, j, label, anchor, True)
-            if letter or (c == 47 and j + 2 < n and _letter(data[j + 2])):
-                end, closing, tag, attrs = _tag(data, j)
+            if self.html_text(index, data, run, j, la, lb, anchor, True) == FB:
+                return FB
+            if letter or (c == 47 and j + 2 < n and is_letter(d[j + 2])):
+                attrs = []
+                end = _tag(d, n, j, attrs)
                 if end < 0:
-                    raise _Fallback
+                    return FB
+                closing = d[j + 1] == 47
+                tag = attrs.pop(0)
                 i = run = end
                 if closing:
                     if tag == b"a":
@@ -389,97 +442,254 @@ class _Walk:
                     continue
                 href = -1
                 for name, va, ve in attrs:
-                    kind = _HTML_ATTRS.get(name)
-                    if kind is None or va < 0:
+                    if name == b"href":
+                        kind = K_HREF
+                    elif name == b"src":
+                        kind = K_SRC
+                    else:
                         continue
-                    value = _strip(self.unescaped(data[va:ve]))
+                    if va < 0:
+                        continue
+                    value = self.unescaped(data[va:ve])
+                    if value is None:
+                        return FB
+                    value = _strip(value)
+                    if value is None:
+                        return FB
                     if not value:
                         continue
                     if tag == b"base" and kind == K_HREF:
-                        raise _Fallback            # relative links resolve against it
-                    seg = len(self.segs) // SEG
-                    if _SCHEME.match(value):
-                        self.segment(index, 0, len(value), label, kind, j, value, -1)
-                        self.out.append(0)
-                    if kind == K_HREF:
-                        href = seg if _SCHEME.match(value) else -2
+                        return FB
+                    seg = self.segs.n // (NSEG * 8)
+                    if has_scheme(value):
+                        self.segment(index, <cbuf>(<char *>value), 0, len(value), la, lb, kind,
+                                     j, -1, -1)
+                        grow_add(&self.out, b"\0", 1)
+                        if kind == K_HREF:
+                            href = seg
+                    elif kind == K_HREF:
+                        href = -2
                 if tag == b"a":
                     anchor = href
-                if tag in _RAW_TEXT:
-                    m = re.compile(b"</" + tag + rb"[\t\n\f\r />]", re.IGNORECASE).search(data, i)
-                    stop = m.start() if m else n
-                    self.html_text(index, data, i, stop, label, anchor, False)
+                if tag == b"script" or tag == b"style":
+                    stop = raw_end(d, n, i, tag)
+                    if self.html_text(index, data, i, stop, la, lb, anchor, False) == FB:
+                        return FB
                     i = run = stop
                 continue
-            if data.startswith(b"<!--", j):
-                k = data.find(b"-->", j + 4)
+            if starts(d, j, n, "<!--", 4):
+                k = find3(d, j + 4, n)
                 if k < 0:
-                    raise _Fallback
+                    return FB
                 i = run = k + 3
                 continue
-            k = data.find(b">", j + 2)
-            if k < 0 or not (c == 63 or data[j + 2:j + 9].lower() == b"doctype"):
-                raise _Fallback                   # never closed, or a bogus comment
-            i = run = k + 1
-        self.html_text(index, data, run, n, label, anchor, True)
+            hit = memchr(d + j + 2, 62, n - j - 2) if j + 2 < n else NULL
+            if hit == NULL:
+                return FB
+            if not (c == 63 or (n - (j + 2) >= 7 and eq_lower(d, j + 2, j + 9, b"doctype"))):
+                return FB
+            i = run = (<cbuf>hit - d) + 1
+        return self.html_text(index, data, run, n, la, lb, anchor, True)
 
-    def html_text(self, index: int, data: bytes, a: int, e: int, label: tuple[int, int],
-                  anchor: int, decode: bool) -> None:
+    cdef int html_text(self, Py_ssize_t index, bytes data, Py_ssize_t a, Py_ssize_t e,
+                       int64_t la, int64_t lb, Py_ssize_t anchor, bint decode) except -1:
+        cdef bytes text
         if a >= e:
-            return
-        raw = data[a:e]
-        if decode and b"&" in raw:
-            text = self.unescaped(raw)
-            self.segment(index, 0, len(text), label, K_HTML_TEXT, a, text, -1, anchor)
+            return 0
+        if decode and memchr(<char *>data + a, 38, e - a) != NULL:
+            text = self.unescaped(data[a:e])
+            if text is None:
+                return FB
+            self.segment(index, <cbuf>(<char *>text), 0, len(text), la, lb, K_HTML_TEXT, a, -1,
+                         anchor)
         else:
-            self.segment(index, a, e, label, K_HTML_TEXT, a, data, -1, anchor)
-        self.out.append(0)
+            self.segment(index, <cbuf>(<char *>data), a, e, la, lb, K_HTML_TEXT, a, -1, anchor)
+        grow_add(&self.out, b"\0", 1)
+        return 0
 
-    def unescaped(self, raw: bytes) -> bytes:
-        """``raw`` with its character references undone (``unescape``, on the text read
-        as Latin-1 so octets map one to one; a reference to a character past U+00FF
-        gives that character in UTF-8: it is not ASCII either way)."""
+    cdef bytes unescaped(self, bytes raw):
         if b"&" not in raw:
             return raw
         if self.unescape is None:
-            raise _Fallback
+            return None
         return self.unescape(raw.decode("latin-1")).encode("utf-8", "surrogatepass")
 
-    # -- output -------------------------------------------------------------------------
+    # -- output ---------------------------------------------------------------------
 
-    def label(self, name: bytes) -> tuple[int, int]:
-        a = len(self.names)
-        self.names += name
-        return a, len(self.names)
+    cdef int segment(self, Py_ssize_t index, cbuf d, Py_ssize_t a, Py_ssize_t e, int64_t la,
+                     int64_t lb, int kind, Py_ssize_t part_offset, Py_ssize_t where,
+                     Py_ssize_t anchor) except -1:
+        cdef int64_t rec[NSEG]
+        rec[0] = index
+        rec[1] = self.out.n
+        grow_add(&self.out, d + a, e - a)
+        rec[2] = self.out.n
+        rec[3] = where
+        rec[4] = kind
+        rec[5] = la
+        rec[6] = lb
+        rec[7] = part_offset
+        rec[8] = anchor
+        grow_add(&self.segs, rec, sizeof(rec))
+        return 0
 
-    def segment(self, index: int, a: int, e: int, label: tuple[int, int], kind: int,
-                part_offset: int, data: Optional[bytes] = None, src: int = -1,
-                anchor: int = -1) -> None:
-        """Append ``data[a:e]`` (the spool when ``data`` is None) to ``out``."""
-        start = len(self.out)
-        if data is None:
-            self.out += self.buf[a:e]
-            where = self.base + a
+
+cdef Py_ssize_t quote_prefix(cbuf d, Py_ssize_t q, Py_ssize_t le) nogil:
+    """The end of a reply-quote prefix ``[ \\t]*>([ \\t]?>)*[ \\t]?`` at ``q``, or ``q``."""
+    cdef Py_ssize_t p = q, r
+    while p < le and (d[p] == 32 or d[p] == 9):
+        p += 1
+    if p >= le or d[p] != 62:
+        return q
+    p += 1
+    while True:
+        r = p
+        if r < le and (d[r] == 32 or d[r] == 9):
+            r += 1
+        if r < le and d[r] == 62:
+            p = r + 1
         else:
-            self.out += data[a:e]
-            where = self.base + src + a if src >= 0 else -1
-        self.segs.extend((index, start, len(self.out), where, kind, label[0], label[1],
-                          part_offset, anchor))
+            break
+    if p < le and (d[p] == 32 or d[p] == 9):
+        p += 1
+    return p
 
 
-def _first(fields: list, name: bytes) -> Optional[tuple[int, int]]:
-    for fname, va, ve in fields:
-        if fname == name:
-            return va, ve
-    return None
+cdef int boundary_line(cbuf b, Py_ssize_t p, Py_ssize_t le, cbuf sep, Py_ssize_t k) nogil:
+    cdef Py_ssize_t q
+    cdef int kind = 1
+    if le - p < k or memcmp(b + p, sep, k) != 0:
+        return 0
+    q = p + k
+    if le - q >= 2 and b[q] == 45 and b[q + 1] == 45:
+        q += 2
+        kind = 2
+    while q < le and (b[q] == 32 or b[q] == 9):
+        q += 1
+    if q == le or (le - q == 1 and b[q] == 10) or (le - q == 2 and b[q] == 13 and b[q + 1] == 10):
+        return kind
+    return 0
 
 
-def _params(value: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
-    """The value before the first ``;`` and its parameters, as ``email.message``'s
-    ``_parseparam`` cuts them (a ``;`` inside quotes does not cut); RFC 2231 parameters
-    (``name*=``) fall back."""
+cdef Py_ssize_t eol_before(cbuf b, Py_ssize_t a, Py_ssize_t p) nogil:
+    if p - 2 >= a and b[p - 2] == 13 and b[p - 1] == 10:
+        return p - 2
+    if p - 1 >= a and (b[p - 1] == 10 or b[p - 1] == 13):
+        return p - 1
+    return p
+
+
+cdef Py_ssize_t find3(cbuf d, Py_ssize_t p, Py_ssize_t n) nogil:
+    """Where ``-->`` is at or after ``p``, or -1."""
+    while p + 3 <= n:
+        if d[p] == 45 and d[p + 1] == 45 and d[p + 2] == 62:
+            return p
+        p += 1
+    return -1
+
+
+cdef bint has_scheme(bytes value):
+    """``value`` starts with ``scheme:`` (RFC 3986 section 3.1)."""
+    cdef cbuf v = value
+    cdef Py_ssize_t n = len(value), i
+    if n == 0 or not is_letter(v[0]):
+        return False
+    for i in range(1, n):
+        if v[i] == 58:
+            return True
+        if not (is_letter(v[i]) or 48 <= v[i] <= 57 or v[i] == 43 or v[i] == 46 or v[i] == 45):
+            return False
+    return False
+
+
+cdef object _strip(bytes value):
+    cdef unsigned char c0, c1
+    value = value.strip()
+    if value:
+        c0 = value[0]
+        c1 = value[len(value) - 1]
+        if c0 >= 0x80 or c1 >= 0x80 or 0x1c <= c0 <= 0x1f or 0x1c <= c1 <= 0x1f:
+            return None
+    return value
+
+
+cdef inline bint in_set(unsigned char c, const char *s) nogil:
+    while s[0]:
+        if <unsigned char>s[0] == c:
+            return True
+        s += 1
+    return False
+
+
+cdef Py_ssize_t _past(cbuf d, Py_ssize_t n, Py_ssize_t p, const char *stops, bint inside) nogil:
+    while p < n and in_set(d[p], stops) == inside:
+        p += 1
+    return p
+
+
+cdef Py_ssize_t _tag(cbuf d, Py_ssize_t n, Py_ssize_t j, list attrs) except -2:
+    """As ``_mail_py._tag``: the offset after the tag's ``>`` (or -1 when it never ends);
+    ``attrs`` gets the tag name then ``(name, value start, value end)`` triples."""
+    cdef bint closing = d[j + 1] == 47
+    cdef Py_ssize_t p = j + 2 if closing else j + 1, q, va, ve
+    cdef unsigned char quote
+    cdef const void *hit
+    q = _past(d, n, p, "\t\n\f\r />", False)
+    attrs.append(PyBytes_FromStringAndSize(<char *>d + p, q - p).lower())
+    p = q
+    while True:
+        p = _past(d, n, p, "\t\n\f\r /", True)
+        if p >= n:
+            return -1
+        if d[p] == 62:
+            break
+        q = _past(d, n, p + 1, "\t\n\f\r />=", False)
+        name = PyBytes_FromStringAndSize(<char *>d + p, q - p).lower()
+        p = _past(d, n, q, "\t\n\f\r ", True)
+        va = ve = -1
+        if p < n and d[p] == 61:
+            p = _past(d, n, p + 1, "\t\n\f\r ", True)
+            if p >= n:
+                return -1
+            quote = d[p]
+            if quote == 34 or quote == 39:
+                hit = memchr(d + p + 1, quote, n - p - 1) if p + 1 < n else NULL
+                if hit == NULL:
+                    return -1
+                q = <cbuf>hit - d
+                va, ve = p + 1, q
+                p = q + 1
+            else:
+                q = _past(d, n, p, "\t\n\f\r >", False)
+                va, ve = p, q
+                p = q
+        attrs.append((name, va, ve))
+    return p + 1
+
+
+cdef Py_ssize_t raw_end(cbuf d, Py_ssize_t n, Py_ssize_t i, bytes tag):
+    """Where ``</tag`` followed by white space, ``/`` or ``>`` starts (any case), or n."""
+    cdef Py_ssize_t k = len(tag), p = i
+    cdef const void *hit
+    while p < n:
+        hit = memchr(d + p, 60, n - p)
+        if hit == NULL:
+            return n
+        p = <cbuf>hit - d
+        if (n - p >= k + 3 and d[p + 1] == 47 and eq_lower(d, p + 2, p + 2 + k, tag)
+                and in_set(d[p + 2 + k], "\t\n\f\r />")):
+            return p
+        p += 1
+    return n
+
+
+cdef object _params(cbuf b, Py_ssize_t a, Py_ssize_t e, list params):
+    """As ``_mail_py._params``: the value before the first ``;`` (None: fall back),
+    ``params`` gets ``(name, value)``."""
+    cdef bytes value = PyBytes_FromStringAndSize(<char *>b + a, e - a)
+    cdef bytes main, rest, s, f, name, val
+    cdef Py_ssize_t end
     main, sep, rest = value.partition(b";")
-    params: list[tuple[bytes, bytes]] = []
     s = b";" + rest if sep else b""
     while s[:1] == b";":
         s = s[1:]
@@ -493,107 +703,94 @@ def _params(value: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
         name, eq, val = f.partition(b"=")
         name = name.strip().lower()
         if b"*" in name:
-            raise _Fallback
+            return None
         if eq:
             params.append((name, _unquote(val.strip())))
-    return main, params
+    return main
 
 
-def _unquote(v: bytes) -> bytes:
-    if len(v) > 1 and v[:1] == b'"' and v[-1:] == b'"':
-        return v[1:-1].replace(b"\\\\", b"\\").replace(b'\\"', b'"')
+cdef bytes _unquote(bytes v):
+    if len(v) > 1:
+        if v[:1] == b'"' and v[-1:] == b'"':
+            return v[1:-1].replace(b"\\\\", b"\\").replace(b'\\"', b'"')
+        if v[:1] == b"<" and v[-1:] == b">":
+            return v[1:-1]
     return v
 
 
-def _param(params: list[tuple[bytes, bytes]], name: bytes) -> Optional[bytes]:
+cdef object _param(list params, bytes name):
     for pname, value in params:
         if pname == name:
             return value
     return None
 
 
-def _boundary_line(buf: bytes, p: int, le: int, sep: bytes) -> int:
-    """1 for a ``--boundary`` line, 2 for the closing ``--boundary--``, else 0."""
-    if not buf.startswith(sep, p):
-        return 0
-    q = p + len(sep)
-    kind = 1
-    if buf.startswith(b"--", q):
-        q += 2
-        kind = 2
-    while q < le and buf[q] in (32, 9):
-        q += 1
-    rest = buf[q:le]
-    return kind if rest in (b"", b"\n", b"\r\n") else 0
+cdef bint _charset_ok(bytes charset, list allowed):
+    cdef bytes cs = charset.lower(), name
+    for name in allowed:
+        if (name.endswith(b"*") and cs.startswith(name[:-1])) or cs == name:
+            return True
+    return False
 
 
-def _eol_before(buf: bytes, a: int, p: int) -> int:
-    """The end of a part whose boundary line starts at ``p``: the line end before the
-    boundary belongs to it (RFC 2046 section 5.1.1)."""
-    if p - 2 >= a and buf[p - 2:p] == b"\r\n":
-        return p - 2
-    if p - 1 >= a and buf[p - 1] in (10, 13):
-        return p - 1
-    return p
+def walk(buf, Py_ssize_t start, Py_ssize_t stop, bytes headers, bytes charsets,
+         int max_depth, decode, unescape, bint whole=False):
+    """See ``urlsift._mail_py.walk``."""
+    cdef const unsigned char[::1] view = buf
+    cdef _Walk w = _Walk()
+    cdef Py_ssize_t n, p, q, data, end, offset
+    cdef cbuf b
+    cdef bint first = True
+    cdef const void *hit
+    if not (0 <= start <= stop <= view.shape[0]):
+        raise ValueError(f"walk: bad range {start}..{stop} of a buffer of {view.shape[0]} octets")
+    w.buf = buf
+    b = &view[0] if view.shape[0] else <cbuf>b""
+    w.b = b
+    w.n = stop
+    w.headers = [h for h in headers.split(b"\0") if h]
+    w.lower_headers = [h.lower() for h in w.headers]
+    w.charsets = [c for c in charsets.split(b"\0") if c]
+    w.max_depth = max_depth
+    w.decode = decode
+    w.unescape = unescape
+    p = start
+    if whole:
+        w.message(-1, start, stop)
+        p = stop
+    while p < stop:
+        if starts(b, p, stop, "From ", 5):
+            data = line_end(b, p, stop)
+            offset = p
+        else:
+            data = p
+            offset = -1
+        end = stop
+        q = data - 1 if data > start else start
+        while q < stop:
+            hit = memchr(b + q, 10, stop - q)
+            if hit == NULL:
+                break
+            q = <cbuf>hit - b
+            if starts(b, q + 1, stop, "From ", 5):
+                end = q + 1
+                break
+            q += 1
+        if offset >= 0 or not first or not _blank(b, data, end):
+            w.message(offset, data, end)
+        first = False
+        p = end
+    out = PyByteArray_FromStringAndSize(w.out.p, w.out.n)
+    segs = array("q", PyBytes_FromStringAndSize(w.segs.p, w.segs.n))
+    msgs = array("q", PyBytes_FromStringAndSize(w.msgs.p, w.msgs.n))
+    names = PyByteArray_FromStringAndSize(w.names.p, w.names.n)
+    return out, segs, msgs, names
 
 
-def _strip(value: bytes) -> bytes:
-    """``value`` without the ASCII white space around it; with a non-ASCII octet or an
-    information separator at either end (``str.strip`` would take U+00A0...) the
-    message falls back."""
-    value = value.strip()
-    if value and (value[0] >= 0x80 or value[-1] >= 0x80 or 0x1c <= value[0] <= 0x1f
-                  or 0x1c <= value[-1] <= 0x1f):
-        raise _Fallback
-    return value
-
-
-def _letter(c: int) -> bool:
-    return 65 <= c <= 90 or 97 <= c <= 122
-
-
-def _past(data: bytes, p: int, stop_set: bytes, inside: bool) -> int:
-    """The offset after the run at ``p`` of octets in (``inside``) or not in ``stop_set``."""
-    n = len(data)
-    while p < n and ((data[p] in stop_set) == inside):
-        p += 1
-    return p
-
-
-def _tag(data: bytes, j: int) -> tuple[int, bool, bytes, list[tuple[bytes, int, int]]]:
-    """The tag at ``data[j]``: (offset after its ``>``, closing, name, attributes as
-    (name, value start, value end), -1 when without value); (-1, ...) when it never ends."""
-    n = len(data)
-    closing = data[j + 1] == 47
-    p = j + 2 if closing else j + 1
-    q = _past(data, p, _NAME_END, False)
-    tag = data[p:q].lower()
-    attrs: list[tuple[bytes, int, int]] = []
-    p = q
-    while True:
-        p = _past(data, p, b"\t\n\f\r /", True)
-        if p >= n:
-            return -1, closing, tag, attrs
-        if data[p] == 62:
-            break
-        q = _past(data, p + 1, b"\t\n\f\r />=", False)
-        name = data[p:q].lower()
-        p = _past(data, q, _SPACES, True)
-        va = ve = -1
-        if p < n and data[p] == 61:
-            p = _past(data, p + 1, _SPACES, True)
-            if p >= n:
-                return -1, closing, tag, attrs
-            quote = data[p]
-            if quote in (34, 39):
-                q = data.find(bytes((quote,)), p + 1)
-                if q < 0:
-                    return -1, closing, tag, attrs
-                va, ve = p + 1, q
-                p = q + 1
-            else:
-                q = _past(data, p, b"\t\n\f\r >", False)
-                va, ve = p, q
-                p = q
-        attrs.append((name, va, ve))
-    return p + 1, closing, tag, attrs
+cdef bint _blank(cbuf b, Py_ssize_t a, Py_ssize_t e) nogil:
+    """``b[a:e].strip()`` is empty (ASCII white space only)."""
+    cdef Py_ssize_t i
+    for i in range(a, e):
+        if not (b[i] == 32 or 9 <= b[i] <= 13):
+            return False
+    return True

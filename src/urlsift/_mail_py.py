@@ -189,6 +189,7 @@ class _Walk:
             del self.out[out_len:]
             del self.segs[segs_len:]
             del self.names[names_len:]
+            record[3:7] = [-1, -1, -1, -1]
             record[7] |= FALLBACK
         self.msgs.extend(record)
 
@@ -262,7 +263,8 @@ class _Walk:
             boundary = _param(params, b"boundary")
             if boundary is None or depth >= self.max_depth:
                 raise _Fallback
-            self.multipart(index, body, e, boundary.rstrip(), section, depth,
+            # get_boundary unquotes the parameter value a second time
+            self.multipart(index, body, e, _unquote(boundary).rstrip(), section, depth,
                            subtype == b"digest")
             return
         if maintype != b"text":
@@ -348,9 +350,11 @@ class _Walk:
                 if m is not None:
                     self.segment(index, p, q, label, K_TEXT, p, data, src)
                     p = q = m.end()
+            # the last "<" or ">" of the line says whether a "<" is left open
             lt = data.rfind(b"<", q, le)
             gt = data.rfind(b">", q, le)
-            open_ = lt > gt or (open_ and gt < 0)
+            if lt != gt:
+                open_ = lt > gt
             q = le
         self.segment(index, p, n, label, K_TEXT, p, data, src)
 
@@ -499,8 +503,12 @@ def _params(value: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
 
 
 def _unquote(v: bytes) -> bytes:
-    if len(v) > 1 and v[:1] == b'"' and v[-1:] == b'"':
-        return v[1:-1].replace(b"\\\\", b"\\").replace(b'\\"', b'"')
+    """``email.utils.unquote``: the quotes (or angle brackets) around a value removed."""
+    if len(v) > 1:
+        if v[:1] == b'"' and v[-1:] == b'"':
+            return v[1:-1].replace(b"\\\\", b"\\").replace(b'\\"', b'"')
+        if v[:1] == b"<" and v[-1:] == b">":
+            return v[1:-1]
     return v
 
 
