@@ -51,10 +51,11 @@ from __future__ import annotations
 
 import re
 from array import array
+from bisect import bisect_right
 from typing import Any, Callable, Optional
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
-           "FALLBACK", "HEADERS", "CHARSETS", "CTE_QP", "CTE_BASE64"]
+           "FALLBACK", "HEADERS", "CHARSETS", "CTE_QP", "CTE_BASE64", "trace", "iso_date"]
 
 #: Integers per segment and per message record.
 SEG = 9
@@ -604,3 +605,112 @@ def _tag(data: bytes, j: int) -> tuple[int, bool, bytes, list[tuple[bytes, int, 
                 p = q
         attrs.append((name, va, ve))
     return p + 1, closing, tag, attrs
+
+
+# -- from matches of the scan text back to messages ---------------------------------------
+
+_MONTHS = {m: i for i, m in enumerate(
+    (b"Jan", b"Feb", b"Mar", b"Apr", b"May", b"Jun", b"Jul", b"Aug", b"Sep", b"Oct", b"Nov",
+     b"Dec"), 1)}
+_DATE = re.compile(rb"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), )?([0-9]{1,2}) ([A-Z][a-z][a-z]) "
+                   rb"([0-9]{4}) ([0-9]{2}):([0-9]{2}):([0-9]{2}) ([+-])([0-9]{2})([0-9]{2})")
+_WHITE = re.compile(rb"[\t\n\x0b\x0c\r\x1c-\x1f ]")
+
+
+def _days(year: int, month: int) -> int:
+    if month == 2:
+        return 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    return 30 if month in (4, 6, 9, 11) else 31
+
+
+def iso_date(raw: bytes) -> Optional[str]:
+    """The RFC 5322 section 3.3 date ``raw`` in ISO 8601 with its own offset, as
+    ``email.utils.parsedate_to_datetime(...).isoformat()`` gives it, for the one form
+    mail programs write (``Sat, 01 Jan 2000 00:00:30 +0000``); None for any other
+    form, which the caller leaves to the standard library.
+
+    >>> iso_date(b"Mon, 12 Oct 2026 10:15:00 +0200"), iso_date(b"12 Oct 2026 10:15:00 -0000")
+    ('2026-10-12T10:15:00+02:00', '2026-10-12T10:15:00')
+    """
+    m = _DATE.fullmatch(raw)
+    if m is None:
+        return None
+    day, month, year = int(m[1]), _MONTHS.get(m[2]), int(m[3])
+    hour, minute, second, tzh, tzm = int(m[4]), int(m[5]), int(m[6]), int(m[8]), int(m[9])
+    if (month is None or year < 1000 or not 1 <= day <= _days(year, month) or hour > 23
+            or minute > 59 or second > 59 or tzh > 23 or tzm > 59):
+        return None
+    text = f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}"
+    if m[7] == b"-" and tzh == tzm == 0:
+        return text                  # -0000: the local time is not known (RFC 5322)
+    return f"{text}{m[7].decode()}{tzh:02d}:{tzm:02d}"
+
+
+def trace(found: list, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, base: int,
+          source: str, cls: type, limit: int, other: Callable[[int], list],
+          same_link: Callable[[str, str], bool], id_of: Callable[[bytes], Optional[str]],
+          date_of: Callable[[bytes], Optional[str]]) -> list:
+    """The ``cls`` tuples (``urlsift.mail.MailMatch``) of the matches ``found`` in the
+    scan text ``out`` of :func:`walk`, in message order: each traced back to its
+    segment, part and message. A message marked ``FALLBACK``, or larger than
+    ``limit``, is handed to ``other(index)`` (which returns its matches). The same
+    link as the ``href`` of the ``<a>`` around it is left out (``same_link``); the
+    Message-ID and Date come from ``id_of`` and from :func:`iso_date` or ``date_of``.
+    """
+    result: list = []
+    starts = segs[1::SEG]
+    labels: dict[bytes, str] = {}
+    suffix = {K_HREF: " href", K_SRC: " src"}
+    k = 0
+    total = len(found)
+    for i in range(0, len(msgs), MSG):
+        offset, a, e, ida, ide, da, de, flags = msgs[i:i + MSG]
+        index = i // MSG
+        big = e - a > limit or (offset >= 0 and a - offset > limit)
+        if flags & FALLBACK or big:
+            while k < total and segs[(bisect_right(starts, found[k][1]) - 1) * SEG] == index:
+                k += 1             # a message too large may still have been walked
+            result.extend(other(index))
+            continue
+        if k >= total or segs[(bisect_right(starts, found[k][1]) - 1) * SEG] != index:
+            continue
+        message_id = id_of(bytes(piece[ida:ide])) if ida >= 0 else None
+        date = None
+        if da >= 0:
+            raw_date = bytes(piece[da:de])
+            date = iso_date(raw_date) or date_of(raw_date)
+        at = base + offset if offset >= 0 else None
+        while k < total:
+            m = found[k]
+            r = (bisect_right(starts, m[1]) - 1) * SEG
+            if segs[r] != index:
+                break
+            k += 1
+            kind, seg_start = segs[r + 4], segs[r + 1]
+            if kind == K_HTML_TEXT and segs[r + 8] >= 0:
+                h = segs[r + 8] * SEG
+                if same_link(m[0], bytes(out[segs[h + 1]:segs[h + 2]]).decode("latin-1")):
+                    continue        # <a href="U">U</a>: the href has said it already
+            key = bytes(names[segs[r + 5]:segs[r + 6]])
+            label = labels.get(key)
+            if label is None:
+                label = labels[key] = key.decode("latin-1")
+            where = None
+            if kind in suffix:
+                part = label + suffix[kind]
+                start = end = segs[r + 7]
+                raw = bytes(out[seg_start:segs[r + 2]]).decode("utf-8", "replace")
+            else:
+                part = label
+                start = segs[r + 7] + m[1] - seg_start
+                if m[2] <= segs[r + 2]:
+                    end = segs[r + 7] + m[2] - seg_start
+                else:                           # a wrapper over lines split at "> "
+                    t = (bisect_right(starts, m[2] - 1) - 1) * SEG
+                    end = segs[t + 7] + m[2] - segs[t + 1]
+                raw = m[3]
+                if segs[r + 3] >= 0:
+                    where = base + segs[r + 3] + m[1] - seg_start
+            result.append(tuple.__new__(cls, (m[0], raw, start, end, message_id, date, part,
+                                              False, source, at, m, where)))
+    return result

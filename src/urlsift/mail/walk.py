@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from binascii import Error as BinasciiError
 from binascii import a2b_base64, a2b_qp
-from bisect import bisect_right
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from .._select import cores
@@ -96,72 +95,46 @@ def message_urls_fast(data: bytes, source: str, opts: _Options,
     return list(_piece_urls(data, 0, source, opts, report, spool.MESSAGE_MAX, True))
 
 
+class _NoMbox(Exception):
+    """A line longer than the bound: the spool is no mbox, the rest is not read."""
+
+
 def _piece_urls(piece: bytes, base: int, name: str, opts: _Options,
                 report: Callable[[str], None], limit: int, whole: bool) -> Iterator[MailMatch]:
     """The URLs of a piece of whole messages at ``base`` in the spool; returns True when
     the spool turned out to be no mbox (a line too long) and the rest must not be read."""
     out, segs, msgs, names = _walk(piece, whole)
     found = list(extract(out, schemes=opts.schemes, valid=opts.valid)) if len(out) else []
-    starts = segs[1::SEG] if found else ()
-    labels: dict[bytes, str] = {}
-    k = 0                                   # next match
-    for i in range(0, len(msgs), MSG):
-        offset, a, e, ida, ide, da, de, flags = msgs[i:i + MSG]
+
+    def other(index: int) -> list[MailMatch]:
+        offset, a, e = msgs[index * MSG:index * MSG + 3]
         at = base + offset if offset >= 0 else None
-        index = i // MSG
         if e - a > limit or (offset >= 0 and a - offset > limit):
             line = _long_line(piece, offset if offset >= 0 else a, e, limit)
             if line >= 0:
                 report(f"skipping message {_where(name, at)}: no line end within "
                        f"{spool._size(limit)} at offset {base + line}: not an mbox, the "
                        f"rest of it is not read")
-                return True
+                raise _NoMbox
             report(f"skipping message {_where(name, at)}: message larger than "
                    f"{spool._size(limit)}")
-            while k < len(found) and segs[(bisect_right(starts, found[k][1]) - 1) * SEG] == index:
-                k += 1
-            continue
-        if flags & _M.FALLBACK:
-            yield from message_matches(name, at, piece[a:e], opts, report)
-            continue
-        message_id = clean(piece[ida:ide].decode("ascii")) if ida >= 0 else None
-        date = iso_date(piece[da:de].decode("ascii")) if da >= 0 else None
-        while k < len(found):
-            m = found[k]
-            s = bisect_right(starts, m[1]) - 1
-            r = s * SEG
-            if segs[r] != index:
-                break
-            k += 1
-            kind = segs[r + 4]
-            seg_start = segs[r + 1]
-            if kind == K_HTML_TEXT and segs[r + 8] >= 0:
-                h = segs[r + 8] * SEG
-                if _same_link(m[0], out[segs[h + 1]:segs[h + 2]].decode("latin-1").strip()):
-                    continue        # <a href="U">U</a>: the href has said it already
-            key = bytes(names[segs[r + 5]:segs[r + 6]])
-            label = labels.get(key)
-            if label is None:
-                label = labels[key] = key.decode("latin-1")
-            if kind in _SUFFIX:
-                part = label + _SUFFIX[kind]
-                start = end = segs[r + 7]
-                raw = out[seg_start:segs[r + 2]].decode("utf-8", "replace")
-                where = None
-            else:
-                part = label
-                start = segs[r + 7] + m[1] - seg_start
-                if m[2] <= segs[r + 2]:
-                    end = segs[r + 7] + m[2] - seg_start
-                else:                           # a wrapper over lines split at "> "
-                    t = (bisect_right(starts, m[2] - 1) - 1) * SEG
-                    end = segs[t + 7] + m[2] - segs[t + 1]
-                raw = m[3]
-                src = segs[r + 3]
-                where = base + src + m[1] - seg_start if src >= 0 else None
-            yield MailMatch(m[0], raw, start, end, message_id, date, part, False, name, at,
-                            m, where)
+            return []
+        return message_matches(name, at, piece[a:e], opts, report)
+
+    try:
+        yield from cores.mail.trace(found, out, segs, msgs, names, piece, base, name, MailMatch,
+                                    limit, other, _same_link, _message_id, _date)
+    except _NoMbox:
+        return True
     return False
+
+
+def _message_id(raw: bytes) -> Optional[str]:
+    return clean(raw.decode("ascii"))
+
+
+def _date(raw: bytes) -> Optional[str]:
+    return iso_date(raw.decode("ascii"))
 
 
 def _where(name: str, at: Optional[int]) -> str:
