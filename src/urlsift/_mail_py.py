@@ -445,6 +445,9 @@ class _Walk:
         gives that character in UTF-8: it is not ASCII either way)."""
         if b"&" not in raw:
             return raw
+        fast = _references(raw)
+        if fast is not None:
+            return fast
         if self.unescape is None:
             raise _Fallback
         return self.unescape(raw.decode("latin-1")).encode("utf-8", "surrogatepass")
@@ -554,6 +557,33 @@ def _strip(value: bytes) -> bytes:
                   or 0x1c <= value[-1] <= 0x1f):
         raise _Fallback
     return value
+
+
+_FAST_REF = re.compile(rb"&(?:#([0-9]{1,7});|#[xX]([0-9a-fA-F]{1,6});|(amp|lt|gt|quot|apos);)")
+_NAMED = {b"amp": 38, b"lt": 60, b"gt": 62, b"quot": 34, b"apos": 39}
+
+
+def _references(raw: bytes) -> Optional[bytes]:
+    """``raw`` with its character references undone when each is one mail HTML is full
+    of and ``html.unescape`` reads as one printable ASCII character (``&amp;``,
+    ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;``, ``&#NN;``/``&#xHH;`` for U+0020 to
+    U+007E, the ``;`` written); else None, and ``html.unescape`` reads the text."""
+    out = bytearray()
+    p = 0
+    while True:
+        k = raw.find(b"&", p)
+        if k < 0:
+            out += raw[p:]
+            return bytes(out)
+        out += raw[p:k]
+        m = _FAST_REF.match(raw, k)
+        if m is None:
+            return None
+        v = int(m[1]) if m[1] else int(m[2], 16) if m[2] else _NAMED[m[3]]
+        if not 32 <= v <= 126:
+            return None
+        out.append(v)
+        p = m.end()
 
 
 def _letter(c: int) -> bool:
