@@ -267,7 +267,7 @@ def test_malformed_message_is_reported_and_skipped(tmp_path, monkeypatch):
 
     monkeypatch.setattr(mail, "_decoded_text", failing)
     errors = []
-    got = [m.url for m in iter_mail_urls(spool, on_error=errors.append)]
+    got = [m.url for m in iter_mail_urls(spool, on_error=errors.append, engine="email")]
     assert got == ["http://one.example/", "http://three.example/"]
     assert len(errors) == 1 and "bad payload" in errors[0] and "offset" in errors[0]
 

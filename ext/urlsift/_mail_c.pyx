@@ -1007,7 +1007,10 @@ def trace(list found, out, segs, msgs, names, piece, Py_ssize_t base, str source
                     ms_start = (<tuple>found[k])[1]
                     while s + 1 < nsegs and sg[(s + 1) * NSEG + 1] <= ms_start:
                         s += 1
-            result.extend(other(i))
+            got = other(i)
+            if got is None:
+                return result
+            result.extend(got)
             continue
         if k >= total or sg[s * NSEG] != i:
             continue

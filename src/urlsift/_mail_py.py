@@ -40,12 +40,14 @@ Output (``walk`` returns ``(out, segs, msgs, names)``):
   spans (-1 when absent), flags;
 - ``names``: the labels (``1.2 text/html``, ``header:List-Post``) the segments point to.
 
->>> out, segs, msgs, names = walk(b"From a\\nMessage-ID: <1@x>\\n\\nsee http://a.example/\\n", 0, 47,
-...                               HEADERS, CHARSETS, 8, None, None, False)
->>> bytes(out), list(msgs), bytes(names)
-(b'see http://a.example/\\n\\x00', [0, 7, 47, 19, 24, -1, -1, 0], b'1 text/plain')
->>> list(segs)
-[0, 0, 22, 25, 1, 0, 12, 0, -1]
+>>> spool = b"From a\\nMessage-ID: <1@x>\\n\\nsee http://a.example/\\n"
+>>> out, segs, msgs, names = walk(spool, 0, len(spool), HEADERS, CHARSETS, 8, None, None)
+>>> bytes(out), bytes(names)
+(b'see http://a.example/\\n\\x00', b'1 text/plain')
+>>> list(msgs)    # From line at 0, data 7..48, Message-ID value 19..24, no Date
+[0, 7, 48, 19, 24, -1, -1, 0]
+>>> list(segs)    # message 0, out[0:22] is spool[26:48], a text part labelled names[0:12]
+[0, 0, 22, 26, 1, 0, 12, 0, -1]
 """
 from __future__ import annotations
 
@@ -683,7 +685,8 @@ def trace(found: list, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, b
     """The ``cls`` tuples (``urlsift.mail.MailMatch``) of the matches ``found`` in the
     scan text ``out`` of :func:`walk`, in message order: each traced back to its
     segment, part and message. A message marked ``FALLBACK``, or larger than
-    ``limit``, is handed to ``other(index)`` (which returns its matches). The same
+    ``limit``, is handed to ``other(index)``, which returns its matches, or None to end
+    the trace there (what was traced before is returned). The same
     link as the ``href`` of the ``<a>`` around it is left out (``same_link``); the
     Message-ID and Date come from ``id_of`` and from :func:`iso_date` or ``date_of``.
     """
@@ -700,7 +703,10 @@ def trace(found: list, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, b
         if flags & FALLBACK or big:
             while k < total and segs[(bisect_right(starts, found[k][1]) - 1) * SEG] == index:
                 k += 1             # a message too large may still have been walked
-            result.extend(other(index))
+            got = other(index)
+            if got is None:
+                return result      # the spool turned out to be no mbox: nothing after
+            result.extend(got)
             continue
         if k >= total or segs[(bisect_right(starts, found[k][1]) - 1) * SEG] != index:
             continue

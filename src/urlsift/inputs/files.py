@@ -71,17 +71,42 @@ def iter_messages(path: PathLike, *, stream: Optional[IO[bytes]] = None
 def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                    valid: Optional[str] = None, refang: bool = False,
                    on_error: Optional[Callable[[str], None]] = None,
-                   stream: Optional[IO[bytes]] = None) -> Iterator[Any]:
+                   stream: Optional[IO[bytes]] = None,
+                   engine: Optional[str] = None) -> Iterator[Any]:
     """Every URL of every message of the mbox or Maildir at ``path`` (``"-"``: stdin),
     as :class:`urlsift.mail.MailMatch` objects (``stream``: see :func:`iter_messages`).
 
     A message that cannot be read or decoded is reported through ``on_error`` (one
     line; default: printed on stderr) and skipped; the walk goes on.
-    """
-    from ..mail import iter_spool_urls   # lazy: see the module docstring
 
-    return iter_spool_urls(iter_messages(path, stream=stream), schemes=schemes, valid=valid, refang=refang,
-                           on_error=on_error)
+    The messages are walked on their bytes (:mod:`urlsift.mail.walk`), each message the
+    walk does not read itself by the standard library's ``email``; with ``refang``
+    (which rewrites the text first) every message goes through ``email``. ``engine``
+    is for tests and benchmarks: ``"email"`` walks every message with ``email``, as
+    urlsift did before (also ``URLSIFT_MAIL_ENGINE=email`` in the environment).
+    """
+    from ..mail import walk   # lazy: see the module docstring
+
+    engine = engine or os.environ.get("URLSIFT_MAIL_ENGINE") or "walk"
+    if engine not in ("walk", "email"):
+        raise ValueError(f"engine must be 'walk' or 'email', not {engine!r}")
+    if refang or engine == "email":
+        return walk.iter_spool_urls(iter_messages(path, stream=stream), schemes=schemes,
+                                    valid=valid, refang=refang, on_error=on_error)
+    name = os.fspath(path)
+    if stream is None and input_kind(name) == "maildir":
+        return walk.maildir_urls(iter_messages(name), schemes=schemes, valid=valid,
+                                 on_error=on_error)
+    return _mbox_urls(name, stream, schemes, valid, on_error)
+
+
+def _mbox_urls(name: str, stream: Optional[IO[bytes]], schemes: Optional[Iterable[str]],
+               valid: Optional[str], on_error: Optional[Callable[[str], None]]) -> Iterator[Any]:
+    from ..mail import walk
+
+    with _opened(name, stream) as opened:
+        yield from walk.spool_urls(opened, name, schemes=schemes, valid=valid,
+                                   on_error=on_error)
 
 
 def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None,

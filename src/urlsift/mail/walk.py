@@ -16,23 +16,26 @@ side by side).
 
 >>> import io
 >>> spool = io.BytesIO(b"From a\\nMessage-ID: <1@x>\\n\\nsee http://a.example/\\n")
->>> [(m.url, m.part, m.message_id, m.file_offset) for m in spool_urls(spool, "box")]
-[('http://a.example/', '1 text/plain', '<1@x>', 29)]
+>>> [(m.url, m.part, m.message_id, m.file_offset) for m in spool_urls(spool, "box")]  # 7 + 19 + 4
+[('http://a.example/', '1 text/plain', '<1@x>', 30)]
 """
 from __future__ import annotations
 
+import io
 import re
 from binascii import Error as BinasciiError
 from binascii import a2b_base64, a2b_qp
-from typing import IO, Any, Callable, Iterable, Iterator, Optional
+from typing import IO, Any, Callable, Generator, Iterable, Iterator, Optional
 
 from .._select import cores
 from ..text.extraction import extract
 from . import spool
 from .html import _unescape as html_unescape
-from .message import MailMatch, _Options, clean, iso_date, message_matches, options, print_error
+from .message import (MailMatch, _Options, clean, iso_date, iter_spool_urls, message_matches,
+                      options, print_error)
+from .spool import Message
 
-__all__ = ["spool_urls", "message_urls_fast", "MAX_DEPTH"]
+__all__ = ["spool_urls", "maildir_urls", "message_urls_fast", "iter_spool_urls", "MAX_DEPTH"]
 
 #: How deep multiparts may nest before a message is left to the standard library.
 MAX_DEPTH = 32
@@ -81,9 +84,23 @@ def spool_urls(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]]
         if isinstance(piece, Exception):
             yield from message_matches(name, base, piece, opts, report)
             continue
-        stop = yield from _piece_urls(piece, base, name, opts, report, limit, False)
+        stop = yield from _piece_urls(piece, base or 0, name, opts, report, limit, False)
         if stop:
             return
+
+
+def maildir_urls(messages: Iterable[Message], *, schemes: Optional[Iterable[str]] = None,
+                 valid: Optional[str] = None,
+                 on_error: Optional[Callable[[str], None]] = None) -> Iterator[MailMatch]:
+    """Every URL of the messages of a Maildir (``(path, None, data_or_error)`` from
+    :func:`urlsift.mail.spool.maildir_messages`), each file walked as one message."""
+    opts = options(schemes, valid, False)
+    report = on_error or print_error
+    for source, _, data in messages:
+        if isinstance(data, Exception):
+            yield from message_matches(source, None, data, opts, report)
+        else:
+            yield from message_urls_fast(data, source, opts, report)
 
 
 def message_urls_fast(data: bytes, source: str, opts: _Options,
@@ -95,18 +112,26 @@ def message_urls_fast(data: bytes, source: str, opts: _Options,
     return list(_piece_urls(data, 0, source, opts, report, spool.MESSAGE_MAX, True))
 
 
-class _NoMbox(Exception):
-    """A line longer than the bound: the spool is no mbox, the rest is not read."""
-
-
 def _piece_urls(piece: bytes, base: int, name: str, opts: _Options,
-                report: Callable[[str], None], limit: int, whole: bool) -> Iterator[MailMatch]:
+                report: Callable[[str], None], limit: int,
+                whole: bool) -> Generator[MailMatch, None, bool]:
     """The URLs of a piece of whole messages at ``base`` in the spool; returns True when
     the spool turned out to be no mbox (a line too long) and the rest must not be read."""
-    out, segs, msgs, names = _walk(piece, whole)
+    try:
+        out, segs, msgs, names = _walk(piece, whole)
+    except (MemoryError, KeyboardInterrupt):
+        raise
+    except Exception:       # a fault of the walk must cost no message: email reads them
+        messages = [(name, None, piece)] if whole else spool.mbox_messages(io.BytesIO(piece), name)
+        for source, offset, data in messages:
+            at = base + offset if offset is not None else None
+            yield from message_matches(source, at, data, opts, report)
+        return False
     found = list(extract(out, schemes=opts.schemes, valid=opts.valid)) if len(out) else []
 
-    def other(index: int) -> list[MailMatch]:
+    no_mbox = []
+
+    def other(index: int) -> Optional[list[MailMatch]]:
         offset, a, e = msgs[index * MSG:index * MSG + 3]
         at = base + offset if offset >= 0 else None
         if e - a > limit or (offset >= 0 and a - offset > limit):
@@ -115,18 +140,16 @@ def _piece_urls(piece: bytes, base: int, name: str, opts: _Options,
                 report(f"skipping message {_where(name, at)}: no line end within "
                        f"{spool._size(limit)} at offset {base + line}: not an mbox, the "
                        f"rest of it is not read")
-                raise _NoMbox
+                no_mbox.append(True)
+                return None
             report(f"skipping message {_where(name, at)}: message larger than "
                    f"{spool._size(limit)}")
             return []
         return message_matches(name, at, piece[a:e], opts, report)
 
-    try:
-        yield from cores.mail.trace(found, out, segs, msgs, names, piece, base, name, MailMatch,
-                                    limit, other, _same_link, _message_id, _date)
-    except _NoMbox:
-        return True
-    return False
+    yield from cores.mail.trace(found, out, segs, msgs, names, piece, base, name, MailMatch,
+                                limit, other, _same_link, _message_id, _date)
+    return bool(no_mbox)
 
 
 def _message_id(raw: bytes) -> Optional[str]:
