@@ -123,6 +123,7 @@ cdef class _Walk:
     cdef int max_depth
     cdef Grow out, segs, msgs, names
     cdef Grow fields          # Field records of the header block being read
+    cdef dict label_at        # label -> its offset in names (each written once)
 
     def __dealloc__(self):
         free(self.out.p)
@@ -148,6 +149,8 @@ cdef class _Walk:
             self.out.n = o
             self.segs.n = s
             self.names.n = nm
+            for name in [k for k, v in self.label_at.items() if v[0] >= nm]:
+                del self.label_at[name]
             rec[3] = rec[4] = rec[5] = rec[6] = -1
             rec[7] = FALLBACK
         grow_add(&self.msgs, rec, sizeof(rec))
@@ -238,10 +241,8 @@ cdef class _Walk:
                     continue
                 if any_bad(self.b, f[i].va, f[i].ve):
                     return FB
-                la = self.names.n
-                grow_add(&self.names, b"header:", 7)
-                grow_add(&self.names, <char *>(<bytes>self.headers[j]), len(self.headers[j]))
-                self.segment(index, self.b, f[i].va, f[i].ve, la, self.names.n, K_HEADER, 0,
+                la = self.label(b"header:" + <bytes>self.headers[j], &lb)
+                self.segment(index, self.b, f[i].va, f[i].ve, la, lb, K_HEADER, 0,
                              f[i].va, -1)
                 grow_add(&self.out, b"\0", 1)
         return 0
@@ -257,7 +258,7 @@ cdef class _Walk:
         cdef bytes full, maintype, subtype, cte, label, data
         cdef object boundary, charset
         cdef list params
-        cdef int64_t la, src
+        cdef int64_t la, lb, src
         for i in range(nf):
             if ca < 0 and eq_lower(b, f[i].na, f[i].ne, b"content-type"):
                 ca, ce = f[i].va, f[i].ve
@@ -297,16 +298,14 @@ cdef class _Walk:
         charset = _param(params, b"charset")
         if charset is not None and not _charset_ok(charset, self.charsets):
             return FB
-        la = self.names.n
-        label = (section or b"1") + b" " + full
-        grow_add(&self.names, <char *>label, len(label))
+        la = self.label((section or b"1") + b" " + full, &lb)
         if cte == b"" or cte == b"7bit" or cte == b"8bit" or cte == b"binary":
             if subtype == b"html":
                 data = PyBytes_FromStringAndSize(<char *>b + body, e - body)
-                if self.html(index, data, la, self.names.n) == FB:
+                if self.html(index, data, la, lb) == FB:
                     return FB
             else:
-                self.text(index, b, body, e, la, self.names.n, body)
+                self.text(index, b, body, e, la, lb, body)
         elif cte == b"quoted-printable" or cte == b"base64":
             if self.decode is None:
                 return FB
@@ -315,10 +314,10 @@ cdef class _Walk:
             if data is None:
                 return FB
             if subtype == b"html":
-                if self.html(index, data, la, self.names.n) == FB:
+                if self.html(index, data, la, lb) == FB:
                     return FB
             else:
-                self.text(index, <cbuf>(<char *>data), 0, len(data), la, self.names.n, -1)
+                self.text(index, <cbuf>(<char *>data), 0, len(data), la, lb, -1)
         else:
             return FB
         grow_add(&self.out, b"\0", 1)
@@ -519,6 +518,16 @@ cdef class _Walk:
         return self.unescape(raw.decode("latin-1")).encode("utf-8", "surrogatepass")
 
     # -- output ---------------------------------------------------------------------
+
+    cdef int64_t label(self, bytes name, int64_t *lb) except -1:
+        """Where ``name`` is in ``names`` (``lb[0]``: its end): written once per walk."""
+        cdef tuple span = self.label_at.get(name)
+        if span is None:
+            a = self.names.n
+            grow_add(&self.names, <char *>name, len(name))
+            span = self.label_at[name] = (a, self.names.n)
+        lb[0] = span[1]
+        return span[0]
 
     cdef int segment(self, Py_ssize_t index, cbuf d, Py_ssize_t a, Py_ssize_t e, int64_t la,
                      int64_t lb, int kind, Py_ssize_t part_offset, Py_ssize_t where,
@@ -831,6 +840,7 @@ def walk(buf, Py_ssize_t start, Py_ssize_t stop, bytes headers, bytes charsets,
     w.max_depth = max_depth
     w.decode = decode
     w.unescape = unescape
+    w.label_at = {}
     p = start
     if whole:
         w.message(-1, start, stop)
@@ -882,15 +892,30 @@ cdef extern from "Python.h":
     void Py_INCREF(object o)
 
 
-cdef object _new(object cls, tuple items):
-    # ``tuple.__new__(cls, items)`` without the call: a tuple subclass without __dict__
+cdef inline void _put(object t, Py_ssize_t i, object o):
+    Py_INCREF(o)
+    PyTuple_SET_ITEM(t, i, o)
+
+
+cdef object _new(object cls, object url, object raw, object start, object end,
+                 object message_id, object date, object part, object source, object at,
+                 object match, object where):
+    # ``tuple.__new__(cls, (...))`` without the call: a tuple subclass without __dict__
     # filled in place (every item is immutable, so no cycle can go through it; like the
     # Match objects of the scan, it is left untracked by the collector)
-    cdef Py_ssize_t i, n = len(items)
-    cdef object t = _PyObject_GC_NewVar(<PyTypeObject *>cls, n)
-    for i in range(n):
-        Py_INCREF(items[i])
-        PyTuple_SET_ITEM(t, i, items[i])
+    cdef object t = _PyObject_GC_NewVar(<PyTypeObject *>cls, 12)
+    _put(t, 0, url)
+    _put(t, 1, raw)
+    _put(t, 2, start)
+    _put(t, 3, end)
+    _put(t, 4, message_id)
+    _put(t, 5, date)
+    _put(t, 6, part)
+    _put(t, 7, False)
+    _put(t, 8, source)
+    _put(t, 9, at)
+    _put(t, 10, match)
+    _put(t, 11, where)
     return t
 
 
@@ -983,7 +1008,7 @@ def trace(list found, out, segs, msgs, names, piece, Py_ssize_t base, str source
     cdef list result = []
     cdef dict labels = {}
     cdef object m
-    cdef object message_id, date, at, label, part, raw, where, start, end, key
+    cdef object message_id, date, at, part, raw, where, start, end, key
     for i in range(nmsgs):
         offset = ms[i * NMSG]
         a = ms[i * NMSG + 1]
@@ -1041,18 +1066,19 @@ def trace(list found, out, segs, msgs, names, piece, Py_ssize_t base, str source
                 if same_link((<tuple>m)[0], PyBytes_FromStringAndSize(<char *>&ov[0] + sg[h + 1],
                                                              sg[h + 2] - sg[h + 1]).decode("latin-1")):
                     continue
-            key = bytes(names[sg[r + 5]:sg[r + 6]])
-            label = labels.get(key)
-            if label is None:
-                label = labels[key] = key.decode("latin-1")
+            key = sg[r + 5] * 8 + kind      # a label, and the kind for its suffix
+            part = labels.get(key)
+            if part is None:
+                part = bytes(names[sg[r + 5]:sg[r + 6]]).decode("latin-1")
+                if kind == K_HREF or kind == K_SRC:
+                    part += " href" if kind == K_HREF else " src"
+                labels[key] = part
             where = None
             if kind == K_HREF or kind == K_SRC:
-                part = label + (" href" if kind == K_HREF else " src")
                 start = end = sg[r + 7]
                 raw = PyBytes_FromStringAndSize(<char *>&ov[0] + seg_start,
                                                 sg[r + 2] - seg_start).decode("utf-8", "replace")
             else:
-                part = label
                 ms_end = (<tuple>m)[2]
                 start = sg[r + 7] + ms_start - seg_start
                 if ms_end <= sg[r + 2]:
@@ -1065,6 +1091,6 @@ def trace(list found, out, segs, msgs, names, piece, Py_ssize_t base, str source
                 raw = (<tuple>m)[3]
                 if sg[r + 3] >= 0:
                     where = base + sg[r + 3] + ms_start - seg_start
-            result.append(_new(cls, ((<tuple>m)[0], raw, start, end, message_id, date, part, False,
-                                     source, at, m, where)))
+            result.append(_new(cls, (<tuple>m)[0], raw, start, end, message_id, date, part,
+                               source, at, m, where))
     return result

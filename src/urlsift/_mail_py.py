@@ -168,6 +168,7 @@ class _Walk:
         self.segs = array("q")
         self.msgs = array("q")
         self.names = bytearray()
+        self.label_at: dict[bytes, tuple[int, int]] = {}
 
     # -- messages ---------------------------------------------------------------------
 
@@ -192,6 +193,8 @@ class _Walk:
             del self.out[out_len:]
             del self.segs[segs_len:]
             del self.names[names_len:]
+            for name in [n for n, span in self.label_at.items() if span[0] >= names_len]:
+                del self.label_at[name]
             record[3:7] = [-1, -1, -1, -1]
             record[7] |= FALLBACK
         self.msgs.extend(record)
@@ -457,9 +460,13 @@ class _Walk:
     # -- output -------------------------------------------------------------------------
 
     def label(self, name: bytes) -> tuple[int, int]:
-        a = len(self.names)
-        self.names += name
-        return a, len(self.names)
+        """Where ``name`` is in ``names``: each label is written once per walk."""
+        span = self.label_at.get(name)
+        if span is None:
+            a = len(self.names)
+            self.names += name
+            span = self.label_at[name] = (a, len(self.names))
+        return span
 
     def segment(self, index: int, a: int, e: int, label: tuple[int, int], kind: int,
                 part_offset: int, data: Optional[bytes] = None, src: int = -1,
