@@ -125,3 +125,10 @@ def bench(benchmark):
         return benchmark.pedantic(fn, args=args, rounds=rounds, iterations=1, warmup_rounds=0 if heavy else 1)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def mbox_truth(sizes) -> list:
+    """The URLs each message of :func:`mbox_path` was made with, in file order
+    (``corpus.mbox_truth``: ``MessageTruth(message_id, [(part, url), ...])``)."""
+    return list(corpus.mbox_truth(sizes["mbox_mb"], SEED))

@@ -9,9 +9,12 @@ As a script::
     python benchmarks/corpus.py log  --mb 1000    -o data/access.log
     python benchmarks/corpus.py urls --count 1000000 -o data/urls.txt   # + urls.txt.labels
     python benchmarks/corpus.py mbox --mb 200     -o data/mail.mbox
+    python benchmarks/corpus.py mbox --mb 200     -o data/mail.mbox --truth  # + mail.mbox.truth
 
 As a module: :func:`write_log`, :func:`write_urls`, :func:`write_mbox` write files;
 :func:`labeled_urls` returns ``(url, valid, mutation)`` triples in memory;
+:func:`mbox_truth` the URLs each message of a spool was made with (and
+:func:`write_mbox_truth` / :func:`read_mbox_truth` as JSON lines);
 :func:`read_urls`, :func:`read_labels` and :func:`request_targets` read files back.
 :func:`sizes` maps ``URLSIFT_BENCH_SIZE`` (tiny/small/full) to the corpus sizes.
 
@@ -28,12 +31,13 @@ from typing import Iterable, Iterator, Optional, Union
 sys.path.insert(0, str(Path(__file__).resolve().parent))   # run as a script or imported
 
 from corpus_log import iter_log_chunks, request_target  # noqa: E402
-from corpus_mbox import iter_messages  # noqa: E402
+from corpus_mbox import MessageTruth, iter_messages, iter_messages_with_truth  # noqa: E402
 from corpus_urls import LabeledURL, iter_labeled_urls, labeled_urls, parse_label, urls  # noqa: E402
 
 __all__ = [
     "SIZES", "VERSION", "sizes", "write_log", "write_urls", "write_mbox", "labeled_urls",
     "urls", "LabeledURL", "read_urls", "read_labels", "request_targets",
+    "MessageTruth", "mbox_truth", "write_mbox_truth", "read_mbox_truth",
 ]
 
 #: Bump when a generator changes its output, so cached files are made anew.
@@ -106,6 +110,48 @@ def write_mbox(path: PathLike, mb: float, seed: int = 1) -> int:
     return _write_until(path, iter_messages(seed), int(mb * 1e6))
 
 
+def mbox_truth(mb: float, seed: int = 1) -> Iterator[MessageTruth]:
+    """The truth of each message of the spool :func:`write_mbox` writes for ``mb`` and
+    ``seed``, in file order: ``(message_id, [(part, url), ...])`` (see :mod:`corpus_mbox`).
+
+    >>> first = next(mbox_truth(0.01))
+    >>> first.message_id, first.urls[0]
+    ('<1.946687540@bugs.python.org>', ('header', 'mailto:url-list-request@lists.example.org?subject=unsubscribe'))
+    """
+    limit, written = int(mb * 1e6), 0
+    for message, truth in iter_messages_with_truth(seed):
+        yield truth
+        written += len(message.encode("utf-8"))
+        if written >= limit:                       # as _write_until stops
+            return
+
+
+def write_mbox_truth(path: PathLike, mb: float, seed: int = 1) -> int:
+    """Write :func:`mbox_truth` as JSON lines (``{"message_id": ..., "urls": [[part,
+    url], ...]}``, one per message, in file order); return the number of URLs."""
+    import json
+
+    path = Path(path)
+    tmp = path.with_name(path.name + ".part")
+    count = 0
+    with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+        for t in mbox_truth(mb, seed):
+            f.write(json.dumps({"message_id": t.message_id, "urls": t.urls}, ensure_ascii=False) + "\n")
+            count += len(t.urls)
+    os.replace(tmp, path)
+    return count
+
+
+def read_mbox_truth(path: PathLike) -> Iterator[MessageTruth]:
+    """The messages' truth from a file written by :func:`write_mbox_truth`."""
+    import json
+
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            d = json.loads(line)
+            yield MessageTruth(d["message_id"], [(part, url) for part, url in d["urls"]])
+
+
 def write_urls(path: PathLike, count: int, seed: int = 1) -> int:
     """Write ``count`` URLs one per line, and their labels to ``PATH.labels``.
 
@@ -161,6 +207,8 @@ def main(argv: Optional[list[str]] = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("-o", "--output", required=True)
     p.add_argument("--size", choices=tuple(SIZES), help="take the default size of this suite size")
+    p.add_argument("--truth", action="store_true",
+                   help="mbox: also write the URLs of each message to OUTPUT.truth (JSON lines)")
     a = p.parse_args(argv)
     s = sizes(a.size)
     if a.kind == "urls":
@@ -168,6 +216,9 @@ def main(argv: Optional[list[str]] = None) -> int:
     else:
         write = write_log if a.kind == "log" else write_mbox
         n = write(a.output, a.mb or s[f"{a.kind}_mb"], a.seed)
+        if a.truth and a.kind == "mbox":
+            count = write_mbox_truth(a.output + ".truth", a.mb or s["mbox_mb"], a.seed)
+            print(f"{a.output}.truth: {count} URLs", file=sys.stderr)
     print(f"{a.output}: {n} bytes", file=sys.stderr)
     return 0
 

@@ -11,6 +11,16 @@ quoted replies with ``> `` prefixes, and non-ASCII words. Some messages carry
 
 Paragraphs are drawn once into a pool; messages are assembled from it with one
 ``random.Random(seed)``, so the spool is the same for the same seed.
+
+The truth comes with it: :func:`iter_truth` (or :func:`iter_messages_with_truth`)
+gives, per message, its Message-ID and the URLs as generated, in message order: the
+``_url`` tokens unwrapped (``<URL:u>`` and ``(u).`` give ``u``) and the
+``List-Unsubscribe`` / ``List-Archive`` URLs, each as ``(part, url)`` with ``part``
+``"header"``, ``"text/plain"`` or ``"text/html"``. Quoted-printable, base64, line
+breaks inside wrappers, ``> `` quoting and HTML entities only encode the same URL; an
+HTML anchor whose text is its own URL counts once. A multipart/alternative message
+carries each URL twice, once per alternative (``text/plain`` and ``text/html``), as a
+reader that reports the part of each URL finds it.
 """
 from __future__ import annotations
 
@@ -20,9 +30,9 @@ import html
 import random
 import re
 import time
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
-__all__ = ["iter_messages"]
+__all__ = ["iter_messages", "iter_messages_with_truth", "iter_truth", "MessageTruth"]
 
 POOL_PARAGRAPHS = 600
 WORDS = (
@@ -101,6 +111,11 @@ def _unwrap(tok: str) -> str:
     return tok
 
 
+def _token_urls(tokens: list[str]) -> list[str]:
+    """The URLs of a paragraph, in order: its ``_url`` tokens (words never hold ``:``)."""
+    return [_unwrap(tok) for tok in tokens if ":" in tok]
+
+
 def _html(r: random.Random, tokens: list[str]) -> str:
     out = []
     for tok in tokens:
@@ -114,7 +129,7 @@ def _html(r: random.Random, tokens: list[str]) -> str:
     return "<p>" + " ".join(out) + "</p>"
 
 
-def _headers(r: random.Random, n: int, t: int) -> str:
+def _headers(r: random.Random, n: int, t: int) -> tuple[str, list[str]]:
     sender = f"{r.choice(('alice', 'bob', 'carol', 'dave'))}@{r.choice(HOSTS[:8])}"
     date = time.strftime("%a, %d %b %Y %H:%M:%S +0000", time.gmtime(t))
     lines = [
@@ -123,42 +138,59 @@ def _headers(r: random.Random, n: int, t: int) -> str:
         f"Subject: {'Re: ' if r.random() < 0.5 else ''}{' '.join(r.choices(WORDS, k=5))}",
         f"Date: {date}", f"Message-ID: <{n}.{t}@{r.choice(HOSTS[:8])}>",
     ]
+    urls = []
     if r.random() < 0.4:
-        lines.append("List-Unsubscribe: <mailto:url-list-request@lists.example.org?subject=unsubscribe>,\n"
-                     f" <https://lists.example.org/mailman/options/url-list/{sender}>")
-        lines.append("List-Archive: <https://lists.example.org/pipermail/url-list/>")
+        urls = ["mailto:url-list-request@lists.example.org?subject=unsubscribe",
+                f"https://lists.example.org/mailman/options/url-list/{sender}",
+                "https://lists.example.org/pipermail/url-list/"]
+        lines.append(f"List-Unsubscribe: <{urls[0]}>,\n <{urls[1]}>")
+        lines.append(f"List-Archive: <{urls[2]}>")
     lines.append("MIME-Version: 1.0")
-    return "\n".join(lines)
+    return "\n".join(lines), urls
 
 
-def _text(r: random.Random, pool: list[list[str]]) -> str:
-    paras = [_wrap(r, p) for p in r.choices(pool, k=r.randint(1, 4))]
+def _text(r: random.Random, pool: list[list[str]]) -> tuple[str, list[str]]:
+    chosen = r.choices(pool, k=r.randint(1, 4))
+    paras = [_wrap(r, p) for p in chosen]
+    urls = [u for p in chosen for u in _token_urls(p)]
     if r.random() < 0.4:                  # a quoted reply above the answer
-        quoted = _wrap(r, r.choice(pool), 68)
+        reply = r.choice(pool)
+        quoted = _wrap(r, reply, 68)
         paras.insert(0, "On Monday someone wrote:\n" + "\n".join("> " + ln for ln in quoted.split("\n")))
-    return "\n\n".join(paras) + "\n"
+        urls[:0] = _token_urls(reply)
+    return "\n\n".join(paras) + "\n", urls
 
 
-def _qp(r: random.Random, pool: list[list[str]]) -> str:
+def _qp(r: random.Random, pool: list[list[str]]) -> tuple[str, list[str]]:
     # one long line per paragraph, so the soft breaks fall inside URLs
-    text = "\n\n".join(" ".join(p) for p in r.choices(pool, k=r.randint(1, 3))) + "\n"
-    return binascii.b2a_qp(text.encode("utf-8")).decode("ascii")
+    chosen = r.choices(pool, k=r.randint(1, 3))
+    text = "\n\n".join(" ".join(p) for p in chosen) + "\n"
+    return binascii.b2a_qp(text.encode("utf-8")).decode("ascii"), [u for p in chosen for u in _token_urls(p)]
 
 
-def _body(r: random.Random, pool: list[list[str]], n: int) -> str:
+def _body(r: random.Random, pool: list[list[str]], n: int) -> tuple[str, list[tuple[str, str]]]:
+    """A body with its Content-Type, and its URLs as ``(part, url)`` (see the module)."""
     x = r.random()
     if x < 0.3:
-        return 'Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: 8bit\n\n' + _text(r, pool)
+        text, urls = _text(r, pool)
+        return ('Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: 8bit\n\n' + text,
+                [("text/plain", u) for u in urls])
     if x < 0.5:
+        text, urls = _qp(r, pool)
         return ('Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: quoted-printable\n\n'
-                + _qp(r, pool))
+                + text, [("text/plain", u) for u in urls])
     if x < 0.6:
-        data = base64.encodebytes(_text(r, pool).encode("utf-8")).decode("ascii")
-        return 'Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: base64\n\n' + data
+        text, urls = _text(r, pool)
+        data = base64.encodebytes(text.encode("utf-8")).decode("ascii")
+        return ('Content-Type: text/plain; charset="utf-8"\nContent-Transfer-Encoding: base64\n\n' + data,
+                [("text/plain", u) for u in urls])
     paras = r.choices(pool, k=r.randint(1, 3))
     page = "<html><body>\n" + "\n".join(_html(r, p) for p in paras) + "\n</body></html>\n"
+    # every URL token once: an href (its anchor text, the URL or "click here", adds none)
+    # or, for news: (never made a link), the text itself
+    urls = [u for p in paras for u in _token_urls(p)]
     if x < 0.7:
-        return 'Content-Type: text/html; charset="utf-8"\n\n' + page
+        return 'Content-Type: text/html; charset="utf-8"\n\n' + page, [("text/html", u) for u in urls]
     boundary = f"=_alt_{n}"
     plain = binascii.b2a_qp("\n\n".join(" ".join(p) for p in paras).encode("utf-8")).decode("ascii")
     html_qp = binascii.b2a_qp(page.encode("utf-8")).decode("ascii")
@@ -166,11 +198,20 @@ def _body(r: random.Random, pool: list[list[str]], n: int) -> str:
             f"--{boundary}\nContent-Type: text/plain; charset=\"utf-8\"\n"
             f"Content-Transfer-Encoding: quoted-printable\n\n{plain}\n"
             f"--{boundary}\nContent-Type: text/html; charset=\"utf-8\"\n"
-            f"Content-Transfer-Encoding: quoted-printable\n\n{html_qp}\n--{boundary}--\n")
+            f"Content-Transfer-Encoding: quoted-printable\n\n{html_qp}\n--{boundary}--\n",
+            [("text/plain", u) for u in urls] + [("text/html", u) for u in urls])
 
 
-def iter_messages(seed: int = 1) -> Iterator[str]:
-    """Yield mbox messages forever (each ends with a blank line); same seed, same text."""
+class MessageTruth(NamedTuple):
+    """The URLs of one generated message: its Message-ID (with the angle brackets) and
+    ``(part, url)`` pairs in message order, headers first (see the module)."""
+    message_id: str
+    urls: list[tuple[str, str]]
+
+
+def iter_messages_with_truth(seed: int = 1) -> Iterator[tuple[str, MessageTruth]]:
+    """Yield ``(message, truth)`` forever: the messages of :func:`iter_messages` with
+    the URLs each one was made with (the same random draws: same seed, same text)."""
     r = random.Random(seed)
     pool = [_paragraph(r) for _ in range(POOL_PARAGRAPHS)]
     t = 946684800                          # 2000-01-01T00:00:00Z, not the wall clock
@@ -178,7 +219,22 @@ def iter_messages(seed: int = 1) -> Iterator[str]:
     while True:
         n += 1
         t += r.randint(30, 3600)
-        head = _headers(r, n, t)
+        head, header_urls = _headers(r, n, t)
         sep, _, rest = head.partition("\n")
-        body = SEP.sub(r">\1", _body(r, pool, n))
-        yield f"{sep}\n{rest}\n{body}\n"
+        body, body_urls = _body(r, pool, n)
+        body = SEP.sub(r">\1", body)
+        message_id = head[head.index("Message-ID: ") + 12:].partition("\n")[0]
+        yield (f"{sep}\n{rest}\n{body}\n",
+               MessageTruth(message_id, [("header", u) for u in header_urls] + body_urls))
+
+
+def iter_messages(seed: int = 1) -> Iterator[str]:
+    """Yield mbox messages forever (each ends with a blank line); same seed, same text."""
+    for message, _ in iter_messages_with_truth(seed):
+        yield message
+
+
+def iter_truth(seed: int = 1) -> Iterator[MessageTruth]:
+    """Yield the truth of each message of :func:`iter_messages`, forever, in order."""
+    for _, truth in iter_messages_with_truth(seed):
+        yield truth

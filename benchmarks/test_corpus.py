@@ -2,14 +2,17 @@
 
 Same seed -> same bytes; another seed -> other bytes; sizes land where asked; the
 URL labels follow RFC 1738 where that can be checked without a validator; the mbox
-separators are escaped; ``report.py`` renders a benchmark JSON.
+separators are escaped; the mbox truth names every message and every URL in it;
+``report.py`` renders a benchmark JSON.
 """
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 import mailbox
 import re
+from collections import Counter
 
 import pytest
 
@@ -107,6 +110,60 @@ def test_mbox_is_a_mailbox(tmp_path):
     assert "List-Unsubscribe: " in text
 
 
+def test_mbox_truth_follows_the_spool(tmp_path):
+    path = tmp_path / "m.mbox"
+    corpus.write_mbox(path, 0.2, seed=5)
+    truth = list(corpus.mbox_truth(0.2, seed=5))
+    assert truth == list(corpus.mbox_truth(0.2, seed=5))          # deterministic
+    ids = [msg["Message-ID"] for msg in mailbox.mbox(str(path))]
+    assert ids == [t.message_id for t in truth]                    # one per message, in order
+    assert corpus.write_mbox_truth(tmp_path / "m.truth", 0.2, seed=5) == sum(len(t.urls) for t in truth)
+    assert list(corpus.read_mbox_truth(tmp_path / "m.truth")) == truth
+
+
+def test_mbox_bytes_are_those_of_version_2(tmp_path):
+    # the cached spools are named by corpus.VERSION: a generator change (such as the
+    # truth drawing a random number) must change VERSION, and this digest with it
+    path = tmp_path / "m.mbox"
+    corpus.write_mbox(path, 0.05, seed=3)
+    assert corpus.VERSION == 2
+    assert _digest(path) == "a77b199fa206a8322beed7ed3c86ca76e76d8af9a813ac239a8348cb2111614d"
+
+
+#: where a URL starts in decoded text: a scheme not glued to a word or a path
+#: (``.../web/2000.../http://...`` holds a second "http://" after a "/")
+SCHEME = re.compile(r"(?<![\w/.+-])(?:https?://|ftp://|mailto:|news:)")
+
+
+def test_mbox_truth_is_what_the_messages_hold(tmp_path):
+    path = tmp_path / "m.mbox"
+    corpus.write_mbox(path, 0.3)
+    truth = corpus.mbox_truth(0.3)
+    kinds = Counter()
+    for msg, t in zip(mailbox.mbox(str(path)), truth):
+        urls = {kind: [u for k, u in t.urls if k == kind] for kind in ("header", "text/plain", "text/html")}
+        assert len(t.urls) == sum(map(len, urls.values()))
+        headers = " ".join(msg.get_all("List-Unsubscribe", []) + msg.get_all("List-Archive", []))
+        assert urls["header"] == re.findall(r"<([^<>]+)>", headers)
+        texts = {"text/plain": "", "text/html": ""}
+        for part in msg.walk():
+            if part.get_content_type() in texts:
+                texts[part.get_content_type()] += part.get_payload(decode=True).decode("utf-8")
+        plain, page = texts["text/plain"], texts["text/html"]
+        # plain: as many URL starts as URLs; each URL whole once its lines are joined
+        # (wrappers broken across lines, "> " quoting)
+        assert len(SCHEME.findall(plain)) == len(urls["text/plain"]), t.message_id
+        joined = re.sub(r"\n>?[ ]*", "", plain)
+        assert all(u in joined for u in urls["text/plain"]), t.message_id
+        # HTML: one URL per link (its text, the URL or not, adds none) or per news: in the text
+        assert page.count("<a href=") + len(re.findall(r"(?<![\w/])news:", page)) == len(urls["text/html"])
+        assert all(html.escape(u) in page for u in urls["text/html"]), t.message_id
+        if msg.get_content_type() == "multipart/alternative":
+            assert urls["text/plain"] == urls["text/html"]           # the same URLs twice
+        kinds.update(k for k, _ in t.urls)
+    assert all(kinds[k] > 100 for k in ("header", "text/plain", "text/html")), kinds
+
+
 def test_report_renders(tmp_path):
     data = {"benchmarks": [
         {"group": "g", "name": "test_unquote_a", "stats": {"mean": 0.5, "rounds": 3},
@@ -122,6 +179,25 @@ def test_report_renders(tmp_path):
     md = report.render({"g": rows}, markdown=True)
     assert "| b[x] | 250.00 ms | 40.0 | 4000.0 | 1 | 2.00 |" in md
     assert "b[x]: found=7" in md
+
+
+def test_report_compares_by_rate_when_bytes_differ():
+    # the mail group: one row (the email path at full size) reads a prefix only
+    entries = [
+        {"group": "mail", "name": "test_mail_grep", "stats": {"mean": 0.1, "rounds": 3},
+         "extra_info": {"bytes": 100_000_000, "items": 5}},
+        {"group": "mail", "name": "test_mail_email_path", "stats": {"mean": 2.0, "rounds": 3},
+         "extra_info": {"bytes": 20_000_000, "items": 4, "whole_file": False}},
+        {"group": "mail", "name": "test_mail_extract_file[jobs1]", "stats": {"mean": 4.0, "rounds": 3},
+         "extra_info": {"bytes": 100_000_000, "items": 6}},
+    ]
+    rows = report.group_rows(entries)["mail"]
+    assert [r["name"] for r in rows] == ["grep", "extract_file[jobs1]", "email_path"]   # by MB/s
+    md = report.render({"mail": rows}, markdown=True, versus=["grep", "nothere"])
+    assert "| name | mean time | MB/s | items/s | items | bytes | ×grep |" in md
+    assert "| email_path | 2000.00 ms | 10.0 | 2.0 | 4 | 20.00M | 0.01 |" in md        # 10 / 1000 MB/s
+    assert "| extract_file[jobs1] | 4000.00 ms | 25.0 | 1.5 | 6 | 100.00M | 0.03 |" in md
+    assert "ratios of MB/s" in md and "email_path: whole_file=False" in md
 
 
 def test_wholefile_runs_on_the_log(log_path, capsys):
