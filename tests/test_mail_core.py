@@ -1,0 +1,281 @@
+"""The mail walker of the core (``urlsift._mail_c`` / ``urlsift._mail_py``).
+
+Hand-worked cases run on both cores (autouse ``core_kind``); the twins are compared
+on random spools with hypothesis (``twins``: once). That the walk finds what the
+standard library's ``email`` finds is ``tests/test_mail_walk.py``'s subject.
+"""
+from __future__ import annotations
+
+import email.utils
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from urlsift import _select
+from urlsift._mail_py import (CHARSETS, FALLBACK, HEADERS, K_HEADER, K_HREF, K_HTML_TEXT,
+                              K_TEXT, MSG, SEG)
+from urlsift.mail.html import _unescape
+from urlsift.mail.walk import _decode
+
+
+def walk(data: bytes, whole: bool = False):
+    out, segs, msgs, names = _select.cores.mail.walk(data, 0, len(data), HEADERS, CHARSETS, 8,
+                                                     _decode, _unescape, whole)
+    segments = []
+    for r in range(0, len(segs), SEG):
+        msg, a, e, src, kind, la, lb, part_offset, anchor = segs[r:r + SEG]
+        segments.append((msg, bytes(out[a:e]), src, kind, names[la:lb].decode(), part_offset,
+                         anchor))
+    messages = [tuple(msgs[r:r + MSG]) for r in range(0, len(msgs), MSG)]
+    return segments, messages
+
+
+def texts(data: bytes, whole: bool = False) -> list[bytes]:
+    return [s[1] for s in walk(data, whole)[0]]
+
+
+# -- messages and headers (RFC 5322 section 2.2, mboxrd) ------------------------------
+
+def test_messages_are_cut_at_from_lines_only():
+    spool = (b"From a Mon Jan  1 00:00:00 2026\nSubject: x\n\nbody one\n>From here\n"
+             b"From b\n\nbody two\n")
+    segments, messages = walk(spool)
+    second = spool.index(b"From b")
+    assert [(m[0], m[1], m[2]) for m in messages] == [
+        (0, spool.index(b"Subject"), second), (second, second + 7, len(spool))]
+    assert [s[1] for s in segments] == [b"body one\n>From here\n", b"body two\n"]
+
+
+def test_text_before_the_first_from_line_is_a_message_without_offset():
+    _, messages = walk(b"stray http://x.example/\nFrom a\n\nb\n")
+    assert [m[0] for m in messages] == [-1, 24]
+
+
+def test_an_in_place_part_gives_its_offset_in_the_spool():
+    spool = b"From a\nMessage-ID: <1@x>\n\nsee http://a.example/\n"
+    ((msg, text, src, kind, label, part_offset, _),), ((_, _, _, ida, ide, da, _, flags),) = walk(spool)
+    assert (text, src, kind, label, part_offset) == (b"see http://a.example/\n", 26, K_TEXT,
+                                                      "1 text/plain", 0)
+    assert spool[ida:ide] == b"<1@x>" and da == -1 and flags == 0
+
+
+def test_folded_url_headers_in_the_order_of_the_list_then_of_the_message():
+    # RFC 2369 List-* headers: a folded value keeps its fold; List-Help is reported
+    # before List-Post whatever their order in the message
+    spool = (b"List-Post: <mailto:l@x.example>\nList-Help: <mailto:h@x.example>,\n"
+             b"  <http://h.example/>\nList-Help: <http://h2.example/>\n\nbody\n")
+    segments, _ = walk(spool, whole=True)
+    assert [(s[3], s[4], s[1]) for s in segments[:3]] == [
+        (K_HEADER, "header:List-Help", b"<mailto:h@x.example>,\n  <http://h.example/>"),
+        (K_HEADER, "header:List-Help", b"<http://h2.example/>"),
+        (K_HEADER, "header:List-Post", b"<mailto:l@x.example>")]
+    assert segments[0][2] == spool.index(b"<mailto:h@")
+
+
+def test_a_line_that_is_no_header_starts_the_body():
+    assert texts(b"Subject: x\nno colon here http://b.example/\n", whole=True) == [
+        b"no colon here http://b.example/\n"]
+
+
+@pytest.mark.parametrize("spool", [
+    b"Message-ID: <1@x>\r\n\r\nhttp://a.example/\rhttp://b.example/\r\n",       # a bare CR
+    b"Message-ID: <\xe9@x>\n\nhttp://a.example/\n",                            # 8-bit header
+    b" folded first\nSubject: x\n\nhttp://a.example/\n",                       # defect
+    b"Content-Type: message/rfc822\n\nSubject: inner\n\nhttp://a.example/\n",
+    b"Content-Type: text/plain; charset=utf-16\n\nh\x00t\x00",
+    b"Content-Type: text/plain; charset*=us-ascii''utf-8\n\nhttp://a.example/\n",  # RFC 2231
+    b"Content-Transfer-Encoding: x-uuencode\n\nbegin 644 x\n",
+    b"Content-Transfer-Encoding: base64\n\nnot base64 at all!\n",
+    b"Content-Type: multipart/mixed\n\nno boundary parameter\n",
+    b"Content-Type: multipart/mixed; boundary=b\n\nthe boundary never comes\n",
+    b"Content-Type: text/html\n\n<base href='http://b.example/'><a href=x>x</a>\n",
+    b"Content-Type: text/html\n\n<a href='http://a.example/\n",               # tag not closed
+])
+def test_what_email_reads_differently_falls_back(spool):
+    segments, messages = walk(spool, whole=True)
+    assert segments == [] and messages[0][7] == FALLBACK
+
+
+# -- MIME (RFC 2045, RFC 2046) ---------------------------------------------------------
+
+MULTI = (b"Content-Type: multipart/mixed; boundary=\"outer b\"\n\npreamble http://pre.example/\n"
+         b"--outer b\nContent-Type: text/plain\n\none http://one.example/\n"
+         b"--outer b  \n"
+         b"Content-Type: multipart/alternative; boundary=inner\n\n"
+         b"--inner\nContent-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\n"
+         b"two http://two.example/a=\n=3Db\n"
+         b"--inner\nContent-Type: text/html\n\n<a href=\"http://three.example/?a=1&amp;b=2\">"
+         b"http://three.example/?a=1&amp;b=2</a>\n--inner--\n"
+         b"--outer b\nContent-Type: image/png\nContent-Transfer-Encoding: base64\n\niVBORw0K\n"
+         b"--outer b--\nepilogue http://epi.example/\n")
+
+
+def test_nested_multiparts_give_imap_section_labels_and_skip_what_is_not_text():
+    segments, messages = walk(MULTI, whole=True)
+    assert messages[0][7] == 0
+    got = [(s[4], s[3], s[1]) for s in segments]
+    # the line end before a boundary belongs to the boundary (RFC 2046 section 5.1.1);
+    # the quoted-printable soft break is undone (RFC 2045 section 6.7, rule 5)
+    assert got == [
+        ("1 text/plain", K_TEXT, b"one http://one.example/"),
+        ("2.1 text/plain", K_TEXT, b"two http://two.example/a=b"),
+        ("2.2 text/html", K_HREF, b"http://three.example/?a=1&b=2"),
+        ("2.2 text/html", K_HTML_TEXT, b"http://three.example/?a=1&b=2"),
+    ]
+    href = next(i for i, s in enumerate(segments) if s[3] == K_HREF)
+    assert segments[href + 1][6] == href          # the link text knows its <a href>
+
+
+def test_a_missing_close_boundary_ends_the_last_part_at_the_message_end():
+    spool = (b"Content-Type: multipart/mixed; boundary=b\n\n--b\n\nfirst\n--b\n\n"
+             b"last http://last.example/\n")
+    assert texts(spool, whole=True) == [b"first", b"last http://last.example/"]
+
+
+def test_crlf_line_ends():
+    spool = (b"Content-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\n"
+             b"Content-Type: text/plain\r\n\r\nhttp://a.example/\r\n--b--\r\n")
+    assert texts(spool, whole=True) == [b"http://a.example/"]
+
+
+def test_base64_lines_are_joined_and_decoded():
+    body = b"aHR0cDovL2IuZXhhbXBs\nZS8gb2s=\n"           # "http://b.example/ ok"
+    spool = b"Content-Transfer-Encoding: base64\n\n" + body
+    (seg,), _ = walk(spool, whole=True)
+    assert seg[1] == b"http://b.example/ ok" and seg[2] == -1   # decoded: no spool offset
+
+
+# -- reply quotes (RFC 1738 appendix: <URL:...> may be broken over lines) --------------
+
+def test_quote_prefixes_go_only_where_a_wrapper_is_open_at_the_line_end():
+    spool = (b"\n> plain quoted http://q.example/\n> see <URL:http://a.example/very-\n"
+             b">> long/path> ok\n> after\n")
+    segments, _ = walk(spool, whole=True)
+    whole_text = b"".join(s[1] for s in segments)
+    assert whole_text == (b"> plain quoted http://q.example/\n> see <URL:http://a.example/very-\n"
+                          b"long/path> ok\n> after\n")
+    # two segments: the prefix left out starts the second, at its place in the part
+    assert [(s[2], s[5]) for s in segments] == [(1, 0), (spool.index(b"long/"), spool.index(b"long/") - 1)]
+
+
+# -- HTML -------------------------------------------------------------------------------
+
+def test_html_attributes_and_text_runs():
+    spool = (b"Content-Type: text/html\n\n<!DOCTYPE html><!-- http://comment.example/ -->"
+             b"<img SRC=http://img.example/a.png><a href='rel.html'>x</a>"
+             b"<script>var u = 'http://js.example/&amp;';</script>t&#104;ere")
+    segments, messages = walk(spool, whole=True)
+    assert messages[0][7] == 0
+    assert [(s[3], s[1]) for s in segments] == [
+        (_select.cores.mail.K_SRC, b"http://img.example/a.png"),
+        (K_HTML_TEXT, b"x"),
+        (K_HTML_TEXT, b"var u = 'http://js.example/&amp;';"),   # raw text: as written
+        (K_HTML_TEXT, b"there"),
+    ]
+
+
+def test_character_references_past_the_fast_ones_go_through_html_unescape():
+    spool = b"Content-Type: text/html\n\n<a href='http://a.example/?x=&copy;1'>z&eacute;</a>"
+    segments, _ = walk(spool, whole=True)
+    assert segments[0][1] == "http://a.example/?x=\u00a91".encode("utf-8")
+    assert segments[1][1] == "z\u00e9".encode("utf-8")
+
+
+# -- dates (RFC 5322 section 3.3) -------------------------------------------------------
+
+@pytest.mark.parametrize("raw, iso", [
+    (b"Mon, 12 Oct 2026 10:15:00 +0200", "2026-10-12T10:15:00+02:00"),
+    (b"1 Jan 2000 00:00:30 -0530", "2000-01-01T00:00:30-05:30"),
+    (b"Tue, 29 Feb 2000 23:59:59 -0000", "2000-02-29T23:59:59"),       # -0000: no offset
+    (b"Thu, 29 Feb 2001 00:00:00 +0000", None),                         # no such day
+    (b"Mon, 12 Oct 26 10:15:00 +0200", None),                           # 2-digit year
+    (b"Mon, 12 Oct 2026 10:15 +0200", None),                            # no seconds
+    (b"Mon, 12 Oct 2026 10:15:00 GMT", None),
+])
+def test_iso_date_fast_form(raw, iso):
+    assert _select.cores.mail.iso_date(raw) == iso
+    if iso is not None:
+        assert email.utils.parsedate_to_datetime(raw.decode()).isoformat() == iso
+
+
+# -- the twins agree ----------------------------------------------------------------------
+
+TWINS = _select.twins("_mail")
+twins_only = pytest.mark.skipif("cython" not in TWINS, reason="the Cython core is not built")
+
+HEADER_LINES = st.sampled_from([
+    b"Message-ID: <1@x.example>\n", b"Date: Mon, 12 Oct 2026 10:15:00 +0200\n",
+    b"Date: 12 Oct 26 10:15 GMT\n", b"List-Post: <mailto:l@x.example>\n",
+    b"List-Help: <http://h.example/>,\n <mailto:h@x>\n", b"Subject: =?utf-8?q?x?=\n",
+    b"Content-Type: text/plain; charset=utf-8\n", b"Content-Type: text/html\n",
+    b"Content-Type: text/plain; charset=\"utf-16\"\n", b"Content-Type: image/png\n",
+    b"Content-Transfer-Encoding: quoted-printable\n", b"Content-Transfer-Encoding: base64\n",
+    b"Content-Type: multipart/alternative; boundary=\"b\"\n", b"X-\xe9: 8bit\n", b" folded\n",
+])
+BODY_PIECES = st.sampled_from([
+    b"see http://a.example/x-\n", b"> <URL:http://q.example/a-\n", b">> b> ok\n", b"=\n",
+    b"=3D", b"aHR0cDovL2IuZXhhbXBsZS8=\n", b"<a href=\"http://h.example/?a&amp;b\">", b"</a>",
+    b"&#104;ttp://e.example/ ", b"&copy;", b"<!-- c -->", b"<script>x</script>", b"<base href=x>",
+    b"--b\n", b"--b--\n", b"\n", b"\r\n", b"\r", b"From x\n", b">From y\n", b"\xe9\xff",
+    b"Content-Type: text/html\n\n", b"<img src='ftp://f.example/p'", b">",
+])
+MESSAGES = st.builds(lambda h, b: b"".join(h) + b"\n" + b"".join(b),
+                     st.lists(HEADER_LINES, max_size=6), st.lists(BODY_PIECES, max_size=25))
+SPOOLS = st.lists(MESSAGES, max_size=4).map(lambda ms: b"".join(b"From s\n" + m for m in ms))
+
+
+def _outcome(fn, *args):
+    try:
+        return ("ok", [bytes(x) if isinstance(x, bytearray) else list(x) for x in fn(*args)])
+    except Exception as exc:  # noqa: BLE001 - comparing how each twin fails
+        return ("raised", type(exc).__name__, str(exc))
+
+
+@twins_only
+@pytest.mark.twins
+@settings(max_examples=400, deadline=None)
+@given(SPOOLS, st.booleans())
+def test_twins_walk_alike(spool, whole):
+    args = (spool, 0, len(spool), HEADERS, CHARSETS, 3, _decode, _unescape, whole)
+    assert _outcome(TWINS["cython"].walk, *args) == _outcome(TWINS["python"].walk, *args)
+
+
+@twins_only
+@pytest.mark.twins
+@settings(max_examples=300, deadline=None)
+@given(SPOOLS)
+def test_twins_trace_alike(spool):
+    from urlsift.mail.message import MailMatch
+    from urlsift.mail.walk import _date, _message_id, _same_link
+    from urlsift.text.extraction import extract
+
+    out, segs, msgs, names = TWINS["python"].walk(spool, 0, len(spool), HEADERS, CHARSETS, 3,
+                                                  _decode, _unescape)
+    found = list(extract(out))
+    results = [twin.trace(found, out, segs, msgs, names, spool, 7, "s", MailMatch, 200,
+                          lambda i: [("other", i)], _same_link, _message_id, _date)
+               for twin in (TWINS["cython"], TWINS["python"])]
+    assert results[0] == results[1]
+
+
+_DATES = st.builds(
+    lambda dow, d, mon, y, h, mi, s, sign, tz: (dow + d + b" " + mon + b" " + y + b" " + h + b":"
+                                                + mi + b":" + s + b" " + sign + tz),
+    st.sampled_from([b"", b"Mon, ", b"Sun, ", b"Xyz, "]),
+    st.sampled_from([b"1", b"01", b"29", b"30", b"31", b"00", b"7x"]),
+    st.sampled_from([b"Jan", b"Feb", b"Apr", b"Dec", b"jan", b"Foo"]),
+    st.sampled_from([b"2000", b"1900", b"2024", b"0999", b"99"]),
+    st.sampled_from([b"00", b"23", b"24"]), st.sampled_from([b"00", b"59", b"60"]),
+    st.sampled_from([b"00", b"59", b"60"]), st.sampled_from([b"+", b"-", b"*"]),
+    st.sampled_from([b"0000", b"0530", b"2359", b"2400", b"0060"]))
+
+
+@twins_only
+@pytest.mark.twins
+@given(st.one_of(_DATES, st.binary(max_size=40)))
+def test_twins_iso_date_alike_and_as_email_reads_it(raw):
+    got = TWINS["cython"].iso_date(raw)
+    assert got == TWINS["python"].iso_date(raw)
+    if got is not None:
+        assert email.utils.parsedate_to_datetime(raw.decode()).isoformat() == got
