@@ -584,3 +584,24 @@ def test_parse_reads_urls_from_standard_input(cli):
     assert [(r["url"], r["valid"]) for r in recs] == [("http://a.example/", True),
                                                       ("ftp://h/x;type=q", False)]
     assert proc.returncode == 1          # an invalid URL among them
+
+
+def test_mail_with_position_gives_each_url_its_place_in_the_file(cli, tmp_path):
+    # a URL in an 8bit part or a header is read where it stands: file_offset is where
+    # its text starts in the spool; one in a quoted-printable part has no such place
+    spool = tmp_path / "box.mbox"
+    spool.write_bytes(b"From a\nMessage-ID: <1@x>\nList-Post: <mailto:l@x.example>\n\n"
+                      b"see http://plain.example/\n"
+                      b"From b\nMessage-ID: <2@x>\nContent-Transfer-Encoding: quoted-printable\n\n"
+                      b"see http://qp.example/a=3Db\n")
+    data = spool.read_bytes()
+    proc = cli("extract", "--with-position", "--format", "jsonl", spool)
+    assert proc.returncode == 0, proc.stderr
+    got = [(r["url"], r["offset"], r["file_offset"]) for r in map(json.loads, lines(proc))]
+    second = data.index(b"From b")
+    assert got == [("mailto:l@x.example", 0, data.index(b"<mailto:")),
+                   ("http://plain.example/", 0, data.index(b"http://plain")),
+                   ("http://qp.example/a=b", second, None)]
+    text = lines(cli("extract", "--with-position", spool))
+    assert text[1] == (f"{spool}:0:<1@x>:http://plain.example/\t1 text/plain\t"
+                       f"file_offset={data.index(b'http://plain')}")

@@ -15,7 +15,7 @@ from ..model.parts import PART_COLUMNS, parts_getter, plain_value, utf8_text
 __all__ = ["PART_COLUMNS", "make_writer", "parts_getter", "plain_value", "reconfigure_stdout",
            "utf8_text"]
 
-_INT_COLUMNS = frozenset({"count", "line", "offset", "port"})
+_INT_COLUMNS = frozenset({"count", "line", "offset", "file_offset", "port"})
 
 
 class Writer:
@@ -69,6 +69,8 @@ class TextWriter(Writer):
         tail = []
         if "part" in r and "file" in r:
             tail.append(_s(r["part"]))
+            if r.get("file_offset") is not None:
+                tail.append(f"file_offset={r['file_offset']}")
         for name in PART_COLUMNS:
             if r.get(name) is not None:
                 tail.append(f"{name}={r[name]}")

@@ -83,6 +83,8 @@ def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:
         cols += ["file", "line", "offset"]
     if mail:
         cols += ["message_id", "date", "part"]
+        if getattr(args, "with_position", False):
+            cols.append("file_offset")   # the URL's own place, for a part read as it stands
     if args.refang:
         cols.append("refanged")
     if getattr(args, "parts", False):
@@ -124,6 +126,8 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                 rec.update(file=plain_value(m.source), line=None, offset=m.offset)
             rec.update(message_id=plain_value(m.message_id), date=plain_value(m.date),
                        part=plain_value(m.part))
+            if with_pos:
+                rec["file_offset"] = m.file_offset
             if args.refang:
                 rec["refanged"] = m.refanged
             if parts is not None:
@@ -145,6 +149,8 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
             rec.update(file=shown, line=f.line, offset=f.start)
         if mail_cols:
             rec.update(message_id=None, date=None, part=None)
+            if with_pos:
+                rec["file_offset"] = f.start
         if args.refang:
             rec["refanged"] = f.refanged
         if parts is not None:
