@@ -6,7 +6,9 @@ import contextlib
 from collections import Counter
 from typing import Any, Callable, Iterable, Optional, Sequence
 
-from ..inputs import is_plain_file
+from operator import itemgetter
+
+from ..inputs import is_plain_file, mbox_match_lists
 from ..text.files import position_lines, url_lines
 from .common import batches, error, read_errors, reason, write_or_fail
 from .output import Writer, parts_getter
@@ -51,7 +53,7 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
     url_records: dict[str, dict[str, Any]] = {}
     with Progress(args, plan) as progress:
         for inp in plan:
-            lines = _plain_lines(inp, args, columns, progress.update)
+            lines = _plain_lines(inp, args, columns, progress.update, report)
             records = () if lines is not None else iter_records(
                 inp, args, [c for c in columns if c != "count"], progress.update, parts, report)
             try:
@@ -83,11 +85,20 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
 
 
 def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
-                 progress: Optional[Callable[[int], None]]) -> Optional[Iterable[bytes]]:
+                 progress: Optional[Callable[[int], None]],
+                 on_error: Callable[[str], None] = error) -> Optional[Iterable[bytes]]:
     """For ``urlsift extract [--with-position] FILE`` with nothing else asked (the text
     output of a plain file, no filter, no bar): the lines made in the core, no Match
-    built. None when anything else is asked."""
+    built; for an mbox, the URLs of each piece of the spool joined at once. None when
+    anything else is asked."""
     cols = list(columns)
+    if (inp.kind == "mbox" and args.format == "text" and cols == ["url"] and not args.unique
+            and not args.refang and progress is None):
+        schemes, valid = scan_options(args)
+        lists = mbox_match_lists(inp.name, schemes=schemes, valid=valid, on_error=on_error,
+                                 stream=inp.stream)
+        return (("\n".join(map(itemgetter(0), ms)) + "\n").encode("utf-8", "surrogateescape")
+                for ms in lists if ms)
     plain = (args.format == "text" and cols in (["url"], POSITION_COLUMNS)
              and not args.unique and inp.kind == "text" and not (args.refang or args.quoted)
              and progress is None and scan_options(args) == (None, None)

@@ -81,7 +81,9 @@ def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:
         cols.append("count")
     if getattr(args, "with_position", False):
         cols += ["file", "line", "offset"]
-    if mail:
+    # the text format shows a mail URL's message and part with --with-position only
+    shown = getattr(args, "format", "text") != "text" or getattr(args, "with_position", False)
+    if mail and shown:
         cols += ["message_id", "date", "part"]
         if getattr(args, "with_position", False):
             cols.append("file_offset")   # the URL's own place, for a part read as it stands

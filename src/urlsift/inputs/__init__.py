@@ -4,9 +4,10 @@ is read as text or as mail — the one layer that knows both.
 ``opening`` opens a path and sniffs it (compression by magic bytes, mbox, Maildir);
 ``files`` runs the text layer or the mail layer over it (``urlsift.extract_file``).
 """
-from .files import extract_file, iter_file_matches, iter_file_urls, iter_mail_urls, iter_messages
+from .files import (extract_file, iter_file_matches, iter_file_urls, iter_mail_urls, iter_messages,
+                    mbox_match_lists)
 from .opening import MissingDependency, compression_of, input_kind, is_plain_file, open_input
 
 __all__ = ["MissingDependency", "compression_of", "extract_file", "input_kind",
            "is_plain_file", "iter_file_matches", "iter_file_urls", "iter_mail_urls",
-           "iter_messages", "open_input"]
+           "iter_messages", "mbox_match_lists", "open_input"]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import os
-from itertools import islice
+from itertools import chain, islice
 from operator import itemgetter
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
@@ -22,7 +22,7 @@ from ..text.extraction import extract_file as extract_text_file
 from ..text.streams import Found, iter_stream_matches, text_of
 from .opening import PathLike, input_kind, is_plain_file, open_input
 
-__all__ = ["extract_file", "iter_file_matches", "iter_file_urls", "iter_mail_urls",
+__all__ = ["extract_file", "iter_file_matches", "iter_file_urls", "iter_mail_urls", "mbox_match_lists",
            "iter_messages"]
 
 
@@ -97,16 +97,27 @@ def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     if stream is None and input_kind(name) == "maildir":
         return walk.maildir_urls(iter_messages(name), schemes=schemes, valid=valid,
                                  on_error=on_error)
-    return _mbox_urls(name, stream, schemes, valid, on_error)
+    return chain.from_iterable(mbox_match_lists(name, schemes=schemes, valid=valid,
+                                                on_error=on_error, stream=stream))
 
 
-def _mbox_urls(name: str, stream: Optional[IO[bytes]], schemes: Optional[Iterable[str]],
-               valid: Optional[str], on_error: Optional[Callable[[str], None]]) -> Iterator[Any]:
+def mbox_match_lists(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
+                     valid: Optional[str] = None,
+                     on_error: Optional[Callable[[str], None]] = None,
+                     stream: Optional[IO[bytes]] = None) -> Iterator[list[Any]]:
+    """:func:`iter_mail_urls` of an mbox in lists (a piece of the spool each), for the
+    command's output without a Python step per URL."""
     from ..mail import walk
 
+    name = os.fspath(path)
+    if os.environ.get("URLSIFT_MAIL_ENGINE") == "email":   # see iter_mail_urls
+        found = iter_mail_urls(name, schemes=schemes, valid=valid, on_error=on_error,
+                               stream=stream, engine="email")
+        yield from iter(lambda: list(islice(found, 1 << 12)), [])
+        return
     with _opened(name, stream) as opened:
-        yield from walk.spool_urls(opened, name, schemes=schemes, valid=valid,
-                                   on_error=on_error)
+        yield from walk.spool_match_lists(opened, name, schemes=schemes, valid=valid,
+                                          on_error=on_error)
 
 
 def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None,

@@ -25,7 +25,8 @@ import io
 import re
 from binascii import Error as BinasciiError
 from binascii import a2b_base64, a2b_qp
-from typing import IO, Any, Callable, Generator, Iterable, Iterator, Optional
+from itertools import chain
+from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from .._select import cores
 from ..text.extraction import extract
@@ -35,7 +36,7 @@ from .message import (MailMatch, _Options, clean, iso_date, iter_spool_urls, mes
                       options, print_error)
 from .spool import Message
 
-__all__ = ["spool_urls", "maildir_urls", "message_urls_fast", "iter_spool_urls", "MAX_DEPTH"]
+__all__ = ["spool_urls", "spool_match_lists", "maildir_urls", "message_urls_fast", "iter_spool_urls", "MAX_DEPTH"]
 
 #: How deep multiparts may nest before a message is left to the standard library.
 MAX_DEPTH = 32
@@ -77,14 +78,24 @@ def spool_urls(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]]
     """Every URL of the mbox read from ``stream`` (named ``name``), in file order; what
     cannot be read is reported through ``on_error`` (as
     :func:`urlsift.mail.iter_spool_urls` does) and the walk goes on."""
+    return chain.from_iterable(spool_match_lists(stream, name, schemes=schemes, valid=valid,
+                                                 on_error=on_error))
+
+
+def spool_match_lists(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]] = None,
+                      valid: Optional[str] = None,
+                      on_error: Optional[Callable[[str], None]] = None) -> Iterator[list[MailMatch]]:
+    """:func:`spool_urls` in lists, a piece of the spool (about a MiB) each: what the
+    command writes without a Python step per URL."""
     opts = options(schemes, valid, False)
     report = on_error or print_error
     limit = spool.MESSAGE_MAX
     for base, piece in spool.mbox_blocks(stream, limit):
         if isinstance(piece, Exception):
-            yield from message_matches(name, base, piece, opts, report)
+            yield message_matches(name, base, piece, opts, report)
             continue
-        stop = yield from _piece_urls(piece, base or 0, name, opts, report, limit, False)
+        found, stop = _piece_urls(piece, base or 0, name, opts, report, limit, False)
+        yield found
         if stop:
             return
 
@@ -109,24 +120,25 @@ def message_urls_fast(data: bytes, source: str, opts: _Options,
     if len(data) > spool.MESSAGE_MAX:
         return message_matches(source, None, spool.SpoolError(
             f"message larger than {spool._size(spool.MESSAGE_MAX)}"), opts, report)
-    return list(_piece_urls(data, 0, source, opts, report, spool.MESSAGE_MAX, True))
+    return _piece_urls(data, 0, source, opts, report, spool.MESSAGE_MAX, True)[0]
 
 
 def _piece_urls(piece: bytes, base: int, name: str, opts: _Options,
                 report: Callable[[str], None], limit: int,
-                whole: bool) -> Generator[MailMatch, None, bool]:
-    """The URLs of a piece of whole messages at ``base`` in the spool; returns True when
-    the spool turned out to be no mbox (a line too long) and the rest must not be read."""
+                whole: bool) -> tuple[list[MailMatch], bool]:
+    """The URLs of a piece of whole messages at ``base`` in the spool, and True when the
+    spool turned out to be no mbox (a line too long): the rest must not be read."""
     try:
         out, segs, msgs, names = _walk(piece, whole)
     except (MemoryError, KeyboardInterrupt):
         raise
     except Exception:       # a fault of the walk must cost no message: email reads them
         messages = [(name, None, piece)] if whole else spool.mbox_messages(io.BytesIO(piece), name)
+        result: list[MailMatch] = []
         for source, offset, data in messages:
             at = base + offset if offset is not None else None
-            yield from message_matches(source, at, data, opts, report)
-        return False
+            result.extend(message_matches(source, at, data, opts, report))
+        return result, False
     found = list(extract(out, schemes=opts.schemes, valid=opts.valid)) if len(out) else []
 
     no_mbox = []
@@ -147,9 +159,8 @@ def _piece_urls(piece: bytes, base: int, name: str, opts: _Options,
             return []
         return message_matches(name, at, piece[a:e], opts, report)
 
-    yield from cores.mail.trace(found, out, segs, msgs, names, piece, base, name, MailMatch,
-                                limit, other, _same_link, _message_id, _date)
-    return bool(no_mbox)
+    return (cores.mail.trace(found, out, segs, msgs, names, piece, base, name, MailMatch, limit,
+                             other, _same_link, _message_id, _date), bool(no_mbox))
 
 
 def _message_id(raw: bytes) -> Optional[str]:
