@@ -95,8 +95,7 @@ def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                                     valid=valid, refang=refang, on_error=on_error)
     name = os.fspath(path)
     if stream is None and input_kind(name) == "maildir":
-        return walk.maildir_urls(iter_messages(name), schemes=schemes, valid=valid,
-                                 on_error=on_error)
+        return walk.maildir_urls(name, schemes=schemes, valid=valid, on_error=on_error)
     return chain.from_iterable(mbox_match_lists(name, schemes=schemes, valid=valid,
                                                 on_error=on_error, stream=stream))
 

@@ -182,8 +182,15 @@ def maildir_messages(name: str) -> Iterator[Message]:
     before ``new/...``): the files of ``cur`` and ``new``, as ``mailbox.Maildir`` lists
     them (a sub-directory is skipped; a message in both, by its unique name before the
     info suffix, counts once, from ``cur``)."""
+    for path in maildir_paths(name):
+        yield path, None, read_message_file(path)
+
+
+def maildir_paths(name: str) -> list[str]:
+    """The message files of the Maildir ``name``, in the order :func:`maildir_messages`
+    reads them (``mailbox.NoSuchMailboxError`` when it has no ``cur`` or ``new``)."""
     seen: set[str] = set()
-    subpaths = []
+    paths = []
     for sub in ("cur", "new"):
         try:
             entries = sorted(os.listdir(os.path.join(name, sub)))
@@ -194,13 +201,18 @@ def maildir_messages(name: str) -> Iterator[Message]:
             if uniq in seen or os.path.isdir(os.path.join(name, sub, entry)):
                 continue
             seen.add(uniq)
-            subpaths.append(os.path.join(sub, entry))
-    for sub in subpaths:
-        path = os.path.join(name, sub)
-        try:
-            yield path, None, _read_message_file(path, MESSAGE_MAX)
-        except OSError as exc:
-            yield path, None, exc
+            paths.append(os.path.join(name, sub, entry))
+    return paths
+
+
+def read_message_file(path: str) -> Any:
+    """The bytes of one Maildir message file, or the error met reading it (an
+    ``OSError``, or a :class:`SpoolError` for what is not read: see
+    :func:`_read_message_file`); it never raises."""
+    try:
+        return _read_message_file(path, MESSAGE_MAX)
+    except OSError as exc:
+        return exc
 
 
 def _read_message_file(path: str, limit: int) -> Any:

@@ -34,12 +34,14 @@ from . import spool
 from .html import _unescape as html_unescape
 from .message import (MailMatch, _Options, clean, iso_date, iter_spool_urls, message_matches,
                       options, print_error)
-from .spool import Message
 
 __all__ = ["spool_urls", "spool_match_lists", "maildir_urls", "message_urls_fast", "iter_spool_urls", "MAX_DEPTH"]
 
 #: How deep multiparts may nest before a message is left to the standard library.
 MAX_DEPTH = 32
+#: Maildir files read at once, and the threads that read them.
+READ_BATCH = 256
+READERS = 4
 
 _M = cores.mail  # only for the constants, which both twins share
 SEG, MSG = _M.SEG, _M.MSG
@@ -100,18 +102,30 @@ def spool_match_lists(stream: IO[bytes], name: str, *, schemes: Optional[Iterabl
             return
 
 
-def maildir_urls(messages: Iterable[Message], *, schemes: Optional[Iterable[str]] = None,
+def maildir_urls(name: str, *, schemes: Optional[Iterable[str]] = None,
                  valid: Optional[str] = None,
                  on_error: Optional[Callable[[str], None]] = None) -> Iterator[MailMatch]:
-    """Every URL of the messages of a Maildir (``(path, None, data_or_error)`` from
-    :func:`urlsift.mail.spool.maildir_messages`), each file walked as one message."""
+    """Every URL of the messages of the Maildir ``name``, in the order of
+    :func:`urlsift.mail.spool.maildir_paths`, each file walked as one message. The
+    files are read :data:`READ_BATCH` at a time on :data:`READERS` threads (a read
+    waits on the disk without the GIL), so the walk does not wait for each open."""
+    from concurrent.futures import ThreadPoolExecutor
+
     opts = options(schemes, valid, False)
     report = on_error or print_error
-    for source, _, data in messages:
-        if isinstance(data, Exception):
-            yield from message_matches(source, None, data, opts, report)
-        else:
-            yield from message_urls_fast(data, source, opts, report)
+    paths = spool.maildir_paths(name)
+    with ThreadPoolExecutor(max_workers=READERS, thread_name_prefix="urlsift-maildir") as pool:
+        ahead = None
+        for i in range(0, len(paths), READ_BATCH):
+            batch = paths[i:i + READ_BATCH]
+            got = ahead if ahead is not None else pool.map(spool.read_message_file, batch)
+            nxt = paths[i + READ_BATCH:i + 2 * READ_BATCH]
+            ahead = pool.map(spool.read_message_file, nxt) if nxt else None   # read ahead
+            for source, data in zip(batch, got):
+                if isinstance(data, Exception):
+                    yield from message_matches(source, None, data, opts, report)
+                else:
+                    yield from message_urls_fast(data, source, opts, report)
 
 
 def message_urls_fast(data: bytes, source: str, opts: _Options,
