@@ -16,12 +16,11 @@ from urlsift import _select
 from urlsift._mail_py import (CHARSETS, FALLBACK, HEADERS, K_HEADER, K_HREF, K_HTML_TEXT,
                               K_TEXT, MSG, SEG)
 from urlsift.mail.html import _unescape
-from urlsift.mail.walk import _decode
 
 
 def walk(data: bytes, whole: bool = False):
     out, segs, msgs, names = _select.cores.mail.walk(data, 0, len(data), HEADERS, CHARSETS, 8,
-                                                     _decode, _unescape, whole)
+                                                     _unescape, whole)
     segments = []
     for r in range(0, len(segs), SEG):
         msg, a, e, src, kind, la, lb, part_offset, anchor = segs[r:r + SEG]
@@ -237,7 +236,7 @@ def _outcome(fn, *args):
 @settings(max_examples=400, deadline=None)
 @given(SPOOLS, st.booleans())
 def test_twins_walk_alike(spool, whole):
-    args = (spool, 0, len(spool), HEADERS, CHARSETS, 3, _decode, _unescape, whole)
+    args = (spool, 0, len(spool), HEADERS, CHARSETS, 3, _unescape, whole)
     assert _outcome(TWINS["cython"].walk, *args) == _outcome(TWINS["python"].walk, *args)
 
 
@@ -251,7 +250,7 @@ def test_twins_trace_alike(spool):
     from urlsift.text.extraction import extract
 
     out, segs, msgs, names = TWINS["python"].walk(spool, 0, len(spool), HEADERS, CHARSETS, 3,
-                                                  _decode, _unescape)
+                                                  _unescape)
     found = list(extract(out))
     results = [twin.trace(found, out, segs, msgs, names, spool, 7, "s", MailMatch, 200,
                           lambda i: [("other", i)], _same_link, _message_id, _date)
@@ -279,3 +278,23 @@ def test_twins_iso_date_alike_and_as_email_reads_it(raw):
     assert got == TWINS["python"].iso_date(raw)
     if got is not None:
         assert email.utils.parsedate_to_datetime(raw.decode()).isoformat() == got
+
+
+@twins_only
+@pytest.mark.twins
+@given(st.one_of(st.binary(max_size=60),
+                 st.lists(st.sampled_from([b"=", b"=\n", b"=\r\n", b"=\r", b"=3D", b"=3d", b"=G1",
+                                           b"==", b"a", b" ", b"\n", b"\r", b"\xe9", b"=4"]),
+                          max_size=30).map(b"".join)))
+def test_twins_decode_quoted_printable_as_binascii(body):
+    import binascii
+    assert TWINS["cython"].decode_qp(body) == TWINS["python"].decode_qp(body) == binascii.a2b_qp(body)
+
+
+@twins_only
+@pytest.mark.twins
+@given(st.one_of(st.binary(max_size=60),
+                 st.lists(st.sampled_from([b"QUJD", b"QQ", b"QR", b"=", b"==", b"\n", b"\r\n", b"+/",
+                                           b"*", b" ", b"Q"]), max_size=20).map(b"".join)))
+def test_twins_decode_base64_alike(body):
+    assert TWINS["cython"].decode_base64(body) == TWINS["python"].decode_base64(body)

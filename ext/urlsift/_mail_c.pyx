@@ -1,10 +1,11 @@
 """The mail walker on the bytes of a spool: the compiled twin of ``urlsift._mail_py``.
 
 Same input, same output, same rules; see that module for what the walk does and
-what it leaves to the standard library (the ``FALLBACK`` flag). Here the loops run
-over a ``const unsigned char *`` and the output grows in C buffers; Python is only
-called to decode a quoted-printable or base64 body (``decode``) and to undo HTML
-character references (``unescape``), both given by the caller.
+what it leaves to the standard library (the ``FALLBACK`` flag). Here the walk runs
+without the GIL over a ``const unsigned char *`` and the output grows in C buffers;
+quoted-printable and base64 are decoded in C as ``binascii`` decodes them. Python is
+called (with the GIL) only to undo an HTML character reference past the few that mail
+is full of (``unescape``, given by the caller).
 """
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.bytearray cimport PyByteArray_FromStringAndSize
@@ -15,15 +16,26 @@ from libc.string cimport memchr, memcmp, memcpy
 from array import array
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
-           "FALLBACK", "HEADERS", "CHARSETS", "CTE_QP", "CTE_BASE64", "trace", "iso_date"]
+           "FALLBACK", "HEADERS", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
+           "LABEL_CACHE"]
 
-from urlsift._mail_py import (CHARSETS, CTE_BASE64, CTE_QP, FALLBACK, HEADERS, K_HEADER,
-                              K_HREF, K_HTML_TEXT, K_SRC, K_TEXT, MSG, SEG)
+from urlsift._mail_py import (CHARSETS, FALLBACK, HEADERS, K_HEADER, K_HREF, K_HTML_TEXT, K_SRC,
+                              K_TEXT, LABEL_CACHE, MSG, SEG)
 
 cdef enum:
     NSEG = 9        # integers per segment record (SEG)
     NMSG = 8        # integers per message record (MSG)
     FB = 1          # "fall back": returned up the calls, the message goes to email
+    NRECENT = 16    # labels looked up before one is written again (LABEL_CACHE)
+    SECTION_MAX = 480
+
+cdef int C_K_HEADER = K_HEADER
+cdef int C_K_TEXT = K_TEXT
+cdef int C_K_HTML_TEXT = K_HTML_TEXT
+cdef int C_K_HREF = K_HREF
+cdef int C_K_SRC = K_SRC
+cdef int C_FALLBACK = FALLBACK
+assert LABEL_CACHE == NRECENT
 
 ctypedef const unsigned char *cbuf
 
@@ -34,60 +46,76 @@ cdef struct Grow:
     Py_ssize_t cap
 
 
-cdef int grow_add(Grow *g, const void *s, Py_ssize_t k) except -1:
+cdef int grow_reserve(Grow *g, Py_ssize_t k) except -1 nogil:
     cdef Py_ssize_t cap
     cdef char *q
     if g.n + k > g.cap:
         cap = max(2 * g.cap, g.n + k, 4096)
         q = <char *>realloc(g.p, cap)
         if q == NULL:
-            raise MemoryError()
+            with gil:
+                raise MemoryError()
         g.p = q
         g.cap = cap
+    return 0
+
+
+cdef inline int grow_add(Grow *g, const void *s, Py_ssize_t k) except -1 nogil:
+    if g.n + k > g.cap:
+        grow_reserve(g, k)
     if k:
         memcpy(g.p + g.n, s, k)
     g.n += k
     return 0
 
 
-cdef inline int add_int(Grow *g, int64_t v) except -1:
-    return grow_add(g, &v, sizeof(int64_t))
+cdef inline int grow_byte(Grow *g, unsigned char c) except -1 nogil:
+    if g.n + 1 > g.cap:
+        grow_reserve(g, 1)
+    g.p[g.n] = <char>c
+    g.n += 1
+    return 0
 
 
-cdef inline bint is_name_char(unsigned char c) nogil:
+cdef inline bint is_name_char(unsigned char c) noexcept nogil:
     # RFC 5322 section 2.2 field name: printable US-ASCII but ":" (033-071, 073-176)
     return (33 <= c <= 57) or (59 <= c <= 126)
 
 
-cdef inline bint is_bad_octet(unsigned char c) nogil:
+cdef inline bint is_bad_octet(unsigned char c) noexcept nogil:
     # what makes email turn a header value into a Header object, or controls
     return not (c == 9 or c == 10 or c == 13 or (32 <= c <= 126))
 
 
-cdef inline unsigned char lower(unsigned char c) nogil:
+cdef inline bint is_blank_octet(unsigned char c) noexcept nogil:
+    # str.strip() of a value without bad octets: space, tab, CR, LF
+    return c == 32 or c == 9 or c == 13 or c == 10
+
+
+cdef inline unsigned char lower(unsigned char c) noexcept nogil:
     return c + 32 if 65 <= c <= 90 else c
 
 
-cdef inline bint is_letter(unsigned char c) nogil:
+cdef inline bint is_letter(unsigned char c) noexcept nogil:
     return (65 <= c <= 90) or (97 <= c <= 122)
 
 
-cdef inline Py_ssize_t line_end(cbuf b, Py_ssize_t p, Py_ssize_t stop) nogil:
+cdef inline Py_ssize_t line_end(cbuf b, Py_ssize_t p, Py_ssize_t stop) noexcept nogil:
     cdef const void *k = memchr(b + p, 10, stop - p) if p < stop else NULL
     return stop if k == NULL else (<cbuf>k - b) + 1
 
 
-cdef inline bint is_blank(cbuf b, Py_ssize_t p, Py_ssize_t e) nogil:
+cdef inline bint is_blank(cbuf b, Py_ssize_t p, Py_ssize_t e) noexcept nogil:
     return (e - p == 1 and b[p] == 10) or (e - p == 2 and b[p] == 13 and b[p + 1] == 10)
 
 
-cdef inline Py_ssize_t strip_eol(cbuf b, Py_ssize_t a, Py_ssize_t e) nogil:
+cdef inline Py_ssize_t strip_eol(cbuf b, Py_ssize_t a, Py_ssize_t e) noexcept nogil:
     while e > a and (b[e - 1] == 10 or b[e - 1] == 13):
         e -= 1
     return e
 
 
-cdef bint any_bad(cbuf b, Py_ssize_t a, Py_ssize_t e) nogil:
+cdef bint any_bad(cbuf b, Py_ssize_t a, Py_ssize_t e) noexcept nogil:
     cdef Py_ssize_t i
     for i in range(a, e):
         if is_bad_octet(b[i]):
@@ -95,10 +123,19 @@ cdef bint any_bad(cbuf b, Py_ssize_t a, Py_ssize_t e) nogil:
     return False
 
 
-cdef bint eq_lower(cbuf b, Py_ssize_t a, Py_ssize_t e, bytes name):
-    """``b[a:e].lower() == name`` (``name`` lower case)."""
-    cdef Py_ssize_t k = len(name), i
-    cdef cbuf s = name
+cdef bint eq_lower(cbuf b, Py_ssize_t a, Py_ssize_t e, const char *s) noexcept nogil:
+    """``b[a:e].lower() == s`` (``s`` lower case, NUL-terminated)."""
+    cdef Py_ssize_t i = 0
+    while a + i < e:
+        if s[i] == 0 or lower(b[a + i]) != <unsigned char>s[i]:
+            return False
+        i += 1
+    return s[i] == 0
+
+
+cdef bint eq_lower_n(cbuf b, Py_ssize_t a, Py_ssize_t e, cbuf s, Py_ssize_t k) noexcept nogil:
+    """``b[a:e].lower() == s[:k]``."""
+    cdef Py_ssize_t i
     if e - a != k:
         return False
     for i in range(k):
@@ -107,23 +144,260 @@ cdef bint eq_lower(cbuf b, Py_ssize_t a, Py_ssize_t e, bytes name):
     return True
 
 
-cdef bint starts(cbuf b, Py_ssize_t p, Py_ssize_t e, const char *s, Py_ssize_t k) nogil:
+cdef bint starts(cbuf b, Py_ssize_t p, Py_ssize_t e, const char *s, Py_ssize_t k) noexcept nogil:
     return e - p >= k and memcmp(b + p, s, k) == 0
+
+
+cdef inline void strip_span(cbuf b, Py_ssize_t *a, Py_ssize_t *e) noexcept nogil:
+    while a[0] < e[0] and is_blank_octet(b[a[0]]):
+        a[0] += 1
+    while e[0] > a[0] and is_blank_octet(b[e[0] - 1]):
+        e[0] -= 1
 
 
 cdef struct Field:
     Py_ssize_t na, ne, va, ve
 
 
+# -- quoted-printable and base64, as binascii decodes them ------------------------------
+
+cdef inline int hexval(unsigned char c) noexcept nogil:
+    if 48 <= c <= 57:
+        return c - 48
+    if 65 <= c <= 70:
+        return c - 55
+    if 97 <= c <= 102:
+        return c - 87
+    return -1
+
+
+cdef int qp_decode(cbuf s, Py_ssize_t n, Grow *out) except -1 nogil:
+    """``binascii.a2b_qp(s[:n])`` (RFC 2045 section 6.7) appended to ``out``: ``=XX``
+    (hex, either case) is an octet, ``=`` at a line end a soft break (up to the LF when a
+    CR or the line end follows), ``==`` one ``=``, any other ``=`` stays."""
+    cdef Py_ssize_t i = 0
+    cdef int h, l
+    grow_reserve(out, n)
+    while i < n:
+        if s[i] == 61:
+            i += 1
+            if i >= n:
+                break
+            if s[i] == 10 or s[i] == 13:
+                if s[i] != 10:
+                    while i < n and s[i] != 10:
+                        i += 1
+                if i < n:
+                    i += 1
+            elif s[i] == 61:
+                out.p[out.n] = 61
+                out.n += 1
+                i += 1
+            elif i + 1 < n and hexval(s[i]) >= 0 and hexval(s[i + 1]) >= 0:
+                out.p[out.n] = <char>(hexval(s[i]) * 16 + hexval(s[i + 1]))
+                out.n += 1
+                i += 2
+            else:
+                out.p[out.n] = 61
+                out.n += 1
+        else:
+            out.p[out.n] = <char>s[i]
+            out.n += 1
+            i += 1
+    return 0
+
+
+cdef inline int b64val(unsigned char c) noexcept nogil:
+    if 65 <= c <= 90:
+        return c - 65
+    if 97 <= c <= 122:
+        return c - 71
+    if 48 <= c <= 57:
+        return c + 4
+    if c == 43:
+        return 62
+    if c == 47:
+        return 63
+    return -1
+
+
+cdef int b64_decode(cbuf s, Py_ssize_t n, Grow *out) except -1 nogil:
+    """A base64 body (RFC 2045 section 6.8) decoded as ``email`` does when it is clean:
+    the lines joined, padded with ``=`` to a multiple of 4, then only alphabet octets
+    and at most two ``=`` at the end (``validate=True``). 0 and the octets appended to
+    ``out``; FB when ``email`` would have to read it leniently."""
+    cdef Py_ssize_t i, count = 0, pads = 0, total
+    cdef unsigned int acc = 0
+    cdef int v, bits = 0
+    for i in range(n):                     # what is left without CR and LF
+        if s[i] != 10 and s[i] != 13:
+            count += 1
+    total = count + ((4 - count % 4) % 4)
+    grow_reserve(out, total // 4 * 3 + 3)
+    for i in range(n):
+        if s[i] == 10 or s[i] == 13:
+            continue
+        if s[i] == 61:
+            pads += 1
+            continue
+        if pads:
+            return FB                      # "=" before the end
+        v = b64val(s[i])
+        if v < 0:
+            return FB
+        acc = (acc << 6) | v
+        bits += 6
+        if bits >= 8:
+            bits -= 8
+            out.p[out.n] = <char>((acc >> bits) & 0xFF)
+            out.n += 1
+    if pads + (total - count) > 2:
+        return FB
+    return 0
+
+
+def decode_qp(bytes body):
+    """``binascii.a2b_qp(body)``, by the walk's own decoder (for the tests)."""
+    cdef Grow g = Grow(NULL, 0, 0)
+    try:
+        qp_decode(<cbuf>(<char *>body), len(body), &g)
+        return PyBytes_FromStringAndSize(g.p, g.n)
+    finally:
+        free(g.p)
+
+
+def decode_base64(bytes body):
+    """``urlsift._mail_py.decode_base64(body)``, by the walk's own decoder."""
+    cdef Grow g = Grow(NULL, 0, 0)
+    try:
+        if b64_decode(<cbuf>(<char *>body), len(body), &g) == FB:
+            return None
+        return PyBytes_FromStringAndSize(g.p, g.n)
+    finally:
+        free(g.p)
+
+
+# -- parameters (RFC 2045 section 5.1, as email.message reads them) ---------------------
+
+cdef int unquote_span(cbuf b, Py_ssize_t *a, Py_ssize_t *e) noexcept nogil:
+    """``email.utils.unquote`` of ``b[a:e]`` as a span: the quotes or angle brackets
+    around it left out; FB when a quoted value holds a backslash (an escape)."""
+    cdef Py_ssize_t i
+    if e[0] - a[0] > 1:
+        if b[a[0]] == 34 and b[e[0] - 1] == 34:
+            a[0] += 1
+            e[0] -= 1
+            for i in range(a[0], e[0]):
+                if b[i] == 92:
+                    return FB
+        elif b[a[0]] == 60 and b[e[0] - 1] == 62:
+            a[0] += 1
+            e[0] -= 1
+    return 0
+
+
+cdef int params(cbuf b, Py_ssize_t a, Py_ssize_t e, Py_ssize_t *main_end,
+                Py_ssize_t *bd, Py_ssize_t *cs) noexcept nogil:
+    """The parameters of a Content-Type value ``b[a:e]`` as ``email.message``'s
+    ``_parseparam`` cuts them (a ``;`` inside quotes does not cut): ``main_end`` where
+    the type ends, ``bd``/``cs`` the spans of the first ``boundary``/``charset`` (-1
+    when absent). FB for RFC 2231 parameters (``name*=``) and escapes in quotes."""
+    cdef Py_ssize_t p, s, end, q, quotes, na, ne, va, ve, i
+    cdef bint star
+    bd[0] = bd[1] = cs[0] = cs[1] = -1
+    p = a
+    while p < e and b[p] != 59:
+        p += 1
+    main_end[0] = p
+    s = p                         # at ";" or e
+    while s < e and b[s] == 59:
+        s += 1
+        # the parameter ends at the next ";" outside quotes ("end > 0": an empty one is cut)
+        end = s
+        quotes = 0
+        while True:
+            while end < e and b[end] != 59:
+                end += 1
+            if end >= e or end == s:
+                break
+            quotes = 0
+            for i in range(s, end):
+                if b[i] == 34:
+                    quotes += 1
+                    if i > s and b[i - 1] == 92:
+                        quotes -= 1
+            if quotes % 2 == 0:
+                break
+            end += 1
+            if end >= e:
+                end = e
+                break
+        if end > e:
+            end = e
+        # name=value
+        q = s
+        while q < end and b[q] != 61:
+            q += 1
+        na, ne = s, q
+        strip_span(b, &na, &ne)
+        star = False
+        for i in range(na, ne):
+            if b[i] == 42:
+                star = True
+        if star:
+            return FB
+        if q < end:
+            va, ve = q + 1, end
+            strip_span(b, &va, &ve)
+            if unquote_span(b, &va, &ve) == FB:
+                return FB
+            if bd[0] < 0 and eq_lower(b, na, ne, "boundary"):
+                bd[0], bd[1] = va, ve
+            elif cs[0] < 0 and eq_lower(b, na, ne, "charset"):
+                cs[0], cs[1] = va, ve
+        s = end
+    return 0
+
+
+cdef bint charset_ok(cbuf b, Py_ssize_t a, Py_ssize_t e, cbuf pats, Py_ssize_t npats) noexcept nogil:
+    """``b[a:e]`` (lower-cased) is one of the NUL-terminated names of ``pats``, or starts
+    with one ending in ``*``."""
+    cdef Py_ssize_t p = 0, k, i
+    cdef bint ok
+    while p < npats:
+        k = 0
+        while p + k < npats and pats[p + k] != 0:
+            k += 1
+        if k:
+            if pats[p + k - 1] == 42:                  # "name*": a prefix
+                ok = e - a >= k - 1
+                i = 0
+                while ok and i < k - 1:
+                    ok = lower(b[a + i]) == pats[p + i]
+                    i += 1
+            else:
+                ok = eq_lower_n(b, a, e, pats + p, k)
+            if ok:
+                return True
+        p += k + 1
+    return False
+
+
 cdef class _Walk:
     cdef cbuf b
-    cdef Py_ssize_t n
-    cdef object buf, decode, unescape
-    cdef list headers, lower_headers, charsets
+    cdef object buf, unescape, headers_b, charsets_b
+    cdef cbuf headers
+    cdef Py_ssize_t nheaders
+    cdef cbuf charsets
+    cdef Py_ssize_t ncharsets
     cdef int max_depth
     cdef Grow out, segs, msgs, names
     cdef Grow fields          # Field records of the header block being read
-    cdef dict label_at        # label -> its offset in names (each written once)
+    cdef Grow dec             # a decoded body
+    cdef Grow esc             # an HTML value with its references undone
+    cdef Grow lab             # the label being made
+    cdef int64_t recent[NRECENT][2]   # the last labels written: (start, end) in names
+    cdef int nrecent
 
     def __dealloc__(self):
         free(self.out.p)
@@ -131,14 +405,17 @@ cdef class _Walk:
         free(self.msgs.p)
         free(self.names.p)
         free(self.fields.p)
+        free(self.dec.p)
+        free(self.esc.p)
+        free(self.lab.p)
 
     # -- messages -------------------------------------------------------------------
 
-    cdef int message(self, Py_ssize_t offset, Py_ssize_t a, Py_ssize_t e) except -1:
+    cdef int message(self, Py_ssize_t offset, Py_ssize_t a, Py_ssize_t e) except -1 nogil:
         cdef Py_ssize_t index = self.msgs.n // (NMSG * 8)
         cdef Py_ssize_t o = self.out.n, s = self.segs.n, nm = self.names.n
         cdef int64_t rec[NMSG]
-        cdef int r
+        cdef int r, i, k
         rec[0] = offset
         rec[1] = a
         rec[2] = e
@@ -149,19 +426,25 @@ cdef class _Walk:
             self.out.n = o
             self.segs.n = s
             self.names.n = nm
-            for name in [k for k, v in self.label_at.items() if v[0] >= nm]:
-                del self.label_at[name]
+            k = 0
+            for i in range(self.nrecent):          # labels written by this message go
+                if self.recent[i][0] < nm:
+                    self.recent[k][0] = self.recent[i][0]
+                    self.recent[k][1] = self.recent[i][1]
+                    k += 1
+            self.nrecent = k
             rec[3] = rec[4] = rec[5] = rec[6] = -1
-            rec[7] = FALLBACK
+            rec[7] = C_FALLBACK
         grow_add(&self.msgs, rec, sizeof(rec))
         return 0
 
     cdef int message_body(self, Py_ssize_t index, Py_ssize_t a, Py_ssize_t e,
-                          int64_t *rec) except -1:
+                          int64_t *rec) except -1 nogil:
         cdef cbuf b = self.b
         cdef const void *k
         cdef Py_ssize_t p = a, body, nf, i
         cdef Field *f
+        cdef char section[1]
         while p < e:                      # a CR not followed by LF: email cuts lines there
             k = memchr(b + p, 13, e - p)
             if k == NULL:
@@ -174,21 +457,21 @@ cdef class _Walk:
         nf = self.fields.n // sizeof(Field)
         f = <Field *>self.fields.p
         for i in range(nf):
-            if rec[3] < 0 and eq_lower(b, f[i].na, f[i].ne, b"message-id"):
+            if rec[3] < 0 and eq_lower(b, f[i].na, f[i].ne, "message-id"):
                 if any_bad(b, f[i].va, f[i].ve):
                     return FB
                 rec[3] = f[i].va
                 rec[4] = f[i].ve
-            elif rec[5] < 0 and eq_lower(b, f[i].na, f[i].ne, b"date"):
+            elif rec[5] < 0 and eq_lower(b, f[i].na, f[i].ne, "date"):
                 if any_bad(b, f[i].va, f[i].ve):
                     return FB
                 rec[5] = f[i].va
                 rec[6] = f[i].ve
         if self.url_headers(index) == FB:
             return FB
-        return self.entity(index, body, e, b"", 0, False)
+        return self.entity(index, body, e, section, 0, 0, False)
 
-    cdef int header_block(self, Py_ssize_t a, Py_ssize_t e, Py_ssize_t *body) except -1:
+    cdef int header_block(self, Py_ssize_t a, Py_ssize_t e, Py_ssize_t *body) except -1 nogil:
         """Fields of the header block at ``a`` into ``self.fields``; ``body[0]``: where
         the body starts (as ``_mail_py._Walk.header_block``)."""
         cdef cbuf b = self.b
@@ -229,146 +512,199 @@ cdef class _Walk:
         body[0] = e
         return 0
 
-    cdef int url_headers(self, Py_ssize_t index) except -1:
-        cdef Py_ssize_t nf = self.fields.n // sizeof(Field), i, j
+    cdef int url_headers(self, Py_ssize_t index) except -1 nogil:
+        cdef Py_ssize_t nf = self.fields.n // sizeof(Field), i, p = 0, k
         cdef Field *f = <Field *>self.fields.p
-        cdef bytes lowname
+        cdef cbuf h = self.headers
         cdef int64_t la, lb
-        for j in range(len(self.lower_headers)):
-            lowname = self.lower_headers[j]
+        while p < self.nheaders:
+            k = 0
+            while p + k < self.nheaders and h[p + k] != 0:
+                k += 1
             for i in range(nf):
-                if not eq_lower(self.b, f[i].na, f[i].ne, lowname):
+                if not eq_lower_n(self.b, f[i].na, f[i].ne, self.lheaders(p), k):
                     continue
                 if any_bad(self.b, f[i].va, f[i].ve):
                     return FB
-                la = self.label(b"header:" + <bytes>self.headers[j], &lb)
-                self.segment(index, self.b, f[i].va, f[i].ve, la, lb, K_HEADER, 0,
+                self.lab.n = 0
+                grow_add(&self.lab, "header:", 7)
+                grow_add(&self.lab, h + p, k)
+                la = self.label(&lb)
+                self.segment(index, self.b, f[i].va, f[i].ve, la, lb, C_K_HEADER, 0,
                              f[i].va, -1)
-                grow_add(&self.out, b"\0", 1)
+                grow_byte(&self.out, 0)
+            p += k + 1
         return 0
+
+    cdef inline cbuf lheaders(self, Py_ssize_t p) noexcept nogil:
+        # the lower-case copy of the header names sits right after them
+        return self.headers + self.nheaders + p
 
     # -- MIME entities --------------------------------------------------------------
 
-    cdef int entity(self, Py_ssize_t index, Py_ssize_t body, Py_ssize_t e, bytes section,
-                    int depth, bint in_digest) except -1:
+    cdef int entity(self, Py_ssize_t index, Py_ssize_t body, Py_ssize_t e, const char *section,
+                    Py_ssize_t seclen, int depth, bint in_digest) except -1 nogil:
         cdef cbuf b = self.b
         cdef Py_ssize_t nf = self.fields.n // sizeof(Field), i
         cdef Field *f = <Field *>self.fields.p
-        cdef Py_ssize_t ca = -1, ce = -1, ta = -1, te = -1
-        cdef bytes full, maintype, subtype, cte, label, data
-        cdef object boundary, charset
-        cdef list params
-        cdef int64_t la, lb, src
+        cdef Py_ssize_t ca = -1, ce = -1, ta = -1, te = -1, fa, fe, slash, nslash
+        cdef Py_ssize_t main_end, bd[2], cs[2]
+        cdef int64_t la, lb
+        cdef bint html
         for i in range(nf):
-            if ca < 0 and eq_lower(b, f[i].na, f[i].ne, b"content-type"):
+            if ca < 0 and eq_lower(b, f[i].na, f[i].ne, "content-type"):
                 ca, ce = f[i].va, f[i].ve
-            elif ta < 0 and eq_lower(b, f[i].na, f[i].ne, b"content-transfer-encoding"):
+            elif ta < 0 and eq_lower(b, f[i].na, f[i].ne, "content-transfer-encoding"):
                 ta, te = f[i].va, f[i].ve
-        params = []
+        cs[0] = cs[1] = bd[0] = bd[1] = -1
+        fa = fe = slash = -1
         if ca < 0:
             if in_digest:
-                return FB
-            full = b"text/plain"
+                return FB                          # message/rfc822 by default
         else:
             if any_bad(b, ca, ce):
                 return FB
-            full = _params(b, ca, ce, params)
-            if full is None:
+            if params(b, ca, ce, &main_end, bd, cs) == FB:
                 return FB
-            full = full.strip().lower()
-            if full.count(b"/") != 1:
-                full = b"text/plain"
-        maintype, _, subtype = full.partition(b"/")
-        if maintype == b"message":
-            return FB
-        if maintype == b"multipart":
-            boundary = _param(params, b"boundary")
-            if boundary is None or depth >= self.max_depth:
-                return FB
-            return self.multipart(index, body, e, _unquote(boundary).rstrip(), section,
-                                  depth, subtype == b"digest")
-        if maintype != b"text":
-            return 0
-        if ta >= 0:
-            if any_bad(b, ta, te):
-                return FB
-            cte = PyBytes_FromStringAndSize(<char *>b + ta, te - ta).lower()
+            fa, fe = ca, main_end
+            strip_span(b, &fa, &fe)
+            nslash = 0
+            for i in range(fa, fe):
+                if b[i] == 47:
+                    nslash += 1
+                    slash = i
+            if nslash != 1:
+                fa = fe = slash = -1               # text/plain
+        if fa < 0:                                 # text/plain
+            html = False
         else:
-            cte = b""
-        charset = _param(params, b"charset")
-        if charset is not None and not _charset_ok(charset, self.charsets):
+            if eq_lower(b, fa, slash, "message"):
+                return FB
+            if eq_lower(b, fa, slash, "multipart"):
+                if bd[0] < 0 or depth >= self.max_depth:
+                    return FB
+                if unquote_span(b, &bd[0], &bd[1]) == FB:
+                    return FB
+                while bd[1] > bd[0] and is_blank_octet(b[bd[1] - 1]):
+                    bd[1] -= 1
+                return self.multipart(index, body, e, bd[0], bd[1], section, seclen, depth,
+                                      eq_lower(b, slash + 1, fe, "digest"))
+            if not eq_lower(b, fa, slash, "text"):
+                return 0                           # images, archives...: not text
+            html = eq_lower(b, slash + 1, fe, "html")
+        if ta >= 0 and any_bad(b, ta, te):
             return FB
-        la = self.label((section or b"1") + b" " + full, &lb)
-        if cte == b"" or cte == b"7bit" or cte == b"8bit" or cte == b"binary":
-            if subtype == b"html":
-                data = PyBytes_FromStringAndSize(<char *>b + body, e - body)
-                if self.html(index, data, la, lb) == FB:
+        if cs[0] >= 0 and not charset_ok(b, cs[0], cs[1], self.charsets, self.ncharsets):
+            return FB
+        self.lab.n = 0
+        if seclen:
+            grow_add(&self.lab, section, seclen)
+        else:
+            grow_byte(&self.lab, 49)               # "1"
+        grow_byte(&self.lab, 32)
+        if fa < 0:
+            grow_add(&self.lab, "text/plain", 10)
+        else:
+            for i in range(fa, fe):
+                grow_byte(&self.lab, lower(b[i]))
+        la = self.label(&lb)
+        if ta < 0 or te == ta or eq_lower(b, ta, te, "7bit") or eq_lower(b, ta, te, "8bit") \
+                or eq_lower(b, ta, te, "binary"):
+            if html:
+                if self.html(index, b + body, e - body, la, lb) == FB:
                     return FB
             else:
                 self.text(index, b, body, e, la, lb, body)
-        elif cte == b"quoted-printable" or cte == b"base64":
-            if self.decode is None:
-                return FB
-            data = self.decode(CTE_QP if cte == b"quoted-printable" else CTE_BASE64,
-                               PyBytes_FromStringAndSize(<char *>b + body, e - body))
-            if data is None:
-                return FB
-            if subtype == b"html":
-                if self.html(index, data, la, lb) == FB:
+        elif eq_lower(b, ta, te, "quoted-printable") or eq_lower(b, ta, te, "base64"):
+            self.dec.n = 0
+            if eq_lower(b, ta, te, "base64"):
+                if b64_decode(b + body, e - body, &self.dec) == FB:
                     return FB
             else:
-                self.text(index, <cbuf>(<char *>data), 0, len(data), la, lb, -1)
+                qp_decode(b + body, e - body, &self.dec)
+            if html:
+                if self.html(index, <cbuf>self.dec.p, self.dec.n, la, lb) == FB:
+                    return FB
+            else:
+                self.text(index, <cbuf>self.dec.p, 0, self.dec.n, la, lb, -1)
         else:
-            return FB
-        grow_add(&self.out, b"\0", 1)
+            return FB                              # uuencode, an unknown encoding
+        grow_byte(&self.out, 0)
         return 0
 
-    cdef int multipart(self, Py_ssize_t index, Py_ssize_t a, Py_ssize_t e, bytes boundary,
-                       bytes section, int depth, bint digest) except -1:
+    cdef int multipart(self, Py_ssize_t index, Py_ssize_t a, Py_ssize_t e, Py_ssize_t ba,
+                       Py_ssize_t be, const char *section, Py_ssize_t seclen, int depth,
+                       bint digest) except -1 nogil:
+        """The parts between ``--boundary`` lines (RFC 2046 section 5.1.1), the boundary
+        being ``b[ba:be]``; each walked as soon as it is cut."""
         cdef cbuf b = self.b
-        cdef bytes sep = b"--" + boundary
-        cdef cbuf s = sep
-        cdef Py_ssize_t k = len(sep), p = a, le, part_start = -1, pa, pe, body
-        cdef int kind, number = 0
+        cdef Py_ssize_t p = a, le, part_start = -1, body, number = 0
+        cdef int kind
         cdef bint closed = False
-        cdef list parts = []
         while p < e:
             le = line_end(b, p, e)
-            kind = boundary_line(b, p, le, s, k)
+            kind = boundary_line(b, p, le, b + ba, be - ba)
             if kind == 2:
                 if part_start >= 0:
-                    parts.append((part_start, eol_before(b, part_start, p)))
+                    number += 1
+                    if self.part(index, part_start, eol_before(b, part_start, p), section,
+                                 seclen, number, depth, digest) == FB:
+                        return FB
                 closed = True
                 break
             if kind == 1:
                 if part_start >= 0:
-                    parts.append((part_start, eol_before(b, part_start, p)))
+                    number += 1
+                    if self.part(index, part_start, eol_before(b, part_start, p), section,
+                                 seclen, number, depth, digest) == FB:
+                        return FB
                 p = le
                 while p < e:
                     le = line_end(b, p, e)
-                    if not boundary_line(b, p, le, s, k):
+                    if not boundary_line(b, p, le, b + ba, be - ba):
                         break
                     p = le
                 part_start = p
                 continue
             p = le
         if part_start < 0:
-            return FB
+            return FB                              # no boundary at all: email keeps the text
         if not closed:
-            parts.append((part_start, eol_before(b, part_start, e)))
-        for pa, pe in parts:
             number += 1
-            sub = (section + b"." if section else b"") + str(number).encode()
-            if self.header_block(pa, pe, &body) == FB:
-                return FB
-            if self.entity(index, body, pe, sub, depth + 1, digest) == FB:
-                return FB
+            return self.part(index, part_start, eol_before(b, part_start, e), section, seclen,
+                             number, depth, digest)
         return 0
+
+    cdef int part(self, Py_ssize_t index, Py_ssize_t pa, Py_ssize_t pe, const char *section,
+                  Py_ssize_t seclen, Py_ssize_t number, int depth, bint digest) except -1 nogil:
+        cdef char sub[SECTION_MAX + 32]
+        cdef char digits[24]
+        cdef Py_ssize_t n = 0, k = 0, body
+        if seclen > SECTION_MAX:
+            return FB
+        if seclen:
+            memcpy(sub, section, seclen)
+            n = seclen
+            sub[n] = 46                             # "."
+            n += 1
+        while True:
+            digits[k] = <char>(48 + number % 10)
+            k += 1
+            number //= 10
+            if number == 0:
+                break
+        while k:
+            k -= 1
+            sub[n] = digits[k]
+            n += 1
+        if self.header_block(pa, pe, &body) == FB:
+            return FB
+        return self.entity(index, body, pe, sub, n, depth + 1, digest)
 
     # -- text -----------------------------------------------------------------------
 
     cdef int text(self, Py_ssize_t index, cbuf d, Py_ssize_t a, Py_ssize_t n, int64_t la,
-                  int64_t lb, Py_ssize_t src) except -1:
+                  int64_t lb, Py_ssize_t src) except -1 nogil:
         """A text part ``d[a:n]``: as ``_mail_py._Walk.text`` (offsets in the part are
         from ``a``; ``src`` >= 0: ``d`` is the spool and the part is at ``src``)."""
         cdef Py_ssize_t p = a, q = a, le, i, m
@@ -380,7 +716,8 @@ cdef class _Walk:
             if open_:
                 m = quote_prefix(d, q, le)
                 if m > q:
-                    self.segment(index, d, p, q, la, lb, K_TEXT, p - a, src + p - a if src >= 0 else -1, -1)
+                    self.segment(index, d, p, q, la, lb, C_K_TEXT, p - a,
+                                 src + p - a if src >= 0 else -1, -1)
                     p = q = m
             # the last "<" or ">" of the line says whether a "<" is left open
             i = le
@@ -393,21 +730,22 @@ cdef class _Walk:
                     open_ = False
                     break
             q = le
-        self.segment(index, d, p, n, la, lb, K_TEXT, p - a, src + p - a if src >= 0 else -1, -1)
+        self.segment(index, d, p, n, la, lb, C_K_TEXT, p - a, src + p - a if src >= 0 else -1, -1)
         return 0
 
     # -- HTML -----------------------------------------------------------------------
 
-    cdef int html(self, Py_ssize_t index, bytes data, int64_t la, int64_t lb) except -1:
-        cdef cbuf d = data
-        cdef Py_ssize_t n = len(data), i = 0, run = 0, j, end, k, stop
-        cdef const void *hit
-        cdef unsigned char c
-        cdef bint letter, closing
+    cdef int html(self, Py_ssize_t index, cbuf d, Py_ssize_t n, int64_t la,
+                  int64_t lb) except -1 nogil:
+        """``href``/``src`` values and text runs of ``d[:n]`` (as ``_mail_py._Walk.html``)."""
+        cdef Py_ssize_t i = 0, run = 0, j, k, stop, p, q, tn_a, tn_e, an_a, an_e, va, ve
         cdef Py_ssize_t anchor = -1, href, seg
-        cdef bytes tag, name, value
-        cdef list attrs
+        cdef const void *hit
+        cdef unsigned char c, quote
+        cdef bint letter, closing
         cdef int kind
+        cdef cbuf v
+        cdef Py_ssize_t vn
         while True:
             hit = memchr(d + i, 60, n - i) if i < n else NULL
             if hit == NULL:
@@ -421,58 +759,81 @@ cdef class _Walk:
                 i = j + 1
                 continue
             if c == 47 and j + 2 < n and d[j + 2] == 62:
-                if self.html_text(index, data, run, j, la, lb, anchor, True) == FB:
+                if self.html_text(index, d, run, j, la, lb, anchor, True) == FB:
                     return FB
                 i = run = j + 3
                 continue
-            if self.html_text(index, data, run, j, la, lb, anchor, True) == FB:
+            if self.html_text(index, d, run, j, la, lb, anchor, True) == FB:
                 return FB
             if letter or (c == 47 and j + 2 < n and is_letter(d[j + 2])):
-                attrs = []
-                end = _tag(d, n, j, attrs)
-                if end < 0:
-                    return FB
-                closing = d[j + 1] == 47
-                tag = attrs.pop(0)
-                i = run = end
-                if closing:
-                    if tag == b"a":
-                        anchor = -1
-                    continue
+                # the tag: its name, then attributes, each read and used at once
+                closing = c == 47
+                p = j + 2 if closing else j + 1
+                tn_a = p
+                p = past(d, n, p, "\t\n\f\r />", False)
+                tn_e = p
                 href = -1
-                for name, va, ve in attrs:
-                    if name == b"href":
-                        kind = K_HREF
-                    elif name == b"src":
-                        kind = K_SRC
+                while True:
+                    p = past(d, n, p, "\t\n\f\r /", True)
+                    if p >= n:
+                        return FB                  # never closed
+                    if d[p] == 62:
+                        break
+                    an_a = p
+                    p = past(d, n, p + 1, "\t\n\f\r />=", False)
+                    an_e = p
+                    p = past(d, n, p, "\t\n\f\r ", True)
+                    va = ve = -1
+                    if p < n and d[p] == 61:
+                        p = past(d, n, p + 1, "\t\n\f\r ", True)
+                        if p >= n:
+                            return FB
+                        quote = d[p]
+                        if quote == 34 or quote == 39:
+                            hit = memchr(d + p + 1, quote, n - p - 1) if p + 1 < n else NULL
+                            if hit == NULL:
+                                return FB
+                            q = <cbuf>hit - d
+                            va, ve = p + 1, q
+                            p = q + 1
+                        else:
+                            q = past(d, n, p, "\t\n\f\r >", False)
+                            va, ve = p, q
+                            p = q
+                    if closing or va < 0:
+                        continue
+                    if eq_lower(d, an_a, an_e, "href"):
+                        kind = C_K_HREF
+                    elif eq_lower(d, an_a, an_e, "src"):
+                        kind = C_K_SRC
                     else:
                         continue
-                    if va < 0:
+                    if self.unescaped(d, va, ve, &v, &vn) == FB:
+                        return FB
+                    if strip_value(&v, &vn) == FB:
+                        return FB
+                    if vn == 0:
                         continue
-                    value = self.unescaped(data[va:ve])
-                    if value is None:
-                        return FB
-                    value = _strip(value)
-                    if value is None:
-                        return FB
-                    if not value:
-                        continue
-                    if tag == b"base" and kind == K_HREF:
-                        return FB
+                    if kind == C_K_HREF and eq_lower(d, tn_a, tn_e, "base"):
+                        return FB                  # relative links resolve against it
                     seg = self.segs.n // (NSEG * 8)
-                    if has_scheme(value):
-                        self.segment(index, <cbuf>(<char *>value), 0, len(value), la, lb, kind,
-                                     j, -1, -1)
-                        grow_add(&self.out, b"\0", 1)
-                        if kind == K_HREF:
+                    if has_scheme(v, vn):
+                        self.segment(index, v, 0, vn, la, lb, kind, j, -1, -1)
+                        grow_byte(&self.out, 0)
+                        if kind == C_K_HREF:
                             href = seg
-                    elif kind == K_HREF:
+                    elif kind == C_K_HREF:
                         href = -2
-                if tag == b"a":
+                i = run = p + 1
+                if closing:
+                    if eq_lower(d, tn_a, tn_e, "a"):
+                        anchor = -1
+                    continue
+                if eq_lower(d, tn_a, tn_e, "a"):
                     anchor = href
-                if tag == b"script" or tag == b"style":
-                    stop = raw_end(d, n, i, tag)
-                    if self.html_text(index, data, i, stop, la, lb, anchor, False) == FB:
+                if eq_lower(d, tn_a, tn_e, "script") or eq_lower(d, tn_a, tn_e, "style"):
+                    stop = raw_end(d, n, i, d + tn_a, tn_e - tn_a)
+                    if self.html_text(index, d, i, stop, la, lb, anchor, False) == FB:
                         return FB
                     i = run = stop
                 continue
@@ -485,53 +846,93 @@ cdef class _Walk:
             hit = memchr(d + j + 2, 62, n - j - 2) if j + 2 < n else NULL
             if hit == NULL:
                 return FB
-            if not (c == 63 or (n - (j + 2) >= 7 and eq_lower(d, j + 2, j + 9, b"doctype"))):
+            if not (c == 63 or (n - (j + 2) >= 7 and eq_lower(d, j + 2, j + 9, "doctype"))):
                 return FB
             i = run = (<cbuf>hit - d) + 1
-        return self.html_text(index, data, run, n, la, lb, anchor, True)
+        return self.html_text(index, d, run, n, la, lb, anchor, True)
 
-    cdef int html_text(self, Py_ssize_t index, bytes data, Py_ssize_t a, Py_ssize_t e,
-                       int64_t la, int64_t lb, Py_ssize_t anchor, bint decode) except -1:
-        cdef bytes text
+    cdef int html_text(self, Py_ssize_t index, cbuf d, Py_ssize_t a, Py_ssize_t e,
+                       int64_t la, int64_t lb, Py_ssize_t anchor, bint decode) except -1 nogil:
+        cdef cbuf v
+        cdef Py_ssize_t vn
         if a >= e:
             return 0
-        if decode and memchr(<char *>data + a, 38, e - a) != NULL:
-            text = self.unescaped(data[a:e])
-            if text is None:
+        if decode and memchr(d + a, 38, e - a) != NULL:
+            if self.unescaped(d, a, e, &v, &vn) == FB:
                 return FB
-            self.segment(index, <cbuf>(<char *>text), 0, len(text), la, lb, K_HTML_TEXT, a, -1,
-                         anchor)
+            self.segment(index, v, 0, vn, la, lb, C_K_HTML_TEXT, a, -1, anchor)
         else:
-            self.segment(index, <cbuf>(<char *>data), a, e, la, lb, K_HTML_TEXT, a, -1, anchor)
-        grow_add(&self.out, b"\0", 1)
+            self.segment(index, d, a, e, la, lb, C_K_HTML_TEXT, a, -1, anchor)
+        grow_byte(&self.out, 0)
         return 0
 
-    cdef bytes unescaped(self, bytes raw):
-        cdef bytes fast
-        if b"&" not in raw:
-            return raw
-        fast = _references(raw)
-        if fast is not None:
-            return fast
-        if self.unescape is None:
-            return None
-        return self.unescape(raw.decode("latin-1")).encode("utf-8", "surrogatepass")
+    cdef int unescaped(self, cbuf d, Py_ssize_t a, Py_ssize_t e, cbuf *v,
+                       Py_ssize_t *vn) except -1 nogil:
+        """``d[a:e]`` with its character references undone: ``v[0][:vn[0]]`` (in
+        ``self.esc`` when anything was undone). The few kinds mail is full of here; the
+        rest by the caller's ``unescape`` (with the GIL); FB without one."""
+        cdef Py_ssize_t p = a, k
+        cdef unsigned char c
+        cdef bint slow = False
+        if memchr(d + a, 38, e - a) == NULL if a < e else True:
+            v[0] = d + a
+            vn[0] = e - a
+            return 0
+        self.esc.n = 0
+        grow_reserve(&self.esc, e - a)
+        while p < e:
+            if d[p] == 38:
+                k = reference(d, p, e, &c)
+                if k == 0:
+                    slow = True
+                    break
+                self.esc.p[self.esc.n] = <char>c
+                p += k
+            else:
+                self.esc.p[self.esc.n] = <char>d[p]
+                p += 1
+            self.esc.n += 1
+        if slow:
+            with gil:
+                if self.unescape is None:
+                    return FB
+                text = self.unescape(PyBytes_FromStringAndSize(<char *>d + a, e - a)
+                                     .decode("latin-1")).encode("utf-8", "surrogatepass")
+                self.esc.n = 0
+                grow_add(&self.esc, <char *>text, len(text))
+        v[0] = <cbuf>self.esc.p
+        vn[0] = self.esc.n
+        return 0
 
     # -- output ---------------------------------------------------------------------
 
-    cdef int64_t label(self, bytes name, int64_t *lb) except -1:
-        """Where ``name`` is in ``names`` (``lb[0]``: its end): written once per walk."""
-        cdef tuple span = self.label_at.get(name)
-        if span is None:
-            a = self.names.n
-            grow_add(&self.names, <char *>name, len(name))
-            span = self.label_at[name] = (a, self.names.n)
-        lb[0] = span[1]
-        return span[0]
+    cdef int64_t label(self, int64_t *lb) except -1 nogil:
+        """Where the label in ``self.lab`` is in ``names`` (``lb[0]``: its end): one of
+        the last :data:`LABEL_CACHE` written, else written now."""
+        cdef int i
+        cdef int64_t a
+        for i in range(self.nrecent - 1, -1, -1):
+            a = self.recent[i][0]
+            if self.recent[i][1] - a == self.lab.n and \
+                    memcmp(self.names.p + a, self.lab.p, self.lab.n) == 0:
+                lb[0] = self.recent[i][1]
+                return a
+        a = self.names.n
+        grow_add(&self.names, self.lab.p, self.lab.n)
+        if self.nrecent == NRECENT:
+            for i in range(NRECENT - 1):
+                self.recent[i][0] = self.recent[i + 1][0]
+                self.recent[i][1] = self.recent[i + 1][1]
+            self.nrecent -= 1
+        self.recent[self.nrecent][0] = a
+        self.recent[self.nrecent][1] = self.names.n
+        self.nrecent += 1
+        lb[0] = self.names.n
+        return a
 
     cdef int segment(self, Py_ssize_t index, cbuf d, Py_ssize_t a, Py_ssize_t e, int64_t la,
                      int64_t lb, int kind, Py_ssize_t part_offset, Py_ssize_t where,
-                     Py_ssize_t anchor) except -1:
+                     Py_ssize_t anchor) except -1 nogil:
         cdef int64_t rec[NSEG]
         rec[0] = index
         rec[1] = self.out.n
@@ -547,7 +948,7 @@ cdef class _Walk:
         return 0
 
 
-cdef Py_ssize_t quote_prefix(cbuf d, Py_ssize_t q, Py_ssize_t le) nogil:
+cdef Py_ssize_t quote_prefix(cbuf d, Py_ssize_t q, Py_ssize_t le) noexcept nogil:
     """The end of a reply-quote prefix ``[ \\t]*>([ \\t]?>)*[ \\t]?`` at ``q``, or ``q``."""
     cdef Py_ssize_t p = q, r
     while p < le and (d[p] == 32 or d[p] == 9):
@@ -568,12 +969,13 @@ cdef Py_ssize_t quote_prefix(cbuf d, Py_ssize_t q, Py_ssize_t le) nogil:
     return p
 
 
-cdef int boundary_line(cbuf b, Py_ssize_t p, Py_ssize_t le, cbuf sep, Py_ssize_t k) nogil:
+cdef int boundary_line(cbuf b, Py_ssize_t p, Py_ssize_t le, cbuf bd, Py_ssize_t k) noexcept nogil:
+    """1 for a ``--boundary`` line (blanks after it), 2 for the closing one, else 0."""
     cdef Py_ssize_t q
     cdef int kind = 1
-    if le - p < k or memcmp(b + p, sep, k) != 0:
+    if le - p < k + 2 or b[p] != 45 or b[p + 1] != 45 or memcmp(b + p + 2, bd, k) != 0:
         return 0
-    q = p + k
+    q = p + 2 + k
     if le - q >= 2 and b[q] == 45 and b[q + 1] == 45:
         q += 2
         kind = 2
@@ -584,7 +986,7 @@ cdef int boundary_line(cbuf b, Py_ssize_t p, Py_ssize_t le, cbuf sep, Py_ssize_t
     return 0
 
 
-cdef Py_ssize_t eol_before(cbuf b, Py_ssize_t a, Py_ssize_t p) nogil:
+cdef Py_ssize_t eol_before(cbuf b, Py_ssize_t a, Py_ssize_t p) noexcept nogil:
     if p - 2 >= a and b[p - 2] == 13 and b[p - 1] == 10:
         return p - 2
     if p - 1 >= a and (b[p - 1] == 10 or b[p - 1] == 13):
@@ -592,7 +994,7 @@ cdef Py_ssize_t eol_before(cbuf b, Py_ssize_t a, Py_ssize_t p) nogil:
     return p
 
 
-cdef Py_ssize_t find3(cbuf d, Py_ssize_t p, Py_ssize_t n) nogil:
+cdef Py_ssize_t find3(cbuf d, Py_ssize_t p, Py_ssize_t n) noexcept nogil:
     """Where ``-->`` is at or after ``p``, or -1."""
     while p + 3 <= n:
         if d[p] == 45 and d[p + 1] == 45 and d[p + 2] == 62:
@@ -601,13 +1003,78 @@ cdef Py_ssize_t find3(cbuf d, Py_ssize_t p, Py_ssize_t n) nogil:
     return -1
 
 
-cdef Py_ssize_t _reference(cbuf d, Py_ssize_t p, Py_ssize_t n, unsigned char *c) nogil:
+cdef bint has_scheme(cbuf v, Py_ssize_t n) noexcept nogil:
+    """``v[:n]`` starts with ``scheme:`` (RFC 3986 section 3.1)."""
+    cdef Py_ssize_t i
+    if n == 0 or not is_letter(v[0]):
+        return False
+    for i in range(1, n):
+        if v[i] == 58:
+            return True
+        if not (is_letter(v[i]) or 48 <= v[i] <= 57 or v[i] == 43 or v[i] == 46 or v[i] == 45):
+            return False
+    return False
+
+
+cdef int strip_value(cbuf *v, Py_ssize_t *n) noexcept nogil:
+    """An attribute value without the ASCII white space around it (``bytes.strip``);
+    FB with a non-ASCII octet or an information separator at either end."""
+    cdef unsigned char c0, c1
+    while n[0] and (v[0][0] == 32 or 9 <= v[0][0] <= 13):
+        v[0] += 1
+        n[0] -= 1
+    while n[0] and (v[0][n[0] - 1] == 32 or 9 <= v[0][n[0] - 1] <= 13):
+        n[0] -= 1
+    if n[0]:
+        c0 = v[0][0]
+        c1 = v[0][n[0] - 1]
+        if c0 >= 0x80 or c1 >= 0x80 or 0x1c <= c0 <= 0x1f or 0x1c <= c1 <= 0x1f:
+            return FB
+    return 0
+
+
+cdef inline bint in_set(unsigned char c, const char *s) noexcept nogil:
+    while s[0]:
+        if <unsigned char>s[0] == c:
+            return True
+        s += 1
+    return False
+
+
+cdef Py_ssize_t past(cbuf d, Py_ssize_t n, Py_ssize_t p, const char *stops, bint inside) noexcept nogil:
+    while p < n and in_set(d[p], stops) == inside:
+        p += 1
+    return p
+
+
+cdef Py_ssize_t raw_end(cbuf d, Py_ssize_t n, Py_ssize_t i, cbuf tag, Py_ssize_t k) noexcept nogil:
+    """Where ``</tag`` followed by white space, ``/`` or ``>`` starts (any case), or n."""
+    cdef Py_ssize_t p = i, t
+    cdef const void *hit
+    cdef bint same
+    while p < n:
+        hit = memchr(d + p, 60, n - p)
+        if hit == NULL:
+            return n
+        p = <cbuf>hit - d
+        if n - p >= k + 3 and d[p + 1] == 47:
+            same = True
+            for t in range(k):
+                if lower(d[p + 2 + t]) != lower(tag[t]):
+                    same = False
+                    break
+            if same and in_set(d[p + 2 + k], "\t\n\f\r />"):
+                return p
+        p += 1
+    return n
+
+
+cdef Py_ssize_t reference(cbuf d, Py_ssize_t p, Py_ssize_t n, unsigned char *c) noexcept nogil:
     """The character reference at ``d[p]`` (``&``) when it is one of those mail HTML is
     full of and ``html.unescape`` reads as one printable ASCII character: ``&amp;``,
     ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;``, and ``&#NN;``/``&#xHH;`` for U+0020 to
-    U+007E (HTML 5, section 13.2.5.72: the ``;`` is there, no legacy reading). Its
-    length, the character in ``c[0]``; 0 for anything else (the caller then leaves the
-    whole text to ``html.unescape``)."""
+    U+007E (the ``;`` written: no legacy reading). Its length, the character in
+    ``c[0]``; 0 for anything else (the whole text then goes to ``html.unescape``)."""
     cdef Py_ssize_t q = p + 1, k
     cdef int v = 0
     if q < n and d[q] == 35:                       # "#": a numeric reference
@@ -615,15 +1082,8 @@ cdef Py_ssize_t _reference(cbuf d, Py_ssize_t p, Py_ssize_t n, unsigned char *c)
         if q < n and (d[q] == 120 or d[q] == 88):  # "x", "X"
             q += 1
             k = q
-            while q < n and q - k < 6:
-                if 48 <= d[q] <= 57:
-                    v = v * 16 + d[q] - 48
-                elif 97 <= d[q] <= 102:
-                    v = v * 16 + d[q] - 87
-                elif 65 <= d[q] <= 70:
-                    v = v * 16 + d[q] - 55
-                else:
-                    break
+            while q < n and q - k < 6 and hexval(d[q]) >= 0:
+                v = v * 16 + hexval(d[q])
                 q += 1
         else:
             k = q
@@ -652,179 +1112,12 @@ cdef Py_ssize_t _reference(cbuf d, Py_ssize_t p, Py_ssize_t n, unsigned char *c)
     return 0
 
 
-cdef object _references(bytes raw):
-    """``raw`` with its character references undone when all of them are of the kinds
-    :func:`_reference` reads; else None."""
-    cdef cbuf d = raw
-    cdef Py_ssize_t n = len(raw), p = 0, k, w = 0
-    cdef unsigned char c
-    cdef bytearray out = bytearray(n)
-    cdef unsigned char *o = out
-    while p < n:
-        if d[p] == 38:
-            k = _reference(d, p, n, &c)
-            if k == 0:
-                return None
-            o[w] = c
-            p += k
-        else:
-            o[w] = d[p]
-            p += 1
-        w += 1
-    return PyBytes_FromStringAndSize(<char *>o, w)
-
-
-cdef bint has_scheme(bytes value):
-    """``value`` starts with ``scheme:`` (RFC 3986 section 3.1)."""
-    cdef cbuf v = value
-    cdef Py_ssize_t n = len(value), i
-    if n == 0 or not is_letter(v[0]):
-        return False
-    for i in range(1, n):
-        if v[i] == 58:
-            return True
-        if not (is_letter(v[i]) or 48 <= v[i] <= 57 or v[i] == 43 or v[i] == 46 or v[i] == 45):
-            return False
-    return False
-
-
-cdef object _strip(bytes value):
-    cdef unsigned char c0, c1
-    value = value.strip()
-    if value:
-        c0 = value[0]
-        c1 = value[len(value) - 1]
-        if c0 >= 0x80 or c1 >= 0x80 or 0x1c <= c0 <= 0x1f or 0x1c <= c1 <= 0x1f:
-            return None
-    return value
-
-
-cdef inline bint in_set(unsigned char c, const char *s) nogil:
-    while s[0]:
-        if <unsigned char>s[0] == c:
-            return True
-        s += 1
-    return False
-
-
-cdef Py_ssize_t _past(cbuf d, Py_ssize_t n, Py_ssize_t p, const char *stops, bint inside) nogil:
-    while p < n and in_set(d[p], stops) == inside:
-        p += 1
-    return p
-
-
-cdef Py_ssize_t _tag(cbuf d, Py_ssize_t n, Py_ssize_t j, list attrs) except -2:
-    """As ``_mail_py._tag``: the offset after the tag's ``>`` (or -1 when it never ends);
-    ``attrs`` gets the tag name then ``(name, value start, value end)`` triples."""
-    cdef bint closing = d[j + 1] == 47
-    cdef Py_ssize_t p = j + 2 if closing else j + 1, q, va, ve
-    cdef unsigned char quote
-    cdef const void *hit
-    q = _past(d, n, p, "\t\n\f\r />", False)
-    attrs.append(PyBytes_FromStringAndSize(<char *>d + p, q - p).lower())
-    p = q
-    while True:
-        p = _past(d, n, p, "\t\n\f\r /", True)
-        if p >= n:
-            return -1
-        if d[p] == 62:
-            break
-        q = _past(d, n, p + 1, "\t\n\f\r />=", False)
-        name = PyBytes_FromStringAndSize(<char *>d + p, q - p).lower()
-        p = _past(d, n, q, "\t\n\f\r ", True)
-        va = ve = -1
-        if p < n and d[p] == 61:
-            p = _past(d, n, p + 1, "\t\n\f\r ", True)
-            if p >= n:
-                return -1
-            quote = d[p]
-            if quote == 34 or quote == 39:
-                hit = memchr(d + p + 1, quote, n - p - 1) if p + 1 < n else NULL
-                if hit == NULL:
-                    return -1
-                q = <cbuf>hit - d
-                va, ve = p + 1, q
-                p = q + 1
-            else:
-                q = _past(d, n, p, "\t\n\f\r >", False)
-                va, ve = p, q
-                p = q
-        attrs.append((name, va, ve))
-    return p + 1
-
-
-cdef Py_ssize_t raw_end(cbuf d, Py_ssize_t n, Py_ssize_t i, bytes tag):
-    """Where ``</tag`` followed by white space, ``/`` or ``>`` starts (any case), or n."""
-    cdef Py_ssize_t k = len(tag), p = i
-    cdef const void *hit
-    while p < n:
-        hit = memchr(d + p, 60, n - p)
-        if hit == NULL:
-            return n
-        p = <cbuf>hit - d
-        if (n - p >= k + 3 and d[p + 1] == 47 and eq_lower(d, p + 2, p + 2 + k, tag)
-                and in_set(d[p + 2 + k], "\t\n\f\r />")):
-            return p
-        p += 1
-    return n
-
-
-cdef object _params(cbuf b, Py_ssize_t a, Py_ssize_t e, list params):
-    """As ``_mail_py._params``: the value before the first ``;`` (None: fall back),
-    ``params`` gets ``(name, value)``."""
-    cdef bytes value = PyBytes_FromStringAndSize(<char *>b + a, e - a)
-    cdef bytes main, rest, s, f, name, val
-    cdef Py_ssize_t end
-    main, sep, rest = value.partition(b";")
-    s = b";" + rest if sep else b""
-    while s[:1] == b";":
-        s = s[1:]
-        end = s.find(b";")
-        while end > 0 and (s.count(b'"', 0, end) - s.count(b'\\"', 0, end)) % 2:
-            end = s.find(b";", end + 1)
-        if end < 0:
-            end = len(s)
-        f = s[:end]
-        s = s[end:]
-        name, eq, val = f.partition(b"=")
-        name = name.strip().lower()
-        if b"*" in name:
-            return None
-        if eq:
-            params.append((name, _unquote(val.strip())))
-    return main
-
-
-cdef bytes _unquote(bytes v):
-    if len(v) > 1:
-        if v[:1] == b'"' and v[-1:] == b'"':
-            return v[1:-1].replace(b"\\\\", b"\\").replace(b'\\"', b'"')
-        if v[:1] == b"<" and v[-1:] == b">":
-            return v[1:-1]
-    return v
-
-
-cdef object _param(list params, bytes name):
-    for pname, value in params:
-        if pname == name:
-            return value
-    return None
-
-
-cdef bint _charset_ok(bytes charset, list allowed):
-    cdef bytes cs = charset.lower(), name
-    for name in allowed:
-        if (name.endswith(b"*") and cs.startswith(name[:-1])) or cs == name:
-            return True
-    return False
-
-
 def walk(buf, Py_ssize_t start, Py_ssize_t stop, bytes headers, bytes charsets,
-         int max_depth, decode, unescape, bint whole=False):
-    """See ``urlsift._mail_py.walk``."""
+         int max_depth, unescape, bint whole=False):
+    """See ``urlsift._mail_py.walk``; the walk runs without the GIL."""
     cdef const unsigned char[::1] view = buf
     cdef _Walk w = _Walk()
-    cdef Py_ssize_t n, p, q, data, end, offset
+    cdef Py_ssize_t p, q, data, end, offset
     cdef cbuf b
     cdef bint first = True
     cdef const void *hit
@@ -833,40 +1126,42 @@ def walk(buf, Py_ssize_t start, Py_ssize_t stop, bytes headers, bytes charsets,
     w.buf = buf
     b = &view[0] if view.shape[0] else <cbuf>b""
     w.b = b
-    w.n = stop
-    w.headers = [h for h in headers.split(b"\0") if h]
-    w.lower_headers = [h.lower() for h in w.headers]
-    w.charsets = [c for c in charsets.split(b"\0") if c]
+    # the header names as given, then a lower-case copy of them (for the comparisons)
+    w.headers_b = headers + headers.lower()
+    w.headers = <cbuf>(<char *>w.headers_b)
+    w.nheaders = len(headers)
+    w.charsets_b = charsets.lower()
+    w.charsets = <cbuf>(<char *>w.charsets_b)
+    w.ncharsets = len(charsets)
     w.max_depth = max_depth
-    w.decode = decode
     w.unescape = unescape
-    w.label_at = {}
-    p = start
-    if whole:
-        w.message(-1, start, stop)
-        p = stop
-    while p < stop:
-        if starts(b, p, stop, "From ", 5):
-            data = line_end(b, p, stop)
-            offset = p
-        else:
-            data = p
-            offset = -1
-        end = stop
-        q = data - 1 if data > start else start
-        while q < stop:
-            hit = memchr(b + q, 10, stop - q)
-            if hit == NULL:
-                break
-            q = <cbuf>hit - b
-            if starts(b, q + 1, stop, "From ", 5):
-                end = q + 1
-                break
-            q += 1
-        if offset >= 0 or not first or not _blank(b, data, end):
-            w.message(offset, data, end)
-        first = False
-        p = end
+    with nogil:
+        p = start
+        if whole:
+            w.message(-1, start, stop)
+            p = stop
+        while p < stop:
+            if starts(b, p, stop, "From ", 5):
+                data = line_end(b, p, stop)
+                offset = p
+            else:
+                data = p
+                offset = -1
+            end = stop
+            q = data - 1 if data > start else start
+            while q < stop:
+                hit = memchr(b + q, 10, stop - q)
+                if hit == NULL:
+                    break
+                q = <cbuf>hit - b
+                if starts(b, q + 1, stop, "From ", 5):
+                    end = q + 1
+                    break
+                q += 1
+            if offset >= 0 or not first or not _blank(b, data, end):
+                w.message(offset, data, end)
+            first = False
+            p = end
     out = PyByteArray_FromStringAndSize(w.out.p, w.out.n)
     segs = array("q", PyBytes_FromStringAndSize(w.segs.p, w.segs.n))
     msgs = array("q", PyBytes_FromStringAndSize(w.msgs.p, w.msgs.n))
@@ -874,7 +1169,7 @@ def walk(buf, Py_ssize_t start, Py_ssize_t stop, bytes headers, bytes charsets,
     return out, segs, msgs, names
 
 
-cdef bint _blank(cbuf b, Py_ssize_t a, Py_ssize_t e) nogil:
+cdef bint _blank(cbuf b, Py_ssize_t a, Py_ssize_t e) noexcept nogil:
     """``b[a:e].strip()`` is empty (ASCII white space only)."""
     cdef Py_ssize_t i
     for i in range(a, e):

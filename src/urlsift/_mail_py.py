@@ -13,8 +13,9 @@ building an ``email.message.Message``:
   at the close, blanks after) starts the next part; the line end before it belongs to
   the boundary; nested multiparts down to ``max_depth``;
 - **text** parts go to the scan text as they stand (7bit, 8bit, binary: in place,
-  ``src`` is their offset in the spool), or decoded (``decode(cte, body)`` is the
-  caller's quoted-printable and base64 decoder, RFC 2045 sections 6.7 and 6.8);
+  ``src`` is their offset in the spool), or decoded (quoted-printable and base64,
+  RFC 2045 sections 6.7 and 6.8, as ``email`` decodes them: :func:`decode_qp`,
+  :func:`decode_base64`);
   a reply-quote prefix (``> ``) is left out only on a line that continues a ``<`` left
   open at the end of the line before (a ``<URL:...>`` wrapped over quoted lines);
 - **HTML** parts give their ``href``/``src`` values and their text runs, character
@@ -41,7 +42,7 @@ Output (``walk`` returns ``(out, segs, msgs, names)``):
 - ``names``: the labels (``1.2 text/html``, ``header:List-Post``) the segments point to.
 
 >>> spool = b"From a\\nMessage-ID: <1@x>\\n\\nsee http://a.example/\\n"
->>> out, segs, msgs, names = walk(spool, 0, len(spool), HEADERS, CHARSETS, 8, None, None)
+>>> out, segs, msgs, names = walk(spool, 0, len(spool), HEADERS, CHARSETS, 8, None)
 >>> bytes(out), bytes(names)
 (b'see http://a.example/\\n\\x00', b'1 text/plain')
 >>> list(msgs)    # From line at 0, data 7..48, Message-ID value 19..24, no Date
@@ -51,13 +52,15 @@ Output (``walk`` returns ``(out, segs, msgs, names)``):
 """
 from __future__ import annotations
 
+import binascii
 import re
 from array import array
 from bisect import bisect_right
 from typing import Any, Callable, Optional
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
-           "FALLBACK", "HEADERS", "CHARSETS", "CTE_QP", "CTE_BASE64", "trace", "iso_date"]
+           "FALLBACK", "HEADERS", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
+           "LABEL_CACHE"]
 
 #: Integers per segment and per message record.
 SEG = 9
@@ -66,8 +69,8 @@ MSG = 8
 K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC = 0, 1, 2, 3, 4
 #: Message flag: walk this message with the standard library instead.
 FALLBACK = 1
-#: ``decode(cte, body)`` codes.
-CTE_QP, CTE_BASE64 = 1, 2
+#: How many of the last labels written are looked up before a label is written again.
+LABEL_CACHE = 16
 #: The URL-bearing headers, in the order they are reported (RFC 2369 List-*, RFC 5064
 #: Archived-At, RFC 2110 Content-Base and Content-Location): NUL-terminated names.
 HEADERS = (b"List-Help\0List-Unsubscribe\0List-Subscribe\0List-Post\0List-Owner\0"
@@ -125,13 +128,12 @@ def _strip_eol(buf: Any, a: int, e: int) -> int:
 
 
 def walk(buf: Any, start: int, stop: int, headers: bytes, charsets: bytes, max_depth: int,
-         decode: Optional[Callable[[int, bytes], Optional[bytes]]],
          unescape: Optional[Callable[[str], str]],
          whole: bool = False) -> tuple[bytearray, "array[int]", "array[int]", bytearray]:
     """Walk the messages in ``buf[start:stop]`` (see the module docstring); with
     ``whole`` the stretch is one message without a ``From `` line (a Maildir file)."""
     buf = bytes(buf[start:stop]) if start or stop != len(buf) else bytes(buf)
-    w = _Walk(buf, start, _names(headers), _names(charsets), max_depth, decode, unescape)
+    w = _Walk(buf, start, _names(headers), _names(charsets.lower()), max_depth, unescape)
     n = len(buf)
     p = 0
     first = True
@@ -155,20 +157,19 @@ def walk(buf: Any, start: int, stop: int, headers: bytes, charsets: bytes, max_d
 
 class _Walk:
     def __init__(self, buf: bytes, base: int, headers: list[bytes], charsets: list[bytes],
-                 max_depth: int, decode: Any, unescape: Any) -> None:
+                 max_depth: int, unescape: Any) -> None:
         self.buf = buf
         self.base = base
         self.headers = headers
         self.lower_headers = [h.lower() for h in headers]
         self.charsets = charsets
         self.max_depth = max_depth
-        self.decode = decode
         self.unescape = unescape
         self.out = bytearray()
         self.segs = array("q")
         self.msgs = array("q")
         self.names = bytearray()
-        self.label_at: dict[bytes, tuple[int, int]] = {}
+        self.recent: list[tuple[bytes, int, int]] = []   # the last labels written
 
     # -- messages ---------------------------------------------------------------------
 
@@ -193,8 +194,7 @@ class _Walk:
             del self.out[out_len:]
             del self.segs[segs_len:]
             del self.names[names_len:]
-            for name in [n for n, span in self.label_at.items() if span[0] >= names_len]:
-                del self.label_at[name]
+            self.recent = [r for r in self.recent if r[1] < names_len]
             record[3:7] = [-1, -1, -1, -1]
             record[7] |= FALLBACK
         self.msgs.extend(record)
@@ -285,12 +285,10 @@ class _Walk:
         if cte in (b"", b"7bit", b"8bit", b"binary"):
             data, src = buf[body:e], body
         elif cte in (b"quoted-printable", b"base64"):
-            if self.decode is None:
-                raise _Fallback
-            data = self.decode(CTE_QP if cte == b"quoted-printable" else CTE_BASE64, buf[body:e])
-            if data is None:
-                raise _Fallback
-            src = -1
+            decoded = decode_base64(buf[body:e]) if cte == b"base64" else decode_qp(buf[body:e])
+            if decoded is None:
+                raise _Fallback                  # base64 email would read leniently
+            data, src = decoded, -1
         else:
             raise _Fallback                      # uuencode, an unknown encoding
         if subtype == b"html":
@@ -460,13 +458,15 @@ class _Walk:
     # -- output -------------------------------------------------------------------------
 
     def label(self, name: bytes) -> tuple[int, int]:
-        """Where ``name`` is in ``names``: each label is written once per walk."""
-        span = self.label_at.get(name)
-        if span is None:
-            a = len(self.names)
-            self.names += name
-            span = self.label_at[name] = (a, len(self.names))
-        return span
+        """Where ``name`` is in ``names``: one of the last :data:`LABEL_CACHE` labels
+        written (a bounded look-up: linear on any input), else written now."""
+        for label, a, e in reversed(self.recent):
+            if label == name:
+                return a, e
+        a = len(self.names)
+        self.names += name
+        self.recent = self.recent[-(LABEL_CACHE - 1):] + [(name, a, len(self.names))]
+        return a, len(self.names)
 
     def segment(self, index: int, a: int, e: int, label: tuple[int, int], kind: int,
                 part_offset: int, data: Optional[bytes] = None, src: int = -1,
@@ -516,10 +516,13 @@ def _params(value: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
 
 
 def _unquote(v: bytes) -> bytes:
-    """``email.utils.unquote``: the quotes (or angle brackets) around a value removed."""
+    """``email.utils.unquote``: the quotes (or angle brackets) around a value removed;
+    a quoted value with a backslash (an escape) falls back."""
     if len(v) > 1:
         if v[:1] == b'"' and v[-1:] == b'"':
-            return v[1:-1].replace(b"\\\\", b"\\").replace(b'\\"', b'"')
+            if b"\\" in v[1:-1]:
+                raise _Fallback
+            return v[1:-1]
         if v[:1] == b"<" and v[-1:] == b">":
             return v[1:-1]
     return v
@@ -555,6 +558,35 @@ def _eol_before(buf: bytes, a: int, p: int) -> int:
     if p - 1 >= a and buf[p - 1] in (10, 13):
         return p - 1
     return p
+
+
+_BASE64 = re.compile(rb"[A-Za-z0-9+/]*={0,2}")
+
+
+def decode_qp(body: bytes) -> bytes:
+    """A quoted-printable body decoded (RFC 2045 section 6.7) as ``email`` decodes it:
+    ``quopri.decodestring`` is ``binascii.a2b_qp``."""
+    return binascii.a2b_qp(body)
+
+
+def decode_base64(body: bytes) -> Optional[bytes]:
+    """A base64 body (RFC 2045 section 6.8) decoded as ``email`` decodes a clean one
+    (``email._encoded_words.decode_b``'s first try): the lines joined, padded with ``=``
+    to a multiple of 4, then ``validate=True``; None when ``email`` would have to read
+    it leniently (that message then falls back).
+
+    >>> decode_base64(b"aHR0cDovL2Eu\\nZXhhbXBsZS8=\\n"), decode_base64(b"aHR0cD*=\\n")
+    (b'http://a.example/', None)
+    """
+    data = body.replace(b"\r", b"").replace(b"\n", b"")
+    if len(data) % 4:
+        data += b"==="[:4 - len(data) % 4]
+    if not _BASE64.fullmatch(data):
+        return None
+    try:
+        return binascii.a2b_base64(data)
+    except binascii.Error:
+        return None
 
 
 def _strip(value: bytes) -> bytes:

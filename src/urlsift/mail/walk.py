@@ -3,7 +3,7 @@
 An mbox is read in pieces of whole messages (:func:`~urlsift.mail.spool.mbox_blocks`);
 the core's mail walker (``cores.mail.walk``: Cython, with a pure-Python twin) cuts each
 piece into messages, reads their headers and MIME structure on the bytes, decodes
-quoted-printable and base64 with :mod:`binascii` and lays every text part, HTML link
+quoted-printable and base64 as :mod:`email` does, and lays every text part, HTML link
 and URL-bearing header end to end into one text; the scanner then takes that text in
 one call, and each URL is traced back to its message and part. No
 ``email.message.Message`` is built on this path.
@@ -22,9 +22,6 @@ side by side).
 from __future__ import annotations
 
 import io
-import re
-from binascii import Error as BinasciiError
-from binascii import a2b_base64, a2b_qp
 from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
@@ -48,30 +45,11 @@ SEG, MSG = _M.SEG, _M.MSG
 K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC = (_M.K_HEADER, _M.K_TEXT, _M.K_HTML_TEXT,
                                                  _M.K_HREF, _M.K_SRC)
 _SUFFIX = {K_HREF: " href", K_SRC: " src"}
-_BASE64 = re.compile(rb"[A-Za-z0-9+/]*={0,2}")
-
-
-def _decode(cte: int, body: bytes) -> Optional[bytes]:
-    """A quoted-printable or base64 body decoded as ``email`` decodes it
-    (``quopri.decodestring`` is ``binascii.a2b_qp``; base64 as ``decode_b``'s first,
-    strict, try), or None when ``email`` would have to be lenient: that message then
-    falls back."""
-    if cte == _M.CTE_QP:
-        return a2b_qp(body)
-    data = body.replace(b"\r", b"").replace(b"\n", b"")
-    if len(data) % 4:
-        data += b"==="[:4 - len(data) % 4]
-    if not _BASE64.fullmatch(data):
-        return None
-    try:
-        return a2b_base64(data)
-    except BinasciiError:
-        return None
 
 
 def _walk(buf: bytes, whole: bool) -> tuple:
-    return cores.mail.walk(buf, 0, len(buf), _M.HEADERS, _M.CHARSETS, MAX_DEPTH, _decode,
-                           html_unescape, whole)
+    return cores.mail.walk(buf, 0, len(buf), _M.HEADERS, _M.CHARSETS, MAX_DEPTH, html_unescape,
+                           whole)
 
 
 def spool_urls(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]] = None,
