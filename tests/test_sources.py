@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+import urlsift
 from urlsift import inputs as sources
 from urlsift.inputs import iter_mail_urls
 from urlsift.mail import iter_message_urls
@@ -298,3 +299,44 @@ def test_stream_quoted_wrapper_across_a_block_boundary():
     # without the option the quote's ">" ends the wrapper (DESIGN.md: nothing else joins)
     plain = [f.url for f in iter_stream_matches(io.BytesIO(data))]
     assert plain == ["ftp://ds.internic.ne"]
+
+
+# -- the walk on the bytes: threads, lines, engines ------------------------------------
+
+def _spool_of(tmp_path, n=300):
+    """A spool of ``n`` messages of every kind the walk reads (and one it leaves to
+    ``email``), long enough to make several pieces of ``mail.spool.BLOCK``."""
+    sample = (SAMPLES / "mail.mbox").read_bytes()
+    odd = (b"From x\nMessage-ID: <odd@x>\nContent-Type: message/rfc822\n\n"
+           b"Subject: inner\n\nhttp://inner.example/\n")
+    path = tmp_path / "many.mbox"
+    path.write_bytes((sample + odd) * n)
+    return path
+
+
+def test_mbox_jobs_give_the_same_matches_in_the_same_order(tmp_path):
+    path = _spool_of(tmp_path, 800)
+    assert path.stat().st_size > 3 * (1 << 20)          # several pieces
+    one = [tuple(m) for m in urlsift.extract_file(path, mbox=True)]
+    assert [tuple(m) for m in urlsift.extract_file(path, mbox=True, jobs=3)] == one
+    assert len(one) == 800 * (len(MBOX_EXPECTED) + 1)
+
+
+def test_mbox_url_lines_are_the_urls_of_the_matches(tmp_path):
+    from urlsift.inputs import mbox_url_lines
+
+    path = _spool_of(tmp_path, 60)
+    want = "".join(m.url + "\n" for m in iter_mail_urls(path)).encode()
+    assert b"".join(mbox_url_lines(path)) == want
+    assert b"".join(mbox_url_lines(path, jobs=2)) == want
+    assert b"http://inner.example/\n" in want              # the message email read
+
+
+def test_mail_engines_agree_on_the_sample():
+    fast = [(m.url, m.part, m.message_id, m.date, m.offset)
+            for m in iter_mail_urls(SAMPLES / "mail.mbox")]
+    slow = [(m.url, m.part, m.message_id, m.date, m.offset)
+            for m in iter_mail_urls(SAMPLES / "mail.mbox", engine="email")]
+    assert fast == slow
+    with pytest.raises(ValueError, match="engine"):
+        iter_mail_urls(SAMPLES / "mail.mbox", engine="regex")

@@ -17,7 +17,7 @@ from array import array
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
            "FALLBACK", "HEADERS", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
-           "LABEL_CACHE"]
+           "LABEL_CACHE", "url_triples"]
 
 from urlsift._mail_py import (CHARSETS, FALLBACK, HEADERS, K_HEADER, K_HREF, K_HTML_TEXT, K_SRC,
                               K_TEXT, LABEL_CACHE, MSG, SEG)
@@ -1389,3 +1389,45 @@ def trace(list found, out, segs, msgs, names, piece, Py_ssize_t base, str source
             result.append(_new(cls, (<tuple>m)[0], raw, start, end, message_id, date, part,
                                source, at, m, where))
     return result
+
+
+def url_triples(triples, segs, msgs, Py_ssize_t limit):
+    """See ``urlsift._mail_py.url_triples``."""
+    cdef const int64_t[::1] tr = triples
+    cdef const int64_t[::1] sg = segs
+    cdef const int64_t[::1] ms = msgs
+    cdef Py_ssize_t ntr = tr.shape[0] // 3, nsegs = sg.shape[0] // NSEG
+    cdef Py_ssize_t nmsgs = ms.shape[0] // NMSG, t = 0, s = 0, i, r, kept = 0
+    cdef bint big
+    cdef Grow keep = Grow(NULL, 0, 0), checks = Grow(NULL, 0, 0), cuts = Grow(NULL, 0, 0)
+    cdef int64_t pair[2]
+    try:
+        with nogil:
+            for i in range(nmsgs):
+                big = (ms[i * NMSG + 2] - ms[i * NMSG + 1] > limit
+                       or (ms[i * NMSG] >= 0 and ms[i * NMSG + 1] - ms[i * NMSG] > limit))
+                if ms[i * NMSG + 7] & C_FALLBACK or big:
+                    pair[0] = i
+                    pair[1] = kept
+                    grow_add(&cuts, pair, sizeof(pair))
+                while t < ntr:
+                    while s + 1 < nsegs and sg[(s + 1) * NSEG + 1] <= tr[3 * t]:
+                        s += 1
+                    r = s * NSEG
+                    if sg[r] != i:
+                        break
+                    if not big:
+                        if sg[r + 4] == C_K_HTML_TEXT and sg[r + 8] >= 0:
+                            pair[0] = kept
+                            pair[1] = sg[r + 8]
+                            grow_add(&checks, pair, sizeof(pair))
+                        grow_add(&keep, &tr[3 * t], 3 * sizeof(int64_t))
+                        kept += 1
+                    t += 1
+        return (array("q", PyBytes_FromStringAndSize(keep.p, keep.n)),
+                array("q", PyBytes_FromStringAndSize(checks.p, checks.n)),
+                array("q", PyBytes_FromStringAndSize(cuts.p, cuts.n)))
+    finally:
+        free(keep.p)
+        free(checks.p)
+        free(cuts.p)

@@ -60,7 +60,7 @@ from typing import Any, Callable, Optional
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
            "FALLBACK", "HEADERS", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
-           "LABEL_CACHE"]
+           "LABEL_CACHE", "url_triples"]
 
 #: Integers per segment and per message record.
 SEG = 9
@@ -789,3 +789,40 @@ def trace(found: list, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, b
             result.append(tuple.__new__(cls, (m[0], raw, start, end, message_id, date, part,
                                               False, source, at, m, where)))
     return result
+
+
+def url_triples(triples: Any, segs: Any, msgs: Any,
+                limit: int) -> tuple["array[int]", "array[int]", "array[int]"]:
+    """For the command's lines without a Match per URL: the scan's ``triples`` (of the
+    text of :func:`walk`) kept, without those of messages larger than ``limit``; the
+    ``(index in the kept ones, segment of the href)`` of each found in the text of an
+    ``<a href>`` (the caller drops it when it is the href itself); and ``(message,
+    kept triples before it)`` of each message to be read otherwise (``FALLBACK``, or
+    too large), where its lines go.
+
+    >>> spool = b"From a\\nList-Post: <mailto:l@x>\\n\\nsee http://a.example/\\n"
+    >>> out, segs, msgs, names = walk(spool, 0, len(spool), HEADERS, CHARSETS, 8, None)
+    >>> from urlsift.text.extraction import scan
+    >>> keep, checks, cuts = url_triples(scan(out), segs, msgs, 1 << 20)
+    >>> len(keep) // 3, list(checks), list(cuts)
+    (2, [], [])
+    """
+    keep, checks, cuts = array("q"), array("q"), array("q")
+    starts = segs[1::SEG]
+    big = [msgs[i + 2] - msgs[i + 1] > limit or (msgs[i] >= 0 and msgs[i + 1] - msgs[i] > limit)
+           for i in range(0, len(msgs), MSG)]
+    t = 0
+    for index in range(len(big)):
+        flags = msgs[index * MSG + 7]
+        if flags & FALLBACK or big[index]:
+            cuts.extend((index, len(keep) // 3))
+        while t < len(triples):
+            r = (bisect_right(starts, triples[t]) - 1) * SEG
+            if segs[r] != index:
+                break
+            if not big[index]:
+                if segs[r + 4] == K_HTML_TEXT and segs[r + 8] >= 0:
+                    checks.extend((len(keep) // 3, segs[r + 8]))
+                keep.extend(triples[t:t + 3])
+            t += 3
+    return keep, checks, cuts

@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 
 from operator import itemgetter
 
-from ..inputs import is_plain_file, mbox_match_lists
+from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines
 from ..text.files import position_lines, url_lines
 from .common import batches, error, read_errors, reason, write_or_fail
 from .output import Writer, parts_getter
@@ -95,8 +95,10 @@ def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     if (inp.kind == "mbox" and args.format == "text" and cols == ["url"] and not args.unique
             and not args.refang and progress is None):
         schemes, valid = scan_options(args)
+        if schemes is None and valid is None:     # the lines made in the core
+            return mbox_url_lines(inp.name, on_error=on_error, stream=inp.stream, jobs=args.jobs)
         lists = mbox_match_lists(inp.name, schemes=schemes, valid=valid, on_error=on_error,
-                                 stream=inp.stream)
+                                 stream=inp.stream, jobs=args.jobs)
         return (("\n".join(map(itemgetter(0), ms)) + "\n").encode("utf-8", "surrogateescape")
                 for ms in lists if ms)
     plain = (args.format == "text" and cols in (["url"], POSITION_COLUMNS)

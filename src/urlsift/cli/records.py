@@ -119,7 +119,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     mail_cols = "message_id" in columns
     if kind in ("mbox", "maildir"):
         for m in iter_mail_urls(name, schemes=schemes, valid=valid, refang=args.refang,
-                                on_error=on_error, stream=inp.stream):
+                                on_error=on_error, stream=inp.stream, jobs=args.jobs):
             if fast:
                 yield m.url
                 continue

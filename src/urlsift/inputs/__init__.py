@@ -5,9 +5,9 @@ is read as text or as mail — the one layer that knows both.
 ``files`` runs the text layer or the mail layer over it (``urlsift.extract_file``).
 """
 from .files import (extract_file, iter_file_matches, iter_file_urls, iter_mail_urls, iter_messages,
-                    mbox_match_lists)
+                    mbox_match_lists, mbox_url_lines)
 from .opening import MissingDependency, compression_of, input_kind, is_plain_file, open_input
 
 __all__ = ["MissingDependency", "compression_of", "extract_file", "input_kind",
            "is_plain_file", "iter_file_matches", "iter_file_urls", "iter_mail_urls",
-           "iter_messages", "mbox_match_lists", "open_input"]
+           "iter_messages", "mbox_match_lists", "mbox_url_lines", "open_input"]

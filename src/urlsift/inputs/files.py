@@ -23,6 +23,7 @@ from ..text.streams import Found, iter_stream_matches, text_of
 from .opening import PathLike, input_kind, is_plain_file, open_input
 
 __all__ = ["extract_file", "iter_file_matches", "iter_file_urls", "iter_mail_urls", "mbox_match_lists",
+           "mbox_url_lines",
            "iter_messages"]
 
 
@@ -35,9 +36,9 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     streamed; ``Match`` objects, offsets in octets from the start of the file).
 
     With ``mbox=True`` the file is a mail spool (mbox, or a Maildir directory) walked
-    message by message (:func:`iter_mail_urls`): text parts decoded, HTML links read,
-    URL-bearing headers scanned; each match then also carries the message's
-    ``message_id``, ``date`` and ``part``.
+    message by message (:func:`iter_mail_urls`, ``jobs`` threads for an mbox): text
+    parts decoded, HTML links read, URL-bearing headers scanned; each match then also
+    carries the message's ``message_id``, ``date`` and ``part``.
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("wb", suffix=".mbox", delete=False) as f:
@@ -48,7 +49,7 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     """
     check_valid(valid)
     if mbox:
-        return iter_mail_urls(path, schemes=schemes, valid=valid)
+        return iter_mail_urls(path, schemes=schemes, valid=valid, jobs=jobs)
     return extract_text_file(path, jobs=jobs, line_numbers=line_numbers, schemes=schemes,
                               valid=valid, block_size=block_size)
 
@@ -72,7 +73,7 @@ def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                    valid: Optional[str] = None, refang: bool = False,
                    on_error: Optional[Callable[[str], None]] = None,
                    stream: Optional[IO[bytes]] = None,
-                   engine: Optional[str] = None) -> Iterator[Any]:
+                   engine: Optional[str] = None, jobs: int = 1) -> Iterator[Any]:
     """Every URL of every message of the mbox or Maildir at ``path`` (``"-"``: stdin),
     as :class:`urlsift.mail.MailMatch` objects (``stream``: see :func:`iter_messages`).
 
@@ -81,7 +82,8 @@ def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
 
     The messages are walked on their bytes (:mod:`urlsift.mail.walk`), each message the
     walk does not read itself by the standard library's ``email``; with ``refang``
-    (which rewrites the text first) every message goes through ``email``. ``engine``
+    (which rewrites the text first) every message goes through ``email``. An mbox is
+    walked on ``jobs`` threads (pieces in file order). ``engine``
     is for tests and benchmarks: ``"email"`` walks every message with ``email``, as
     urlsift did before (also ``URLSIFT_MAIL_ENGINE=email`` in the environment).
     """
@@ -97,13 +99,29 @@ def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     if stream is None and input_kind(name) == "maildir":
         return walk.maildir_urls(name, schemes=schemes, valid=valid, on_error=on_error)
     return chain.from_iterable(mbox_match_lists(name, schemes=schemes, valid=valid,
-                                                on_error=on_error, stream=stream))
+                                                on_error=on_error, stream=stream, jobs=jobs))
+
+
+def mbox_url_lines(path: PathLike, *, on_error: Optional[Callable[[str], None]] = None,
+                   stream: Optional[IO[bytes]] = None, jobs: int = 1) -> Iterator[bytes]:
+    """The URLs of an mbox, one per line, as bytes a piece of the spool at a time: the
+    ``url`` of :func:`iter_mail_urls` without a Python object per URL (the command's
+    ``urlsift extract MBOX``), ``jobs`` threads."""
+    from ..mail import walk
+
+    name = os.fspath(path)
+    if os.environ.get("URLSIFT_MAIL_ENGINE") == "email":   # see iter_mail_urls
+        for ms in mbox_match_lists(name, on_error=on_error, stream=stream):
+            yield "".join(m.url + "\n" for m in ms).encode("utf-8", "surrogateescape")
+        return
+    with _opened(name, stream) as opened:
+        yield from walk.spool_url_lines(opened, name, on_error=on_error, jobs=jobs)
 
 
 def mbox_match_lists(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                      valid: Optional[str] = None,
                      on_error: Optional[Callable[[str], None]] = None,
-                     stream: Optional[IO[bytes]] = None) -> Iterator[list[Any]]:
+                     stream: Optional[IO[bytes]] = None, jobs: int = 1) -> Iterator[list[Any]]:
     """:func:`iter_mail_urls` of an mbox in lists (a piece of the spool each), for the
     command's output without a Python step per URL."""
     from ..mail import walk
@@ -116,7 +134,7 @@ def mbox_match_lists(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
         return
     with _opened(name, stream) as opened:
         yield from walk.spool_match_lists(opened, name, schemes=schemes, valid=valid,
-                                          on_error=on_error)
+                                          on_error=on_error, jobs=jobs)
 
 
 def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None,

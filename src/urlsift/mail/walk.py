@@ -22,17 +22,18 @@ side by side).
 from __future__ import annotations
 
 import io
+from collections import deque
 from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from .._select import cores
-from ..text.extraction import extract
+from ..text.extraction import matches_of, scan, url_lines_of
 from . import spool
 from .html import _unescape as html_unescape
 from .message import (MailMatch, _Options, clean, iso_date, iter_spool_urls, message_matches,
                       options, print_error)
 
-__all__ = ["spool_urls", "spool_match_lists", "maildir_urls", "message_urls_fast", "iter_spool_urls", "MAX_DEPTH"]
+__all__ = ["spool_urls", "spool_match_lists", "spool_url_lines", "maildir_urls", "message_urls_fast", "iter_spool_urls", "MAX_DEPTH"]
 
 #: How deep multiparts may nest before a message is left to the standard library.
 MAX_DEPTH = 32
@@ -47,11 +48,6 @@ K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC = (_M.K_HEADER, _M.K_TEXT, _M.K_HTM
 _SUFFIX = {K_HREF: " href", K_SRC: " src"}
 
 
-def _walk(buf: bytes, whole: bool) -> tuple:
-    return cores.mail.walk(buf, 0, len(buf), _M.HEADERS, _M.CHARSETS, MAX_DEPTH, html_unescape,
-                           whole)
-
-
 def spool_urls(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]] = None,
                valid: Optional[str] = None,
                on_error: Optional[Callable[[str], None]] = None) -> Iterator[MailMatch]:
@@ -64,17 +60,23 @@ def spool_urls(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]]
 
 def spool_match_lists(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]] = None,
                       valid: Optional[str] = None,
-                      on_error: Optional[Callable[[str], None]] = None) -> Iterator[list[MailMatch]]:
+                      on_error: Optional[Callable[[str], None]] = None,
+                      jobs: int = 1) -> Iterator[list[MailMatch]]:
     """:func:`spool_urls` in lists, a piece of the spool (about a MiB) each: what the
-    command writes without a Python step per URL."""
+    command writes without a Python step per URL.
+
+    With ``jobs`` > 1 the pieces are walked and scanned on ``jobs`` threads (both run
+    without the GIL) while this thread builds the matches of the pieces already done,
+    in file order; at most ``2 * jobs`` pieces are held at once.
+    """
     opts = options(schemes, valid, False)
     report = on_error or print_error
     limit = spool.MESSAGE_MAX
-    for base, piece in spool.mbox_blocks(stream, limit):
+    for base, piece, prepared in _in_order(spool.mbox_blocks(stream, limit), _prepared, jobs):
         if isinstance(piece, Exception):
             yield message_matches(name, base, piece, opts, report)
             continue
-        found, stop = _piece_urls(piece, base or 0, name, opts, report, limit, False)
+        found, stop = _traced(piece, base or 0, name, opts, report, limit, prepared)
         yield found
         if stop:
             return
@@ -120,39 +122,174 @@ def _piece_urls(piece: bytes, base: int, name: str, opts: _Options,
                 whole: bool) -> tuple[list[MailMatch], bool]:
     """The URLs of a piece of whole messages at ``base`` in the spool, and True when the
     spool turned out to be no mbox (a line too long): the rest must not be read."""
+    return _traced(piece, base, name, opts, report, limit, _prepared(piece, whole), whole)
+
+
+def _prepared(piece: bytes, whole: bool = False) -> Any:
+    """The walk of a piece and the scan of its text: what runs without the GIL (on a
+    worker thread with ``jobs``); the exception instead when the walk failed."""
     try:
-        out, segs, msgs, names = _walk(piece, whole)
+        walked = cores.mail.walk(piece, 0, len(piece), _M.HEADERS, _M.CHARSETS, MAX_DEPTH,
+                                 html_unescape, whole)
     except (MemoryError, KeyboardInterrupt):
         raise
-    except Exception:       # a fault of the walk must cost no message: email reads them
+    except Exception as exc:
+        return exc
+    return walked, scan(walked[0])
+
+
+def _traced(piece: bytes, base: int, name: str, opts: _Options,
+            report: Callable[[str], None], limit: int, prepared: Any,
+            whole: bool = False) -> tuple[list[MailMatch], bool]:
+    """The matches of a prepared piece, traced back to messages (needs the GIL)."""
+    if isinstance(prepared, Exception):   # a fault of the walk must cost no message
         messages = [(name, None, piece)] if whole else spool.mbox_messages(io.BytesIO(piece), name)
         result: list[MailMatch] = []
         for source, offset, data in messages:
             at = base + offset if offset is not None else None
             result.extend(message_matches(source, at, data, opts, report))
         return result, False
-    found = list(extract(out, schemes=opts.schemes, valid=opts.valid)) if len(out) else []
-
-    no_mbox = []
+    (out, segs, msgs, names), triples = prepared
+    found = matches_of(out, triples, schemes=opts.schemes, valid=opts.valid) if triples else []
+    no_mbox: list[bool] = []
 
     def other(index: int) -> Optional[list[MailMatch]]:
-        offset, a, e = msgs[index * MSG:index * MSG + 3]
-        at = base + offset if offset >= 0 else None
-        if e - a > limit or (offset >= 0 and a - offset > limit):
-            line = _long_line(piece, offset if offset >= 0 else a, e, limit)
-            if line >= 0:
-                report(f"skipping message {_where(name, at)}: no line end within "
-                       f"{spool._size(limit)} at offset {base + line}: not an mbox, the "
-                       f"rest of it is not read")
-                no_mbox.append(True)
-                return None
-            report(f"skipping message {_where(name, at)}: message larger than "
-                   f"{spool._size(limit)}")
-            return []
-        return message_matches(name, at, piece[a:e], opts, report)
+        got = _other(piece, base, name, msgs, index, opts, report, limit)
+        if got is None:
+            no_mbox.append(True)
+        return got
 
     return (cores.mail.trace(found, out, segs, msgs, names, piece, base, name, MailMatch, limit,
                              other, _same_link, _message_id, _date), bool(no_mbox))
+
+
+def _other(piece: bytes, base: int, name: str, msgs: Any, index: int, opts: _Options,
+           report: Callable[[str], None], limit: int) -> Optional[list[MailMatch]]:
+    """The matches of a message the walk left (read with ``email``), [] for one too
+    large (reported), None when a line too long shows the spool is no mbox (reported:
+    the rest must not be read)."""
+    offset, a, e = msgs[index * MSG:index * MSG + 3]
+    at = base + offset if offset >= 0 else None
+    if e - a > limit or (offset >= 0 and a - offset > limit):
+        line = _long_line(piece, offset if offset >= 0 else a, e, limit)
+        if line >= 0:
+            report(f"skipping message {_where(name, at)}: no line end within "
+                   f"{spool._size(limit)} at offset {base + line}: not an mbox, the rest "
+                   f"of it is not read")
+            return None
+        report(f"skipping message {_where(name, at)}: message larger than {spool._size(limit)}")
+        return []
+    return message_matches(name, at, piece[a:e], opts, report)
+
+
+def spool_url_lines(stream: IO[bytes], name: str, *,
+                    on_error: Optional[Callable[[str], None]] = None,
+                    jobs: int = 1) -> Iterator[bytes]:
+    """The URLs of the mbox read from ``stream``, one per line (``url`` of
+    :func:`spool_urls`, same order), as bytes a piece at a time, without a Python object
+    per URL: the walk, the scan and the lines are made for each piece on ``jobs``
+    threads; only the messages the walk leaves to ``email`` are read here."""
+    opts = options(None, None, False)
+    report = on_error or print_error
+    limit = spool.MESSAGE_MAX
+
+    def message_lines(base: int, piece: bytes, msgs: Any, index: int) -> Optional[bytes]:
+        got = _other(piece, base, name, msgs, index, opts, report, limit)
+        return None if got is None else "".join(m.url + "\n" for m in got).encode("utf-8", "surrogateescape")
+
+    for base, piece, done in _in_order(spool.mbox_blocks(stream, limit), _piece_lines, jobs):
+        if isinstance(piece, Exception):
+            yield "".join(m.url + "\n" for m in message_matches(name, base, piece, opts, report)
+                          ).encode("utf-8", "surrogateescape")
+            continue
+        if isinstance(done, Exception):       # a fault of the walk: email reads the piece
+            found, _ = _traced(piece, base or 0, name, opts, report, limit, done)
+            yield "".join(m.url + "\n" for m in found).encode("utf-8", "surrogateescape")
+            continue
+        chunks, msgs = done
+        for chunk in chunks:
+            if isinstance(chunk, int):
+                lines = message_lines(base or 0, piece, msgs, chunk)
+                if lines is None:
+                    return
+                chunk = lines
+            if chunk:
+                yield chunk
+
+
+def _piece_lines(piece: bytes) -> Any:
+    """The lines of a piece: bytes chunks, and between them the index of each message
+    the walk left (its lines go there); with the messages' records. The walk's fault
+    instead, when it failed. Runs on a worker thread: all but the few URLs found in the
+    text of an ``<a href>`` is made without the GIL or a Python object."""
+    prepared = _prepared(piece)
+    if isinstance(prepared, Exception):
+        return prepared
+    (out, segs, msgs, names), triples = prepared
+    keep, checks, cuts = cores.mail.url_triples(triples, segs, msgs, spool.MESSAGE_MAX)
+    if checks:
+        keep, cuts = _without_repeated_links(keep, checks, cuts, out, segs)
+    chunks: list[Any] = []
+    first = 0
+    for i in range(0, len(cuts), 2):
+        chunks.append(url_lines_of(out, keep, first, cuts[i + 1]))
+        chunks.append(cuts[i])
+        first = cuts[i + 1]
+    chunks.append(url_lines_of(out, keep, first, len(keep) // 3))
+    return chunks, msgs
+
+
+def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: Any) -> tuple:
+    """``keep`` without the URLs of ``<a href="U">U</a>`` texts (the href has said them)."""
+    from array import array
+
+    index = checks[0::2]
+    sub = array("q")
+    for k in index:
+        sub.extend(keep[3 * k:3 * k + 3])
+    drop = set()
+    for k, m, h in zip(index, matches_of(out, sub), checks[1::2]):
+        href = bytes(out[segs[h * SEG + 1]:segs[h * SEG + 2]]).decode("latin-1")
+        if _same_link(m[0], href):
+            drop.add(k)
+    if not drop:
+        return keep, cuts
+    kept = array("q")
+    for k in range(len(keep) // 3):
+        if k not in drop:
+            kept.extend(keep[3 * k:3 * k + 3])
+    moved = array("q", cuts)
+    for i in range(1, len(moved), 2):
+        moved[i] -= sum(1 for k in drop if k < cuts[i])
+    return kept, moved
+
+
+def _in_order(pieces: Iterator[tuple[Optional[int], Any]], work: Callable[[bytes], Any],
+              jobs: int) -> Iterator[tuple[Optional[int], Any, Any]]:
+    """``(base, piece, work(piece))`` in order; ``work`` on ``jobs`` threads when > 1
+    (at most ``2 * jobs`` pieces held), not for a piece that is an error."""
+    if jobs <= 1:
+        for base, piece in pieces:
+            yield base, piece, None if isinstance(piece, Exception) else work(piece)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="urlsift-mail") as pool:
+        pending: deque = deque()
+        try:
+            for base, piece in pieces:
+                future = None if isinstance(piece, Exception) else pool.submit(work, piece)
+                pending.append((base, piece, future))
+                while len(pending) >= 2 * jobs:
+                    b, p, f = pending.popleft()
+                    yield b, p, None if f is None else f.result()
+            while pending:
+                b, p, f = pending.popleft()
+                yield b, p, None if f is None else f.result()
+        finally:
+            for _, _, f in pending:
+                if f is not None:
+                    f.cancel()
 
 
 def _message_id(raw: bytes) -> Optional[str]:

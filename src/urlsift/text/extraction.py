@@ -21,11 +21,11 @@ from typing import Any, Iterable, Iterator, Optional
 
 from .._select import cores
 from ..model.parsing import is_valid
-from .files import scan_buffer, scan_file
+from .files import match_lists, scan_buffer, scan_file
 from .match import Match
 from .rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 
-__all__ = ["Match", "scan", "extract", "extract_file"]
+__all__ = ["Match", "scan", "extract", "extract_file", "matches_of", "url_lines_of"]
 
 def _filter(lists: Iterable[list[Match]], schemes: Optional[Iterable[str]],
             valid: Optional[str]) -> Iterator[Match]:
@@ -57,6 +57,29 @@ def scan(buffer: Any) -> "array[int]":
     [3, 22, 256]
     """
     return cores.scan.scan(buffer, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+
+
+def matches_of(buffer: Any, triples: "array[int]", *, schemes: Optional[Iterable[str]] = None,
+               valid: Optional[str] = None) -> list[Match]:
+    """The :class:`Match` objects of the triples :func:`scan` gave for ``buffer`` (bytes),
+    kept as :func:`extract` keeps them: ``extract(b)`` is ``matches_of(b, scan(b))``.
+    The scan can run where the GIL is not needed (a thread); this part needs it.
+
+    >>> [m.url for m in matches_of(b"at http://a.example/x. ok", scan(b"at http://a.example/x. ok"))]
+    ['http://a.example/x']
+    """
+    lists = match_lists(triples, buffer, 0, 0)
+    return list(_filter(lists, schemes, valid))
+
+
+def url_lines_of(buffer: Any, triples: "array[int]", first: int = 0, last: int = -1) -> bytes:
+    """The URLs of triples ``first`` to ``last`` (of :func:`scan` over ``buffer``), each
+    followed by a newline: the ``url`` of their matches, no :class:`Match` built.
+
+    >>> url_lines_of(b"a http://a.example/. b ftp://b.example/", scan(b"a http://a.example/. b ftp://b.example/"))
+    b'http://a.example/\\nftp://b.example/\\n'
+    """
+    return cores.build.join_urls(triples, buffer, TABLE, first, last)
 
 
 def _scan_range(buffer: Any, start: int, stop: int) -> "array[int]":
