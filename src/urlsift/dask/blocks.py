@@ -296,15 +296,28 @@ def _spool_urls(messages: Iterable[Any], opts: Options) -> Iterator[Any]:
                            refang=opts.refang)
 
 
+def _walked(stream: Any, name: str, opts: Options, offset: int = 0) -> Iterator[Any]:
+    """The URLs of an mbox stream by the walk on the bytes (:mod:`urlsift.mail.walk`);
+    with ``refang`` (which rewrites the text) by ``email``, message by message."""
+    from itertools import chain
+
+    from ..mail import walk
+    from ..mail.spool import mbox_messages
+
+    if opts.refang:
+        return _spool_urls(((src, None if off is None else off + offset, msg)
+                            for src, off, msg in mbox_messages(stream, name)), opts)
+    return chain.from_iterable(walk.spool_match_lists(stream, name, schemes=opts.schemes,
+                                                      valid=opts.valid, offset=offset))
+
+
 def scan_mbox_range(fs: Any, path: str, name: str, lo: int, hi: Optional[int], size: int,
                     compression: Optional[str], opts: Options) -> Any:
     """The URLs of the messages of an mbox between the boundaries at or after ``lo``
     and ``hi`` (``hi`` None: the whole spool, compressed or not; one partition)."""
-    from ..mail.spool import mbox_messages
-
     if hi is None:
         with _open_decompressed(fs, path, compression) as stream:
-            return _mail_frame(_spool_urls(mbox_messages(stream, name), opts), opts)
+            return _mail_frame(_walked(stream, name, opts), opts)
     with fs.open(path, "rb") as f:
         start = mbox_split_at(f, lo, size)
         stop = mbox_split_at(f, hi, size) if hi < size else size
@@ -312,9 +325,7 @@ def scan_mbox_range(fs: Any, path: str, name: str, lo: int, hi: Optional[int], s
             return frame({}, opts)
         f.seek(start)
         data = f.read(stop - start)
-    messages = ((src, None if off is None else off + start, msg)
-                for src, off, msg in mbox_messages(io.BytesIO(data), name))
-    return _mail_frame(_spool_urls(messages, opts), opts)
+    return _mail_frame(_walked(io.BytesIO(data), name, opts, start), opts)
 
 
 def maildir_paths(name: str) -> list[tuple[str, int]]:
@@ -348,5 +359,18 @@ def _file_messages(paths: Sequence[str]) -> Iterator[tuple]:
 
 
 def scan_maildir_files(paths: Sequence[str], opts: Options) -> Any:
-    """The URLs of a list of Maildir message files."""
-    return _mail_frame(_spool_urls(_file_messages(paths), opts), opts)
+    """The URLs of a list of Maildir message files (each walked on its bytes; with
+    ``refang``, read by ``email``)."""
+    if opts.refang:
+        return _mail_frame(_spool_urls(_file_messages(paths), opts), opts)
+    from ..mail import walk
+    from ..mail.message import message_matches, options, print_error
+
+    mopts = options(opts.schemes, opts.valid, False)
+    found: list[Any] = []
+    for source, _, data in _file_messages(paths):
+        if isinstance(data, Exception):
+            found.extend(message_matches(source, None, data, mopts, print_error))
+        else:
+            found.extend(walk.message_urls_fast(data, source, mopts, print_error))
+    return _mail_frame(found, opts)

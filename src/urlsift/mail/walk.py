@@ -61,22 +61,24 @@ def spool_urls(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]]
 def spool_match_lists(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]] = None,
                       valid: Optional[str] = None,
                       on_error: Optional[Callable[[str], None]] = None,
-                      jobs: int = 1) -> Iterator[list[MailMatch]]:
+                      jobs: int = 1, offset: int = 0) -> Iterator[list[MailMatch]]:
     """:func:`spool_urls` in lists, a piece of the spool (about a MiB) each: what the
     command writes without a Python step per URL.
 
     With ``jobs`` > 1 the pieces are walked and scanned on ``jobs`` threads (both run
     without the GIL) while this thread builds the matches of the pieces already done,
-    in file order; at most ``2 * jobs`` pieces are held at once.
+    in file order; at most ``2 * jobs`` pieces are held at once. ``offset``: where the
+    stream starts in the spool (a Dask partition), added to the offsets.
     """
     opts = options(schemes, valid, False)
     report = on_error or print_error
     limit = spool.MESSAGE_MAX
     for base, piece, prepared in _in_order(spool.mbox_blocks(stream, limit), _prepared, jobs):
         if isinstance(piece, Exception):
-            yield message_matches(name, base, piece, opts, report)
+            yield message_matches(name, None if base is None else base + offset, piece, opts,
+                                  report)
             continue
-        found, stop = _traced(piece, base or 0, name, opts, report, limit, prepared)
+        found, stop = _traced(piece, (base or 0) + offset, name, opts, report, limit, prepared)
         yield found
         if stop:
             return
