@@ -192,9 +192,10 @@ def test_mail_email_path(bench, benchmark, mbox_path, email_prefix):
              len(email_prefix), whole_file=False)
 
 
-def test_mail_command(bench, benchmark, mbox_path):
-    """``python -m urlsift extract --mbox PATH > /dev/null`` (a process per round)."""
-    argv = COMMAND + [str(mbox_path)]
+@pytest.mark.parametrize("jobs", [1, 2], ids=lambda j: f"j{j}")
+def test_mail_command(bench, benchmark, mbox_path, jobs):
+    """``python -m urlsift extract --mbox -j N PATH > /dev/null`` (a process per round)."""
+    argv = COMMAND + ["-j", str(jobs), str(mbox_path)]
 
     def run() -> None:
         _child(argv)

@@ -1,0 +1,225 @@
+# Included by _mail_c.pyx: the bodies and parameters of MIME entities, read as the
+# standard library reads them (binascii's decoders, email.message's _parseparam).
+
+# -- quoted-printable and base64, as binascii decodes them ------------------------------
+
+cdef inline int hexval(unsigned char c) noexcept nogil:
+    if 48 <= c <= 57:
+        return c - 48
+    if 65 <= c <= 70:
+        return c - 55
+    if 97 <= c <= 102:
+        return c - 87
+    return -1
+
+
+cdef int qp_decode(cbuf s, Py_ssize_t n, Grow *out) except -1 nogil:
+    """``binascii.a2b_qp(s[:n])`` (RFC 2045 section 6.7) appended to ``out``: ``=XX``
+    (hex, either case) is an octet, ``=`` at a line end a soft break (up to the LF when a
+    CR or the line end follows), ``==`` one ``=``, any other ``=`` stays."""
+    cdef Py_ssize_t i = 0
+    cdef int h, l
+    grow_reserve(out, n)
+    while i < n:
+        if s[i] == 61:
+            i += 1
+            if i >= n:
+                break
+            if s[i] == 10 or s[i] == 13:
+                if s[i] != 10:
+                    while i < n and s[i] != 10:
+                        i += 1
+                if i < n:
+                    i += 1
+            elif s[i] == 61:
+                out.p[out.n] = 61
+                out.n += 1
+                i += 1
+            elif i + 1 < n and hexval(s[i]) >= 0 and hexval(s[i + 1]) >= 0:
+                out.p[out.n] = <char>(hexval(s[i]) * 16 + hexval(s[i + 1]))
+                out.n += 1
+                i += 2
+            else:
+                out.p[out.n] = 61
+                out.n += 1
+        else:
+            out.p[out.n] = <char>s[i]
+            out.n += 1
+            i += 1
+    return 0
+
+
+cdef inline int b64val(unsigned char c) noexcept nogil:
+    if 65 <= c <= 90:
+        return c - 65
+    if 97 <= c <= 122:
+        return c - 71
+    if 48 <= c <= 57:
+        return c + 4
+    if c == 43:
+        return 62
+    if c == 47:
+        return 63
+    return -1
+
+
+cdef int b64_decode(cbuf s, Py_ssize_t n, Grow *out) except -1 nogil:
+    """A base64 body (RFC 2045 section 6.8) decoded as ``email`` does when it is clean:
+    the lines joined, padded with ``=`` to a multiple of 4, then only alphabet octets
+    and at most two ``=`` at the end (``validate=True``). 0 and the octets appended to
+    ``out``; FB when ``email`` would have to read it leniently."""
+    cdef Py_ssize_t i, count = 0, pads = 0, total
+    cdef unsigned int acc = 0
+    cdef int v, bits = 0
+    for i in range(n):                     # what is left without CR and LF
+        if s[i] != 10 and s[i] != 13:
+            count += 1
+    total = count + ((4 - count % 4) % 4)
+    grow_reserve(out, total // 4 * 3 + 3)
+    for i in range(n):
+        if s[i] == 10 or s[i] == 13:
+            continue
+        if s[i] == 61:
+            pads += 1
+            continue
+        if pads:
+            return FB                      # "=" before the end
+        v = b64val(s[i])
+        if v < 0:
+            return FB
+        acc = (acc << 6) | v
+        bits += 6
+        if bits >= 8:
+            bits -= 8
+            out.p[out.n] = <char>((acc >> bits) & 0xFF)
+            out.n += 1
+    if pads + (total - count) > 2:
+        return FB
+    return 0
+
+
+def decode_qp(bytes body):
+    """``binascii.a2b_qp(body)``, by the walk's own decoder (for the tests)."""
+    cdef Grow g = Grow(NULL, 0, 0)
+    try:
+        qp_decode(<cbuf>(<char *>body), len(body), &g)
+        return PyBytes_FromStringAndSize(g.p, g.n)
+    finally:
+        free(g.p)
+
+
+def decode_base64(bytes body):
+    """``urlsift._mail_py.decode_base64(body)``, by the walk's own decoder."""
+    cdef Grow g = Grow(NULL, 0, 0)
+    try:
+        if b64_decode(<cbuf>(<char *>body), len(body), &g) == FB:
+            return None
+        return PyBytes_FromStringAndSize(g.p, g.n)
+    finally:
+        free(g.p)
+
+
+# -- parameters (RFC 2045 section 5.1, as email.message reads them) ---------------------
+
+cdef int unquote_span(cbuf b, Py_ssize_t *a, Py_ssize_t *e) noexcept nogil:
+    """``email.utils.unquote`` of ``b[a:e]`` as a span: the quotes or angle brackets
+    around it left out; FB when a quoted value holds a backslash (an escape)."""
+    cdef Py_ssize_t i
+    if e[0] - a[0] > 1:
+        if b[a[0]] == 34 and b[e[0] - 1] == 34:
+            a[0] += 1
+            e[0] -= 1
+            for i in range(a[0], e[0]):
+                if b[i] == 92:
+                    return FB
+        elif b[a[0]] == 60 and b[e[0] - 1] == 62:
+            a[0] += 1
+            e[0] -= 1
+    return 0
+
+
+cdef int params(cbuf b, Py_ssize_t a, Py_ssize_t e, Py_ssize_t *main_end,
+                Py_ssize_t *bd, Py_ssize_t *cs) noexcept nogil:
+    """The parameters of a Content-Type value ``b[a:e]`` as ``email.message``'s
+    ``_parseparam`` cuts them (a ``;`` inside quotes does not cut): ``main_end`` where
+    the type ends, ``bd``/``cs`` the spans of the first ``boundary``/``charset`` (-1
+    when absent). FB for RFC 2231 parameters (``name*=``) and escapes in quotes."""
+    cdef Py_ssize_t p, s, end, q, quotes, na, ne, va, ve, i
+    cdef bint star
+    bd[0] = bd[1] = cs[0] = cs[1] = -1
+    p = a
+    while p < e and b[p] != 59:
+        p += 1
+    main_end[0] = p
+    s = p                         # at ";" or e
+    while s < e and b[s] == 59:
+        s += 1
+        # the parameter ends at the next ";" outside quotes ("end > 0": an empty one is cut)
+        end = s
+        quotes = 0
+        while True:
+            while end < e and b[end] != 59:
+                end += 1
+            if end >= e or end == s:
+                break
+            quotes = 0
+            for i in range(s, end):
+                if b[i] == 34:
+                    quotes += 1
+                    if i > s and b[i - 1] == 92:
+                        quotes -= 1
+            if quotes % 2 == 0:
+                break
+            end += 1
+            if end >= e:
+                end = e
+                break
+        if end > e:
+            end = e
+        # name=value
+        q = s
+        while q < end and b[q] != 61:
+            q += 1
+        na, ne = s, q
+        strip_span(b, &na, &ne)
+        star = False
+        for i in range(na, ne):
+            if b[i] == 42:
+                star = True
+        if star:
+            return FB
+        if q < end:
+            va, ve = q + 1, end
+            strip_span(b, &va, &ve)
+            if unquote_span(b, &va, &ve) == FB:
+                return FB
+            if bd[0] < 0 and eq_lower(b, na, ne, "boundary"):
+                bd[0], bd[1] = va, ve
+            elif cs[0] < 0 and eq_lower(b, na, ne, "charset"):
+                cs[0], cs[1] = va, ve
+        s = end
+    return 0
+
+
+cdef bint charset_ok(cbuf b, Py_ssize_t a, Py_ssize_t e, cbuf pats, Py_ssize_t npats) noexcept nogil:
+    """``b[a:e]`` (lower-cased) is one of the NUL-terminated names of ``pats``, or starts
+    with one ending in ``*``."""
+    cdef Py_ssize_t p = 0, k, i
+    cdef bint ok
+    while p < npats:
+        k = 0
+        while p + k < npats and pats[p + k] != 0:
+            k += 1
+        if k:
+            if pats[p + k - 1] == 42:                  # "name*": a prefix
+                ok = e - a >= k - 1
+                i = 0
+                while ok and i < k - 1:
+                    ok = lower(b[a + i]) == pats[p + i]
+                    i += 1
+            else:
+                ok = eq_lower_n(b, a, e, pats + p, k)
+            if ok:
+                return True
+        p += k + 1
+    return False
