@@ -306,3 +306,17 @@ def test_whole_zstd_frames_read_without_error(tmp_path, zst_lines):
     path.write_bytes(whole)
     with open_input(path) as stream:
         assert stream.read() == data[:1000] + data
+
+
+def test_mbox_from_line_past_the_bound_costs_only_its_own_message(tmp_path, monkeypatch):
+    # the email walk lost the message before a From line longer than the bound and
+    # named that message's offset (docs/decisions-cli.md); the walk keeps it and names
+    # the message whose From line it is: 46 = len(the first message)
+    monkeypatch.setattr(spool, "MESSAGE_MAX", 100)
+    data = (b"From a\nMessage-ID: <1@x>\n\nhttp://one.example/\n"
+            b"From " + b"x" * 200 + b"\n\nhttp://two.example/\n")
+    errors = []
+    got = [m.url for m in iter_mail_urls(_spool(tmp_path, data), on_error=errors.append)]
+    assert got == ["http://one.example/"]
+    assert errors == [f"skipping message at offset 46 in '{tmp_path / 'box.mbox'}': no line end "
+                      "within 100 bytes at offset 46: not an mbox, the rest of it is not read"]
