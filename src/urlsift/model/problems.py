@@ -111,6 +111,10 @@ def problem_message(url: str, pos: int, code: str, part: str, start: int, end: i
             return (f"host {text} is not a hostname or a hostnumber 0-255.0-255.0-255.0-255"
                     f" (at {ch}, position {pos}; RFC 1738 §5)")
         return f"{ch} is not allowed in the host {text} (RFC 1738 §5)"
+    if code == "missing-scheme" and url[:1].isspace() and url.strip()[:1].isalpha():
+        # " http://a/": the scheme is there, behind white space (pasted, read from a file)
+        return (f"leading white space: {fields['url']} starts with {url[0]!r}; a URL starts "
+                f"with its scheme (RFC 1738 §2.1; strip it, or use extract())")
     if code in _CHAR and start == end:
         return f"the {scheme} {part} is empty at position {pos} ({code}, RFC 1738 §5)"
     if code in _CHAR and pos >= end:
