@@ -49,9 +49,9 @@ def test_other_attributes_can_still_be_set():
 def test_leading_white_space_is_named_as_such():
     # RFC 1738 section 2.1: a URL starts with its scheme; " http://a/" has one, behind
     # a blank, so the message says that (the code stays missing-scheme)
-    with pytest.raises(urlsift.URLSyntaxError) as info:
-        urlsift.parse(" http://a.example/")
+    with pytest.raises(URLSyntaxError) as info:
+        parse(" http://a.example/")
     assert info.value.code == "missing-scheme" and info.value.position == 0
     assert str(info.value).startswith("leading white space: ' http://a.example/' starts with ' '")
-    with pytest.raises(urlsift.URLSyntaxError, match="^no scheme: 'abc'"):
-        urlsift.parse("abc")
+    with pytest.raises(URLSyntaxError, match="^no scheme: 'abc'"):
+        parse("abc")
