@@ -605,3 +605,30 @@ def test_mail_with_position_gives_each_url_its_place_in_the_file(cli, tmp_path):
     text = lines(cli("extract", "--with-position", spool))
     assert text[1] == (f"{spool}:0:<1@x>:http://plain.example/\t1 text/plain\t"
                        f"file_offset={data.index(b'http://plain')}")
+
+
+@pytest.mark.parametrize("kind", ["text", "mbox"])
+def test_interrupt_with_threads_is_one_line_and_quick(cli, tmp_path, kind):
+    # -j 4 with the output blocked (nobody reads it): the threads are mid-walk or wait;
+    # Ctrl-C must still end the run at once, with one line and status 130
+    sample = (SAMPLES / ("access.log" if kind == "text" else "mail.mbox")).read_bytes()
+    big = tmp_path / f"big.{kind}"
+    big.write_bytes(sample * (40_000_000 // len(sample)))
+    proc = subprocess.Popen([sys.executable, "-m", "urlsift", "extract", "-j", "4", str(big)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli.env, cwd=ROOT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:     # until its output pipe is full: it is busy
+        try:
+            with open(f"/proc/{proc.pid}/wchan") as f:
+                if "pipe_write" in f.read():
+                    break
+        except OSError:
+            time.sleep(1)
+            break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    proc.stdout.close()                    # what it wrote is not wanted
+    err = proc.stderr.read()
+    proc.wait(timeout=60)                  # a hang fails here
+    assert proc.returncode == 130, err
+    assert err == b"urlsift: interrupted\n"
