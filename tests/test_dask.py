@@ -315,3 +315,39 @@ def test_import_urlsift_does_not_load_dask():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT).stdout
     assert out.strip() == "[]"
+
+
+def test_a_worker_killed_mid_run_loses_nothing_and_repeats_nothing(tmp_path):
+    # distributed runs the tasks of a worker that died again elsewhere: the result is
+    # still every row of extract_file, each once (issue 11)
+    import os
+    import signal
+    import time
+
+    from distributed import Client, LocalCluster, as_completed
+
+    path = tmp_path / "big.log"
+    path.write_bytes(_log(60_000, seed=7))
+    want = Counter(_rows_text(str(path)))
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                      dashboard_address=None) as cluster, Client(cluster) as c:
+        ddf = udask.extract(str(path), blocksize="32KiB")
+        parts = c.compute(ddf.to_delayed())
+        assert len(parts) > 20                       # enough work to be cut mid-way
+        pids = c.run(os.getpid)                      # {worker address: its process}
+        victim = sorted(pids)[0]
+        killed = False
+        for _ in zip(as_completed(parts), range(3)):
+            pass                                      # a few partitions finished...
+        if sum(not f.done() for f in parts) > 2:      # ...and more are to come
+            os.kill(pids[victim], signal.SIGKILL)
+            killed = True
+        frames = c.gather(parts)
+        deadline = time.monotonic() + 60
+        while killed and len(c.scheduler_info()["workers"]) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)                           # the nanny brings it back
+    import pandas as pd
+
+    got = Counter(_rows_df(pd.concat(frames)))
+    assert killed, "the run ended before a worker could be killed: make the file larger"
+    assert got == want                                # each row once: none lost, none twice
