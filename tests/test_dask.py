@@ -330,7 +330,7 @@ def test_a_worker_killed_mid_run_loses_nothing_and_repeats_nothing(tmp_path):
     path.write_bytes(_log(60_000, seed=7))
     want = Counter(_rows_text(str(path)))
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                      dashboard_address=None) as cluster, Client(cluster) as c:
+                      dashboard_address=":0") as cluster, Client(cluster) as c:
         ddf = udask.extract(str(path), blocksize="32KiB")
         parts = c.compute(ddf.to_delayed())
         assert len(parts) > 20                       # enough work to be cut mid-way

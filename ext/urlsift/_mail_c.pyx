@@ -362,8 +362,6 @@ cdef class _Walk:
             if eq_lower(b, fa, slash, "multipart"):
                 if bd[0] < 0 or depth >= self.max_depth:
                     return FB
-                if unquote_span(b, &bd[0], &bd[1]) == FB:
-                    return FB
                 while bd[1] > bd[0] and is_blank_octet(b[bd[1] - 1]):
                     bd[1] -= 1
                 return self.multipart(index, body, e, bd[0], bd[1], section, seclen, depth,

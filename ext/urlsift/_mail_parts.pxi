@@ -122,19 +122,15 @@ def decode_base64(bytes body):
 # -- parameters (RFC 2045 section 5.1, as email.message reads them) ---------------------
 
 cdef int unquote_span(cbuf b, Py_ssize_t *a, Py_ssize_t *e) noexcept nogil:
-    """``email.utils.unquote`` of ``b[a:e]`` as a span: the quotes or angle brackets
-    around it left out; FB when a quoted value holds a backslash (an escape)."""
+    """A parameter value ``b[a:e]`` as RFC 2045 section 5.1 has it, as a span: the
+    content of a quoted-string; FB when it holds a backslash (an escape)."""
     cdef Py_ssize_t i
-    if e[0] - a[0] > 1:
-        if b[a[0]] == 34 and b[e[0] - 1] == 34:
-            a[0] += 1
-            e[0] -= 1
-            for i in range(a[0], e[0]):
-                if b[i] == 92:
-                    return FB
-        elif b[a[0]] == 60 and b[e[0] - 1] == 62:
-            a[0] += 1
-            e[0] -= 1
+    if e[0] - a[0] > 1 and b[a[0]] == 34 and b[e[0] - 1] == 34:
+        a[0] += 1
+        e[0] -= 1
+        for i in range(a[0], e[0]):
+            if b[i] == 92:
+                return FB
     return 0
 
 

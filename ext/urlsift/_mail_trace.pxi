@@ -199,14 +199,19 @@ def trace(list found, out, segs, msgs, names, piece, Py_ssize_t base, str source
             else:
                 ms_end = (<tuple>m)[2]
                 start = sg[r + 7] + ms_start - seg_start
+                raw = (<tuple>m)[3]
                 if ms_end <= sg[r + 2]:
                     end = sg[r + 7] + ms_end - seg_start
-                else:
+                else:                           # a wrapper over lines split at "> "
                     t = s
                     while t + 1 < nsegs and sg[(t + 1) * NSEG + 1] <= ms_end - 1:
                         t += 1
                     end = sg[t * NSEG + 7] + ms_end - sg[t * NSEG + 1]
-                raw = (<tuple>m)[3]
+                    if sg[r + 3] >= 0:          # as it stands, prefixes included
+                        raw = PyBytes_FromStringAndSize(
+                            <char *>&pv[0] + sg[r + 3] + ms_start - seg_start,
+                            sg[t * NSEG + 3] + ms_end - sg[t * NSEG + 1]
+                            - (sg[r + 3] + ms_start - seg_start)).decode("latin-1")
                 if sg[r + 3] >= 0:
                     where = base + sg[r + 3] + ms_start - seg_start
             result.append(_new(cls, (<tuple>m)[0], raw, start, end, message_id, date, part,

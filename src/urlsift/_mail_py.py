@@ -269,8 +269,7 @@ class _Walk:
             boundary = _param(params, b"boundary")
             if boundary is None or depth >= self.max_depth:
                 raise _Fallback
-            # get_boundary unquotes the parameter value a second time
-            self.multipart(index, body, e, _unquote(boundary).rstrip(), section, depth,
+            self.multipart(index, body, e, boundary.rstrip(), section, depth,
                            subtype == b"digest")
             return
         if maintype != b"text":
@@ -516,15 +515,14 @@ def _params(value: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
 
 
 def _unquote(v: bytes) -> bytes:
-    """``email.utils.unquote``: the quotes (or angle brackets) around a value removed;
-    a quoted value with a backslash (an escape) falls back."""
-    if len(v) > 1:
-        if v[:1] == b'"' and v[-1:] == b'"':
-            if b"\\" in v[1:-1]:
-                raise _Fallback
-            return v[1:-1]
-        if v[:1] == b"<" and v[-1:] == b">":
-            return v[1:-1]
+    """A parameter value as RFC 2045 section 5.1 has it: the content of a quoted-string
+    (``email.utils.unquote`` would also strip ``<...>``, and ``get_boundary`` does it
+    twice: ``boundary="<b>"`` would look for ``--b``, docs/decisions-cli.md); a quoted
+    value with a backslash (an escape) falls back."""
+    if len(v) > 1 and v[:1] == b'"' and v[-1:] == b'"':
+        if b"\\" in v[1:-1]:
+            raise _Fallback
+        return v[1:-1]
     return v
 
 
@@ -778,12 +776,15 @@ def trace(found: list, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, b
             else:
                 part = label
                 start = segs[r + 7] + m[1] - seg_start
+                raw = m[3]
                 if m[2] <= segs[r + 2]:
                     end = segs[r + 7] + m[2] - seg_start
                 else:                           # a wrapper over lines split at "> "
                     t = (bisect_right(starts, m[2] - 1) - 1) * SEG
                     end = segs[t + 7] + m[2] - segs[t + 1]
-                raw = m[3]
+                    if segs[r + 3] >= 0:        # as it stands, prefixes included
+                        raw = bytes(piece[segs[r + 3] + m[1] - seg_start:
+                                          segs[t + 3] + m[2] - segs[t + 1]]).decode("latin-1")
                 if segs[r + 3] >= 0:
                     where = base + segs[r + 3] + m[1] - seg_start
             result.append(tuple.__new__(cls, (m[0], raw, start, end, message_id, date, part,

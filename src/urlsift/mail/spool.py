@@ -113,10 +113,11 @@ def mbox_blocks(stream: IO[bytes], max_size: Optional[int] = None,
             buf += data
             k = buf.rfind(b"\nFrom ")
             if k < 0:
-                if len(buf) > limit + block:      # one message, and it is too large
+                if _too_large(buf, limit):        # one message, and it is too large
                     start = base if buf.startswith(b"From ") else None
-                    error, skipped = _pass_over(stream, buf, start, base, limit, block)
-                    yield start, error
+                    errors, skipped = _pass_over(stream, buf, start, base, limit, block)
+                    for error in errors:
+                        yield start, error
                     if skipped < 0:
                         return                    # no mbox: the rest is not read
                     base += skipped
@@ -132,15 +133,33 @@ def mbox_blocks(stream: IO[bytes], max_size: Optional[int] = None,
             return
 
 
+def _too_large(buf: bytearray, limit: int) -> bool:
+    """``buf`` holds one message (from its ``From`` line, if any) and it is known to be
+    too large: its data (the ``From`` line does not count, as in :func:`mbox_messages`)
+    is over ``limit``, or a line is (no line end yet after ``limit`` octets)."""
+    start = 0
+    if buf.startswith(b"From "):
+        nl = buf.find(b"\n")
+        if nl < 0:
+            return len(buf) > limit           # a From line with no end in sight
+        start = nl + 1
+    return len(buf) - start > limit
+
+
 def _pass_over(stream: IO[bytes], buf: bytearray, start: Optional[int], base: int,
-               limit: int, block: int) -> tuple[SpoolError, int]:
+               limit: int, block: int) -> tuple[list[SpoolError], int]:
     """Read past the message too large that ``buf`` (at ``base``) begins, up to the next
-    ``From`` line, which is left at the start of ``buf``: the error to report and how
-    many octets were passed over, or -1 when a line longer than ``limit`` was met
-    (as :func:`mbox_messages`: the stream is no mbox)."""
+    ``From`` line, which is left at the start of ``buf``: the errors to report (as
+    :func:`mbox_messages` reports them, in the order it would) and how many octets were
+    passed over, or -1 when a line longer than ``limit`` was met (the stream is no
+    mbox: the rest is not read)."""
     pos = base          # offset of buf[0]
     line_at = base      # offset where the current line starts
+    data_at = None      # where the message's data starts (after its From line)
+    if start is None:
+        data_at = base
     i = 0
+    larger = SpoolError(f"message larger than {_size(limit)}")
     while True:
         k = buf.find(b"\n", i)
         if k < 0:
@@ -153,12 +172,14 @@ def _pass_over(stream: IO[bytes], buf: bytearray, start: Optional[int], base: in
             if not data:
                 skipped = pos + len(buf) - base
                 del buf[:]
-                return SpoolError(f"message larger than {_size(limit)}"), skipped
+                return [larger], skipped
             buf += data
             continue
         if pos + k + 1 - line_at > limit:
             break
         line_at = pos + k + 1
+        if data_at is None:
+            data_at = line_at                           # past the From line
         i = k + 1
         while len(buf) - i < 5:                         # enough to see "From "
             data = stream.read(block)
@@ -167,9 +188,10 @@ def _pass_over(stream: IO[bytes], buf: bytearray, start: Optional[int], base: in
             buf += data
         if buf.startswith(b"From ", i):
             del buf[:i]
-            return SpoolError(f"message larger than {_size(limit)}"), pos + i - base
-    return SpoolError(f"no line end within {_size(limit)} at offset {line_at}: not an "
-                      f"mbox, the rest of it is not read"), -1
+            return [larger], pos + i - base
+    errors = [larger] if data_at is not None and line_at - data_at > limit else []
+    return errors + [SpoolError(f"no line end within {_size(limit)} at offset {line_at}: "
+                                f"not an mbox, the rest of it is not read")], -1
 
 
 def _size(n: int) -> str:

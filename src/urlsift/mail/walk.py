@@ -175,6 +175,9 @@ def _other(piece: bytes, base: int, name: str, msgs: Any, index: int, opts: _Opt
     if e - a > limit or (offset >= 0 and a - offset > limit):
         line = _long_line(piece, offset if offset >= 0 else a, e, limit)
         if line >= 0:
+            if line - a > limit:     # too large before the long line: both, in that order
+                report(f"skipping message {_where(name, at)}: message larger than "
+                       f"{spool._size(limit)}")
             report(f"skipping message {_where(name, at)}: no line end within "
                    f"{spool._size(limit)} at offset {base + line}: not an mbox, the rest "
                    f"of it is not read")
