@@ -418,11 +418,17 @@ def test_closed_pipe_is_quiet(cli, tmp_path):
 
 def _wait_blocked_on_stdin(pid):
     """Until the process sleeps reading its stdin pipe (Linux /proc), else 2 s."""
+    _wait_in(pid, "pipe_read")
+
+
+def _wait_in(pid, wchan):
+    """Until the process sleeps in the kernel function ``wchan`` (Linux /proc: e.g.
+    ``pipe_read``, ``pipe_write``), at most 60 s; 2 s where /proc cannot tell."""
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
             with open(f"/proc/{pid}/wchan") as f:
-                if "pipe_read" in f.read():
+                if wchan in f.read():
                     return
         except OSError:
             time.sleep(2)
@@ -616,16 +622,7 @@ def test_interrupt_with_threads_is_one_line_and_quick(cli, tmp_path, kind):
     big.write_bytes(sample * (40_000_000 // len(sample)))
     proc = subprocess.Popen([sys.executable, "-m", "urlsift", "extract", "-j", "4", str(big)],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=cli.env, cwd=ROOT)
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:     # until its output pipe is full: it is busy
-        try:
-            with open(f"/proc/{proc.pid}/wchan") as f:
-                if "pipe_write" in f.read():
-                    break
-        except OSError:
-            time.sleep(1)
-            break
-        time.sleep(0.05)
+    _wait_in(proc.pid, "pipe_write")       # its output pipe is full: it is busy
     proc.send_signal(signal.SIGINT)
     proc.stdout.close()                    # what it wrote is not wanted
     err = proc.stderr.read()
