@@ -13,9 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urlsift import _select
-from urlsift._mail_py import (CHARSETS, FALLBACK, HEADERS, K_HEADER, K_HREF, K_HTML_TEXT,
+from urlsift._mail_py import (CHARSETS, FALLBACK, K_HEADER, K_HREF, K_HTML_TEXT,
                               K_TEXT, MSG, SEG)
 from urlsift.mail.html import _unescape
+from urlsift.mail.walk import HEADERS
 
 
 def walk(data: bytes, whole: bool = False):
@@ -246,14 +247,15 @@ def test_twins_walk_alike(spool, whole):
 @given(SPOOLS)
 def test_twins_trace_alike(spool):
     from urlsift.mail.message import MailMatch
-    from urlsift.mail.walk import _date, _message_id, _same_link
+    from urlsift.mail.html import same_link
+    from urlsift.mail.walk import _date, _message_id
     from urlsift.text.extraction import extract
 
     out, segs, msgs, names = TWINS["python"].walk(spool, 0, len(spool), HEADERS, CHARSETS, 3,
                                                   _unescape)
     found = list(extract(out))
     results = [twin.trace(found, out, segs, msgs, names, spool, 7, "s", MailMatch, 200,
-                          lambda i: [("other", i)], _same_link, _message_id, _date)
+                          lambda i: [("other", i)], same_link, _message_id, _date)
                for twin in (TWINS["cython"], TWINS["python"])]
     assert results[0] == results[1]
 

@@ -16,10 +16,10 @@ from libc.string cimport memchr, memcmp, memcpy
 from array import array
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
-           "FALLBACK", "HEADERS", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
+           "FALLBACK", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
            "LABEL_CACHE", "url_triples"]
 
-from urlsift._mail_py import (CHARSETS, FALLBACK, HEADERS, K_HEADER, K_HREF, K_HTML_TEXT, K_SRC,
+from urlsift._mail_py import (CHARSETS, FALLBACK, K_HEADER, K_HREF, K_HTML_TEXT, K_SRC,
                               K_TEXT, LABEL_CACHE, MSG, SEG)
 
 cdef enum:

@@ -42,6 +42,7 @@ Output (``walk`` returns ``(out, segs, msgs, names)``):
 - ``names``: the labels (``1.2 text/html``, ``header:List-Post``) the segments point to.
 
 >>> spool = b"From a\\nMessage-ID: <1@x>\\n\\nsee http://a.example/\\n"
+>>> HEADERS = b"List-Post\\0"     # the URL-bearing headers, NUL-terminated (the mail layer's)
 >>> out, segs, msgs, names = walk(spool, 0, len(spool), HEADERS, CHARSETS, 8, None)
 >>> bytes(out), bytes(names)
 (b'see http://a.example/\\n\\x00', b'1 text/plain')
@@ -59,7 +60,7 @@ from bisect import bisect_right
 from typing import Any, Callable, Optional
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
-           "FALLBACK", "HEADERS", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
+           "FALLBACK", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
            "LABEL_CACHE", "url_triples"]
 
 #: Integers per segment and per message record.
@@ -71,10 +72,6 @@ K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC = 0, 1, 2, 3, 4
 FALLBACK = 1
 #: How many of the last labels written are looked up before a label is written again.
 LABEL_CACHE = 16
-#: The URL-bearing headers, in the order they are reported (RFC 2369 List-*, RFC 5064
-#: Archived-At, RFC 2110 Content-Base and Content-Location): NUL-terminated names.
-HEADERS = (b"List-Help\0List-Unsubscribe\0List-Subscribe\0List-Post\0List-Owner\0"
-           b"List-Archive\0Archived-At\0Content-Base\0Content-Location\0")
 #: Charsets whose octets 0x00-0x7F are ASCII and never part of a wider character, so
 #: URLs are found without decoding; ``*`` ends a prefix. Others fall back (UTF-16...).
 CHARSETS = (b"us-ascii\0ascii\0utf-8\0utf8\0iso-8859-*\0iso8859-*\0iso_8859-*\0latin*\0"
@@ -131,7 +128,9 @@ def walk(buf: Any, start: int, stop: int, headers: bytes, charsets: bytes, max_d
          unescape: Optional[Callable[[str], str]],
          whole: bool = False) -> tuple[bytearray, "array[int]", "array[int]", bytearray]:
     """Walk the messages in ``buf[start:stop]`` (see the module docstring); with
-    ``whole`` the stretch is one message without a ``From `` line (a Maildir file)."""
+    ``whole`` the stretch is one message without a ``From `` line (a Maildir file).
+    ``headers``: the URL-bearing header names to report, NUL-terminated, in their order
+    (the mail layer's ``URL_HEADERS``); ``charsets``: :data:`CHARSETS` or another list."""
     buf = bytes(buf[start:stop]) if start or stop != len(buf) else bytes(buf)
     w = _Walk(buf, start, _names(headers), _names(charsets.lower()), max_depth, unescape)
     n = len(buf)
@@ -802,7 +801,7 @@ def url_triples(triples: Any, segs: Any, msgs: Any,
     too large), where its lines go.
 
     >>> spool = b"From a\\nList-Post: <mailto:l@x>\\n\\nsee http://a.example/\\n"
-    >>> out, segs, msgs, names = walk(spool, 0, len(spool), HEADERS, CHARSETS, 8, None)
+    >>> out, segs, msgs, names = walk(spool, 0, len(spool), b"List-Post\\0", CHARSETS, 8, None)
     >>> from urlsift.text.extraction import scan
     >>> keep, checks, cuts = url_triples(scan(out), segs, msgs, 1 << 20)
     >>> len(keep) // 3, list(checks), list(cuts)

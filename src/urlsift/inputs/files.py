@@ -87,13 +87,13 @@ def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     is for tests and benchmarks: ``"email"`` walks every message with ``email``, as
     urlsift did before (also ``URLSIFT_MAIL_ENGINE=email`` in the environment).
     """
-    from ..mail import walk   # lazy: see the module docstring
+    from ..mail import iter_spool_urls, walk   # lazy: see the module docstring
 
     engine = engine or os.environ.get("URLSIFT_MAIL_ENGINE") or "walk"
     if engine not in ("walk", "email"):
         raise ValueError(f"engine must be 'walk' or 'email', not {engine!r}")
     if refang or engine == "email":
-        return walk.iter_spool_urls(iter_messages(path, stream=stream), schemes=schemes,
+        return iter_spool_urls(iter_messages(path, stream=stream), schemes=schemes,
                                     valid=valid, refang=refang, on_error=on_error)
     name = os.fspath(path)
     if stream is None and input_kind(name) == "maildir":
@@ -112,7 +112,7 @@ def mbox_url_lines(path: PathLike, *, on_error: Optional[Callable[[str], None]] 
     name = os.fspath(path)
     if os.environ.get("URLSIFT_MAIL_ENGINE") == "email":   # see iter_mail_urls
         for ms in mbox_match_lists(name, on_error=on_error, stream=stream):
-            yield "".join(m.url + "\n" for m in ms).encode("utf-8", "surrogateescape")
+            yield walk.url_lines(ms)
         return
     with _opened(name, stream) as opened:
         yield from walk.spool_url_lines(opened, name, on_error=on_error, jobs=jobs)

@@ -22,7 +22,7 @@ from typing import Callable, Iterable, Iterator, Optional
 
 from ..model.partial import resolve
 
-__all__ = ["html_hits", "html_tokens"]
+__all__ = ["html_hits", "html_tokens", "same_link"]
 
 _HTML_URL_ATTRS = frozenset({"href", "src"})
 #: Elements whose content is raw text up to their end tag (as html.parser had it).
@@ -258,7 +258,7 @@ def html_hits(text: str, scan: Scan,
         data, starts, origins = _decoded(raw) if decode else (raw, [0], [0])
         for hit in scan(data):
             m, start, end, found, refanged = hit
-            if anchor is not None and _same_link(m.url, anchor):
+            if anchor is not None and same_link(m.url, anchor):
                 continue  # <a href="U">U</a>: the href has reported it already
             a = pos + _back(start, starts, origins)
             b = pos + _back(end, starts, origins)
@@ -268,7 +268,8 @@ def html_hits(text: str, scan: Scan,
         yield hit, how
 
 
-def _same_link(url: str, href: str) -> bool:
+def same_link(url: str, href: str) -> bool:
+    """``url`` is the ``href`` of the ``<a>`` whose text it is (a trailing ``/`` aside)."""
     return url == href or url.rstrip("/") == href.rstrip("/")
 
 

@@ -29,7 +29,7 @@ from .html import html_hits
 from .spool import Message
 
 __all__ = ["URL_HEADERS", "MailMatch", "iter_message_urls", "iter_spool_urls", "message_matches",
-           "options", "print_error", "clean", "iso_date"]
+           "options", "print_error", "clean", "iso_date", "where_of"]
 
 #: Headers whose values carry URLs (RFC 2369 List-*, RFC 5064 Archived-At, MIME).
 URL_HEADERS: tuple[str, ...] = (
@@ -116,7 +116,7 @@ def message_matches(source: str, offset: Optional[int], data: Any, opts: "_Optio
     """The URLs of one message, read with the standard library's ``email`` (the walk of
     :mod:`urlsift.mail.walk` sends here what it does not read itself). ``data`` may be
     the exception met reading the message: it is reported, and nothing is found."""
-    where = f"at offset {offset} in '{source}'" if offset is not None else f"'{source}'"
+    where = where_of(source, offset)
     if isinstance(data, Exception):
         report(f"skipping message {where}: {_reason(data)}")
         return []
@@ -141,6 +141,11 @@ def iter_message_urls(data: bytes, *, schemes: Optional[Iterable[str]] = None,
     return iter(list(_message_urls(data, source, offset, opts, on_error or print_error)))
 
 
+def where_of(source: str, offset: Optional[int]) -> str:
+    """A message as the reports name it: ``at offset N in 'SPOOL'``, or ``'FILE'``."""
+    return f"at offset {offset} in '{source}'" if offset is not None else f"'{source}'"
+
+
 def print_error(line: str) -> None:
     """Say ``line`` on stderr (the default ``on_error``)."""
     print(f"urlsift: {line}", file=sys.stderr)
@@ -159,7 +164,7 @@ def _message_urls(data: bytes, source: str, offset: Optional[int], opts: _Option
     msg = email.message_from_bytes(data)
     message_id = clean(msg.get("Message-ID"))
     date = iso_date(msg.get("Date"))
-    where = f"at offset {offset} in '{source}'" if offset is not None else f"'{source}'"
+    where = where_of(source, offset)
     if message_id:
         where = f"{where} ({message_id})" if source else message_id
 

@@ -22,6 +22,7 @@ side by side).
 from __future__ import annotations
 
 import io
+from bisect import bisect_left
 from collections import deque
 from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
@@ -30,10 +31,12 @@ from .._select import cores
 from ..text.extraction import matches_of, scan, url_lines_of
 from . import spool
 from .html import _unescape as html_unescape
-from .message import (MailMatch, _Options, clean, iso_date, iter_spool_urls, message_matches,
-                      options, print_error)
+from .html import same_link
+from .message import (URL_HEADERS, MailMatch, _Options, clean, iso_date, message_matches,
+                      options, print_error, where_of)
 
-__all__ = ["spool_urls", "spool_match_lists", "spool_url_lines", "maildir_urls", "message_urls_fast", "iter_spool_urls", "MAX_DEPTH"]
+__all__ = ["spool_urls", "spool_match_lists", "spool_url_lines", "maildir_urls",
+           "message_urls_fast", "url_lines", "MAX_DEPTH", "HEADERS"]
 
 #: How deep multiparts may nest before a message is left to the standard library.
 MAX_DEPTH = 32
@@ -41,11 +44,11 @@ MAX_DEPTH = 32
 READ_BATCH = 256
 READERS = 4
 
+#: :data:`urlsift.mail.message.URL_HEADERS` as the walker takes them (NUL-terminated).
+HEADERS = b"".join(name.encode("ascii") + b"\0" for name in URL_HEADERS)
+
 _M = cores.mail  # only for the constants, which both twins share
 SEG, MSG = _M.SEG, _M.MSG
-K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC = (_M.K_HEADER, _M.K_TEXT, _M.K_HTML_TEXT,
-                                                 _M.K_HREF, _M.K_SRC)
-_SUFFIX = {K_HREF: " href", K_SRC: " src"}
 
 
 def spool_urls(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]] = None,
@@ -131,7 +134,7 @@ def _prepared(piece: bytes, whole: bool = False) -> Any:
     """The walk of a piece and the scan of its text: what runs without the GIL (on a
     worker thread with ``jobs``); the exception instead when the walk failed."""
     try:
-        walked = cores.mail.walk(piece, 0, len(piece), _M.HEADERS, _M.CHARSETS, MAX_DEPTH,
+        walked = cores.mail.walk(piece, 0, len(piece), HEADERS, _M.CHARSETS, MAX_DEPTH,
                                  html_unescape, whole)
     except (MemoryError, KeyboardInterrupt):
         raise
@@ -162,7 +165,7 @@ def _traced(piece: bytes, base: int, name: str, opts: _Options,
         return got
 
     return (cores.mail.trace(found, out, segs, msgs, names, piece, base, name, MailMatch, limit,
-                             other, _same_link, _message_id, _date), bool(no_mbox))
+                             other, same_link, _message_id, _date), bool(no_mbox))
 
 
 def _other(piece: bytes, base: int, name: str, msgs: Any, index: int, opts: _Options,
@@ -176,13 +179,13 @@ def _other(piece: bytes, base: int, name: str, msgs: Any, index: int, opts: _Opt
         line = _long_line(piece, offset if offset >= 0 else a, e, limit)
         if line >= 0:
             if line - a > limit:     # too large before the long line: both, in that order
-                report(f"skipping message {_where(name, at)}: message larger than "
+                report(f"skipping message {where_of(name, at)}: message larger than "
                        f"{spool._size(limit)}")
-            report(f"skipping message {_where(name, at)}: no line end within "
+            report(f"skipping message {where_of(name, at)}: no line end within "
                    f"{spool._size(limit)} at offset {base + line}: not an mbox, the rest "
                    f"of it is not read")
             return None
-        report(f"skipping message {_where(name, at)}: message larger than {spool._size(limit)}")
+        report(f"skipping message {where_of(name, at)}: message larger than {spool._size(limit)}")
         return []
     return message_matches(name, at, piece[a:e], opts, report)
 
@@ -198,28 +201,29 @@ def spool_url_lines(stream: IO[bytes], name: str, *,
     report = on_error or print_error
     limit = spool.MESSAGE_MAX
 
-    def message_lines(base: int, piece: bytes, msgs: Any, index: int) -> Optional[bytes]:
-        got = _other(piece, base, name, msgs, index, opts, report, limit)
-        return None if got is None else "".join(m.url + "\n" for m in got).encode("utf-8", "surrogateescape")
 
     for base, piece, done in _in_order(spool.mbox_blocks(stream, limit), _piece_lines, jobs):
         if isinstance(piece, Exception):
-            yield "".join(m.url + "\n" for m in message_matches(name, base, piece, opts, report)
-                          ).encode("utf-8", "surrogateescape")
+            yield url_lines(message_matches(name, base, piece, opts, report))
             continue
         if isinstance(done, Exception):       # a fault of the walk: email reads the piece
             found, _ = _traced(piece, base or 0, name, opts, report, limit, done)
-            yield "".join(m.url + "\n" for m in found).encode("utf-8", "surrogateescape")
+            yield url_lines(found)
             continue
         chunks, msgs = done
         for chunk in chunks:
-            if isinstance(chunk, int):
-                lines = message_lines(base or 0, piece, msgs, chunk)
-                if lines is None:
+            if isinstance(chunk, int):        # a message the walk left: read here
+                got = _other(piece, base or 0, name, msgs, chunk, opts, report, limit)
+                if got is None:
                     return
-                chunk = lines
+                chunk = url_lines(got)
             if chunk:
                 yield chunk
+
+
+def url_lines(found: Iterable[MailMatch]) -> bytes:
+    """The ``url`` of each match, one per line, as the command writes them."""
+    return "".join(m.url + "\n" for m in found).encode("utf-8", "surrogateescape")
 
 
 def _piece_lines(piece: bytes) -> Any:
@@ -255,7 +259,7 @@ def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: A
     drop = set()
     for k, m, h in zip(index, matches_of(out, sub), checks[1::2]):
         href = bytes(out[segs[h * SEG + 1]:segs[h * SEG + 2]]).decode("latin-1")
-        if _same_link(m[0], href):
+        if same_link(m[0], href):
             drop.add(k)
     if not drop:
         return keep, cuts
@@ -263,9 +267,10 @@ def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: A
     for k in range(len(keep) // 3):
         if k not in drop:
             kept.extend(keep[3 * k:3 * k + 3])
+    dropped = sorted(drop)
     moved = array("q", cuts)
     for i in range(1, len(moved), 2):
-        moved[i] -= sum(1 for k in drop if k < cuts[i])
+        moved[i] -= bisect_left(dropped, cuts[i])     # the dropped ones before the cut
     return kept, moved
 
 
@@ -303,14 +308,6 @@ def _message_id(raw: bytes) -> Optional[str]:
 
 def _date(raw: bytes) -> Optional[str]:
     return iso_date(raw.decode("ascii"))
-
-
-def _where(name: str, at: Optional[int]) -> str:
-    return f"at offset {at} in '{name}'" if at is not None else f"'{name}'"
-
-
-def _same_link(url: str, href: str) -> bool:
-    return url == href or url.rstrip("/") == href.rstrip("/")
 
 
 def _long_line(piece: bytes, a: int, e: int, limit: int) -> int:
