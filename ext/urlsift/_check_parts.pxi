@@ -142,7 +142,7 @@ cdef bint quad_ok_1(const uint8_t *p, Py_ssize_t hs, Py_ssize_t end) noexcept:
                 return False
             ls = i + 1
             v = 0
-        elif is_digit(p[i]):
+        elif is_digit(p[i]) and i - ls < 3:   # a fourth digit: too long (and v can't overflow)
             v = v * 10 + (p[i] - 0x30)
         else:
             return False
