@@ -247,17 +247,48 @@ def test_twins_walk_alike(spool, whole):
 @given(SPOOLS)
 def test_twins_trace_alike(spool):
     from urlsift.mail.message import MailMatch
-    from urlsift.mail.html import same_link
     from urlsift.mail.walk import _date, _message_id
-    from urlsift.text.extraction import extract
+    from urlsift.text.extraction import scan
+    from urlsift.text.rules import _EDITS, TABLE
 
     out, segs, msgs, names = TWINS["python"].walk(spool, 0, len(spool), HEADERS, CHARSETS, 3,
                                                   _unescape)
-    found = list(extract(out))
-    results = [twin.trace(found, out, segs, msgs, names, spool, 7, "s", MailMatch, 200,
-                          lambda i: [("other", i)], same_link, _message_id, _date)
+    triples = scan(out)
+    results = [twin.trace(triples, out, segs, msgs, names, spool, 7, "s", MailMatch, 200,
+                          lambda i: [("other", i)], _message_id, _date, _EDITS, TABLE)
                for twin in (TWINS["cython"], TWINS["python"])]
     assert results[0] == results[1]
+
+
+@twins_only
+@pytest.mark.twins
+@given(st.text("ab/.", max_size=6),
+       st.one_of(st.text("ab/.", max_size=6).map(str.encode), st.sampled_from([b"\xe9", b"a\xff/"])))
+def test_the_core_keeps_same_link_rule(url, href):
+    # the compiled trace compares in place; the rule is urlsift._mail_py.same_link (both
+    # the link text and the href are "http://h/" and a tail: equal ones are common)
+    spool = (b"From a\nContent-Type: text/html\n\n<a href=\"http://h/" + href
+             + b"\">http://h/" + url.encode("ascii") + b"</a>\n")
+    from urlsift.mail.message import MailMatch
+    from urlsift.mail.walk import _date, _message_id
+    from urlsift.text.extraction import scan
+    from urlsift.text.rules import _EDITS, TABLE
+
+    out, segs, msgs, names = TWINS["python"].walk(spool, 0, len(spool), HEADERS, CHARSETS, 3,
+                                                  _unescape)
+    results = [twin.trace(scan(out), out, segs, msgs, names, spool, 0, "s", MailMatch, 1 << 20,
+                          lambda i: [], _message_id, _date, _EDITS, TABLE)
+               for twin in (TWINS["cython"], TWINS["python"])]
+    assert results[0] == results[1]
+
+
+def test_same_link_is_the_href_a_trailing_slash_aside():
+    same_link = TWINS["python"].same_link
+    assert same_link("http://a.example/x", "http://a.example/x")
+    assert same_link("http://a.example", "http://a.example/")
+    assert same_link("http://a.example/x//", "http://a.example/x")
+    assert not same_link("http://a.example/x", "http://a.example/y")
+    assert not same_link("http://a.example/x", "http://a.example/x?")
 
 
 _DATES = st.builds(

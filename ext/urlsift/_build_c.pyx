@@ -154,24 +154,36 @@ cdef inline int _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t n, Py_ssiz
     return 0
 
 
+cdef str triple_raw(const void *data, int kind, Py_ssize_t n, const int64_t *t,
+                    Py_ssize_t *u0, Py_ssize_t *u1, bint *squeeze):
+    """The raw span of the triple at ``t`` over ``data`` (``n`` units of ``kind``
+    octets), checked, read once; where its URL lies in it (``u0``, ``u1``, ``squeeze``)."""
+    _url_span(t[0], t[1], t[2], n, u0, u1, squeeze)
+    return _ascii(data, kind, t[0], t[1])
+
+
+cdef str triple_url(str raw, const int64_t *t, Py_ssize_t u0, Py_ssize_t u1, bint squeeze,
+                    const uint8_t *T):
+    """The URL of the triple at ``t``, cut from its ``raw`` span (see triple_raw)."""
+    cdef int64_t s = t[0]
+    if u0 == s and u1 == t[1]:
+        return raw
+    if squeeze:
+        return _squeeze(raw, u0 - s, u1 - s, T)
+    return raw[u0 - s:u1 - s]
+
+
 cdef object _match(_Input inp, const int64_t *t, Py_ssize_t offset, object cls, tuple edits,
                    const uint8_t *T):
     """The ``cls`` tuple (url, start, end, raw, wrapped, hyphen_break, edits, None) of the
     triple at ``t``; offsets shifted by ``offset``."""
-    cdef int64_t s = t[0], e = t[1], f = t[2]
+    cdef int64_t f = t[2]
     cdef Py_ssize_t u0, u1
     cdef bint squeeze
     cdef int low = f & 0xFF
-    cdef str raw, url
-    _url_span(s, e, f, inp.n, &u0, &u1, &squeeze)
-    raw = _ascii(inp.data, inp.kind, s, e)
-    if u0 == s and u1 == e:
-        url = raw
-    elif squeeze:
-        url = _squeeze(raw, u0 - s, u1 - s, T)
-    else:
-        url = raw[u0 - s:u1 - s]
-    return _new(cls, url, s + offset, e + offset, raw, low & WRAPPED, low & HYPHEN_BREAK,
+    cdef str raw = triple_raw(inp.data, inp.kind, inp.n, t, &u0, &u1, &squeeze)
+    return _new(cls, triple_url(raw, t, u0, u1, squeeze, T), t[0] + offset, t[1] + offset, raw,
+                low & WRAPPED, low & HYPHEN_BREAK,
                 <object>PyTuple_GET_ITEM(edits, (low & 127) * 2 + ((f >> TRIM_SHIFT) > 0)))
 
 

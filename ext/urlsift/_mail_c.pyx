@@ -9,18 +9,21 @@ is full of (``unescape``, given by the caller).
 """
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.bytearray cimport PyByteArray_FromStringAndSize
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint8_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memchr, memcmp, memcpy
+
+from urlsift._build_c cimport triple_raw, triple_url
+from urlsift._scan_c cimport table_ptr
 
 from array import array
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
            "FALLBACK", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
-           "LABEL_CACHE", "url_triples"]
+           "LABEL_CACHE", "url_triples", "same_link"]
 
 from urlsift._mail_py import (CHARSETS, FALLBACK, K_HEADER, K_HREF, K_HTML_TEXT, K_SRC,
-                              K_TEXT, LABEL_CACHE, MSG, SEG)
+                              K_TEXT, LABEL_CACHE, MSG, SEG, same_link)
 
 cdef enum:
     NSEG = 9        # integers per segment record (SEG)
@@ -35,9 +38,35 @@ cdef int C_K_HTML_TEXT = K_HTML_TEXT
 cdef int C_K_HREF = K_HREF
 cdef int C_K_SRC = K_SRC
 cdef int C_FALLBACK = FALLBACK
+from urlsift._scan_py import HYPHEN_BREAK as _HYPHEN_BREAK, TRIM_SHIFT as _TRIM_SHIFT, \
+    WRAPPED as _WRAPPED
+cdef int WRAPPED = _WRAPPED
+cdef int HYPHEN_BREAK = _HYPHEN_BREAK
+cdef int TRIM_SHIFT = _TRIM_SHIFT
 assert LABEL_CACHE == NRECENT
 
 ctypedef const unsigned char *cbuf
+
+cdef extern from *:
+    """
+    #include <string.h>
+    /* Where the next "\\nFrom " starts in b[0:n], or NULL: glibc's memmem (two-way,
+       vectorized) where there is one, else a line at a time with memchr. */
+    static const void *urlsift_find_from_line(const unsigned char *b, size_t n) {
+    #if defined(__GLIBC__) || defined(__APPLE__) || defined(__FreeBSD__)
+        return memmem(b, n, "\\nFrom ", 6);
+    #else
+        const unsigned char *k;
+        while (n >= 6 && (k = memchr(b, '\\n', n - 5)) != NULL) {
+            if (memcmp(k + 1, "From ", 5) == 0) return k;
+            n -= (size_t)(k + 1 - b);
+            b = k + 1;
+        }
+        return NULL;
+    #endif
+    }
+    """
+    const void *find_from_line "urlsift_find_from_line"(cbuf b, size_t n) nogil
 
 
 cdef struct Grow:
@@ -488,6 +517,17 @@ cdef class _Walk:
         cdef bint open_ = False
         cdef const void *k
         while q < n:
+            if not open_:
+                # no "<" open: lines without one change nothing; go to the next line
+                # that has one (its line start is found going back, so each octet
+                # is looked at a bounded number of times)
+                k = memchr(d + q, 60, n - q)
+                if k == NULL:
+                    break
+                i = <cbuf>k - d
+                while i > q and d[i - 1] != 10:
+                    i -= 1
+                q = i
             k = memchr(d + q, 10, n - q)
             le = n if k == NULL else (<cbuf>k - d) + 1
             if open_:
@@ -926,15 +966,9 @@ def walk(buf, Py_ssize_t start, Py_ssize_t stop, bytes headers, bytes charsets,
                 offset = -1
             end = stop
             q = data - 1 if data > start else start
-            while q < stop:
-                hit = memchr(b + q, 10, stop - q)
-                if hit == NULL:
-                    break
-                q = <cbuf>hit - b
-                if starts(b, q + 1, stop, "From ", 5):
-                    end = q + 1
-                    break
-                q += 1
+            hit = find_from_line(b + q, stop - q) if q < stop else NULL
+            if hit != NULL:
+                end = (<cbuf>hit - b) + 1
             if offset >= 0 or not first or not _blank(b, data, end):
                 w.message(offset, data, end)
             first = False

@@ -17,35 +17,37 @@ cdef int qp_decode(cbuf s, Py_ssize_t n, Grow *out) except -1 nogil:
     """``binascii.a2b_qp(s[:n])`` (RFC 2045 section 6.7) appended to ``out``: ``=XX``
     (hex, either case) is an octet, ``=`` at a line end a soft break (up to the LF when a
     CR or the line end follows), ``==`` one ``=``, any other ``=`` stays."""
-    cdef Py_ssize_t i = 0
-    cdef int h, l
+    cdef Py_ssize_t i = 0, k
+    cdef const unsigned char *eq
+    cdef char *q
     grow_reserve(out, n)
+    q = out.p + out.n                      # a local pointer: the loop keeps it in a register
     while i < n:
-        if s[i] == 61:
-            i += 1
-            if i >= n:
-                break
-            if s[i] == 10 or s[i] == 13:
-                if s[i] != 10:
-                    while i < n and s[i] != 10:
-                        i += 1
-                if i < n:
+        eq = <const unsigned char *>memchr(s + i, 61, n - i)
+        k = n if eq == NULL else eq - s
+        memcpy(q, s + i, k - i)            # the run up to the next "=" stands as it is
+        q += k - i
+        i = k + 1
+        if i >= n:
+            break
+        if s[i] == 10 or s[i] == 13:
+            if s[i] != 10:
+                while i < n and s[i] != 10:
                     i += 1
-            elif s[i] == 61:
-                out.p[out.n] = 61
-                out.n += 1
+            if i < n:
                 i += 1
-            elif i + 1 < n and hexval(s[i]) >= 0 and hexval(s[i + 1]) >= 0:
-                out.p[out.n] = <char>(hexval(s[i]) * 16 + hexval(s[i + 1]))
-                out.n += 1
-                i += 2
-            else:
-                out.p[out.n] = 61
-                out.n += 1
-        else:
-            out.p[out.n] = <char>s[i]
-            out.n += 1
+        elif s[i] == 61:
+            q[0] = 61
+            q += 1
             i += 1
+        elif i + 1 < n and hexval(s[i]) >= 0 and hexval(s[i + 1]) >= 0:
+            q[0] = <char>(hexval(s[i]) * 16 + hexval(s[i + 1]))
+            q += 1
+            i += 2
+        else:
+            q[0] = 61
+            q += 1
+    out.n = q - out.p
     return 0
 
 
@@ -63,36 +65,61 @@ cdef inline int b64val(unsigned char c) noexcept nogil:
     return -1
 
 
+# RFC 2045 section 6.8, Table 1: the value of each octet of the base64 alphabet, -1 for
+# the others (filled from b64val when the module loads)
+cdef signed char B64[256]
+for _c in range(256):
+    B64[_c] = b64val(_c)
+del _c
+
+
 cdef int b64_decode(cbuf s, Py_ssize_t n, Grow *out) except -1 nogil:
     """A base64 body (RFC 2045 section 6.8) decoded as ``email`` does when it is clean:
     the lines joined, padded with ``=`` to a multiple of 4, then only alphabet octets
     and at most two ``=`` at the end (``validate=True``). 0 and the octets appended to
     ``out``; FB when ``email`` would have to read it leniently."""
-    cdef Py_ssize_t i, count = 0, pads = 0, total
+    cdef Py_ssize_t i = 0, count = 0, pads = 0, total
     cdef unsigned int acc = 0
     cdef int v, bits = 0
-    for i in range(n):                     # what is left without CR and LF
-        if s[i] != 10 and s[i] != 13:
-            count += 1
-    total = count + ((4 - count % 4) % 4)
-    grow_reserve(out, total // 4 * 3 + 3)
-    for i in range(n):
-        if s[i] == 10 or s[i] == 13:
+    cdef unsigned char c
+    cdef char *q
+    grow_reserve(out, n // 4 * 3 + 3)
+    q = out.p + out.n
+    while i < n:
+        if bits == 0 and pads == 0 and i + 4 <= n:
+            # four alphabet octets, three octets out: the body of every line
+            v = B64[s[i]] | B64[s[i + 1]] | B64[s[i + 2]] | B64[s[i + 3]]
+            if v >= 0:
+                v = (B64[s[i]] << 18) | (B64[s[i + 1]] << 12) | (B64[s[i + 2]] << 6) \
+                    | B64[s[i + 3]]
+                q[0] = <char>(v >> 16)
+                q[1] = <char>((v >> 8) & 0xFF)
+                q[2] = <char>(v & 0xFF)
+                q += 3
+                i += 4
+                count += 4
+                continue
+        c = s[i]
+        i += 1
+        if c == 10 or c == 13:
             continue
-        if s[i] == 61:
+        count += 1                         # what is left without CR and LF
+        if c == 61:
             pads += 1
             continue
         if pads:
             return FB                      # "=" before the end
-        v = b64val(s[i])
+        v = B64[c]
         if v < 0:
             return FB
         acc = (acc << 6) | v
         bits += 6
         if bits >= 8:
             bits -= 8
-            out.p[out.n] = <char>((acc >> bits) & 0xFF)
-            out.n += 1
+            q[0] = <char>((acc >> bits) & 0xFF)
+            q += 1
+    out.n = q - out.p
+    total = count + ((4 - count % 4) % 4)
     if pads + (total - count) > 2:
         return FB
     return 0

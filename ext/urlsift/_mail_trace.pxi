@@ -5,6 +5,9 @@
 
 cdef extern from "Python.h":
     ctypedef struct PyTypeObject
+    ctypedef struct PyObject
+    PyObject *PyTuple_GET_ITEM(object t, Py_ssize_t i)
+    void *PyUnicode_DATA(object s)
     object _PyObject_GC_NewVar "(PyObject *)_PyObject_GC_NewVar"(PyTypeObject *t, Py_ssize_t n)
     void PyTuple_SET_ITEM(object t, Py_ssize_t i, object o)
     void Py_INCREF(object o)
@@ -17,11 +20,12 @@ cdef inline void _put(object t, Py_ssize_t i, object o):
 
 cdef object _new(object cls, object url, object raw, object start, object end,
                  object message_id, object date, object part, object source, object at,
-                 object match, object where):
+                 int64_t flags, object edits, object where):
     # ``tuple.__new__(cls, (...))`` without the call: a tuple subclass without __dict__
     # filled in place (every item is immutable, so no cycle can go through it; like the
     # Match objects of the scan, it is left untracked by the collector)
-    cdef object t = _PyObject_GC_NewVar(<PyTypeObject *>cls, 12)
+    cdef object t = _PyObject_GC_NewVar(<PyTypeObject *>cls, 14)
+    cdef int low = flags & 0xFF
     _put(t, 0, url)
     _put(t, 1, raw)
     _put(t, 2, start)
@@ -32,9 +36,25 @@ cdef object _new(object cls, object url, object raw, object start, object end,
     _put(t, 7, False)
     _put(t, 8, source)
     _put(t, 9, at)
-    _put(t, 10, match)
-    _put(t, 11, where)
+    _put(t, 10, True if low & WRAPPED else False)
+    _put(t, 11, True if low & HYPHEN_BREAK else False)
+    _put(t, 12, <object>PyTuple_GET_ITEM(edits, (low & 127) * 2 + ((flags >> TRIM_SHIFT) > 0)))
+    _put(t, 13, where)
     return t
+
+
+cdef bint _same_link(str url, cbuf d, Py_ssize_t a, Py_ssize_t e) noexcept:
+    # same_link(url, d[a:e].decode("latin-1")) (urlsift._mail_py.same_link), in place:
+    # url is ASCII (the scanner's), so an href octet over 127 never matches one of it
+    cdef const char *u = <const char *>PyUnicode_DATA(url)
+    cdef Py_ssize_t n = len(url)
+    if n == e - a and memcmp(u, d + a, n) == 0:
+        return True
+    while n and u[n - 1] == 47:
+        n -= 1
+    while e > a and d[e - 1] == 47:
+        e -= 1
+    return n == e - a and memcmp(u, d + a, n) == 0
 
 
 cdef int _digits(cbuf d, Py_ssize_t p, Py_ssize_t k) nogil:
@@ -112,21 +132,27 @@ cdef bint _plain_id(cbuf d, Py_ssize_t a, Py_ssize_t e) nogil:
     return True
 
 
-def trace(list found, out, segs, msgs, names, piece, Py_ssize_t base, str source, type cls,
-          Py_ssize_t limit, other, same_link, id_of, date_of):
+def trace(triples, out, segs, msgs, names, piece, Py_ssize_t base, str source, type cls,
+          Py_ssize_t limit, other, id_of, date_of, tuple edits, bytes table):
     """See ``urlsift._mail_py.trace``."""
+    cdef const int64_t[::1] tr = triples
     cdef const int64_t[::1] sg = segs
     cdef const int64_t[::1] ms = msgs
     cdef const unsigned char[::1] pv = piece
     cdef const unsigned char[::1] ov = out
+    cdef const uint8_t *T = table_ptr(table)
     cdef Py_ssize_t nsegs = sg.shape[0] // NSEG, nmsgs = ms.shape[0] // NMSG
-    cdef Py_ssize_t total = len(found), k = 0, s = 0, t, i, r, h
-    cdef Py_ssize_t ms_start, ms_end, seg_start, kind
+    cdef Py_ssize_t total = tr.shape[0] // 3, nout = ov.shape[0], k = 0, s = 0, t, i, r, h
+    cdef Py_ssize_t ms_start, ms_end, seg_start, kind, u0, u1, last_key = -1, key
     cdef int64_t offset, a, e, ida, ide, da, de, flags
+    cdef bint squeeze
+    cdef cbuf o = &ov[0] if nout else <cbuf>b""
     cdef list result = []
     cdef dict labels = {}
-    cdef object m
-    cdef object message_id, date, at, part, raw, where, start, end, key
+    cdef str raw, url
+    cdef object message_id, date, at, part = None, where, start, end
+    if len(edits) != 256:
+        raise ValueError("edits must have 256 entries")
     for i in range(nmsgs):
         offset = ms[i * NMSG]
         a = ms[i * NMSG + 1]
@@ -137,18 +163,14 @@ def trace(list found, out, segs, msgs, names, piece, Py_ssize_t base, str source
         de = ms[i * NMSG + 6]
         flags = ms[i * NMSG + 7]
         # the segment of the next match, and whether it is this message's
-        while k < total:
-            m = found[k]
-            ms_start = (<tuple>m)[1]
-            while s + 1 < nsegs and sg[(s + 1) * NSEG + 1] <= ms_start:
+        if k < total:
+            while s + 1 < nsegs and sg[(s + 1) * NSEG + 1] <= tr[3 * k]:
                 s += 1
-            break
-        if flags & FALLBACK or e - a > limit or (offset >= 0 and a - offset > limit):
+        if flags & C_FALLBACK or e - a > limit or (offset >= 0 and a - offset > limit):
             while k < total and sg[s * NSEG] == i:
                 k += 1
                 if k < total:
-                    ms_start = (<tuple>found[k])[1]
-                    while s + 1 < nsegs and sg[(s + 1) * NSEG + 1] <= ms_start:
+                    while s + 1 < nsegs and sg[(s + 1) * NSEG + 1] <= tr[3 * k]:
                         s += 1
             got = other(i)
             if got is None:
@@ -169,37 +191,39 @@ def trace(list found, out, segs, msgs, names, piece, Py_ssize_t base, str source
             date = iso_date(raw_date) or date_of(raw_date)
         at = base + offset if offset >= 0 else None
         while k < total:
-            m = found[k]
-            ms_start = (<tuple>m)[1]
+            ms_start = tr[3 * k]
+            ms_end = tr[3 * k + 1]
             while s + 1 < nsegs and sg[(s + 1) * NSEG + 1] <= ms_start:
                 s += 1
             r = s * NSEG
             if sg[r] != i:
                 break
+            raw = triple_raw(o, 1, nout, &tr[3 * k], &u0, &u1, &squeeze)
+            url = triple_url(raw, &tr[3 * k], u0, u1, squeeze, T)
+            flags = tr[3 * k + 2]
             k += 1
             kind = sg[r + 4]
             seg_start = sg[r + 1]
-            if kind == K_HTML_TEXT and sg[r + 8] >= 0:
+            if kind == C_K_HTML_TEXT and sg[r + 8] >= 0:
                 h = sg[r + 8] * NSEG
-                if same_link((<tuple>m)[0], PyBytes_FromStringAndSize(<char *>&ov[0] + sg[h + 1],
-                                                             sg[h + 2] - sg[h + 1]).decode("latin-1")):
-                    continue
-            key = sg[r + 5] * 8 + kind      # a label, and the kind for its suffix
-            part = labels.get(key)
-            if part is None:
-                part = bytes(names[sg[r + 5]:sg[r + 6]]).decode("latin-1")
-                if kind == K_HREF or kind == K_SRC:
-                    part += " href" if kind == K_HREF else " src"
-                labels[key] = part
+                if _same_link(url, o, sg[h + 1], sg[h + 2]):
+                    continue                    # <a href="U">U</a>: the href said it
+            key = sg[r + 5] * 8 + kind          # a label, and the kind for its suffix
+            if key != last_key:
+                part = labels.get(key)
+                if part is None:
+                    part = bytes(names[sg[r + 5]:sg[r + 6]]).decode("latin-1")
+                    if kind == C_K_HREF or kind == C_K_SRC:
+                        part += " href" if kind == C_K_HREF else " src"
+                    labels[key] = part
+                last_key = key
             where = None
-            if kind == K_HREF or kind == K_SRC:
+            if kind == C_K_HREF or kind == C_K_SRC:
                 start = end = sg[r + 7]
-                raw = PyBytes_FromStringAndSize(<char *>&ov[0] + seg_start,
+                raw = PyBytes_FromStringAndSize(<char *>o + seg_start,
                                                 sg[r + 2] - seg_start).decode("utf-8", "replace")
             else:
-                ms_end = (<tuple>m)[2]
                 start = sg[r + 7] + ms_start - seg_start
-                raw = (<tuple>m)[3]
                 if ms_end <= sg[r + 2]:
                     end = sg[r + 7] + ms_end - seg_start
                 else:                           # a wrapper over lines split at "> "
@@ -214,8 +238,8 @@ def trace(list found, out, segs, msgs, names, piece, Py_ssize_t base, str source
                             - (sg[r + 3] + ms_start - seg_start)).decode("latin-1")
                 if sg[r + 3] >= 0:
                     where = base + sg[r + 3] + ms_start - seg_start
-            result.append(_new(cls, (<tuple>m)[0], raw, start, end, message_id, date, part,
-                               source, at, m, where))
+            result.append(_new(cls, url, raw, start, end, message_id, date, part, source, at,
+                               flags, edits, where))
     return result
 
 

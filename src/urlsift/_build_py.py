@@ -16,7 +16,7 @@ from typing import Any
 from ._scan_py import (HYPHEN_BREAK, PREFIX, T_SPACE, TRIM_SHIFT, WHITESPACE, WRAPPED,
                        _view, count_newlines)
 
-__all__ = ["build", "join_positions", "join_urls", "url_span"]
+__all__ = ["build", "join_positions", "join_urls", "triple_strings", "url_span"]
 
 
 def url_span(s: int, e: int, f: int) -> tuple[int, int]:
@@ -54,6 +54,22 @@ def _text(hay: Any, s: int, e: int) -> str:
     raise OSError(f"the input changed while it was read (a non-ASCII octet in {s}..{e})")
 
 
+def triple_strings(hay: Any, n: int, s: int, e: int, f: int, table: bytes) -> tuple[str, str]:
+    """The URL and the raw span of the triple ``(s, e, f)`` over ``hay`` (a str, or the
+    octets of a buffer, ``n`` long): the span checked, read once.
+
+    >>> triple_strings(b"at http://a.example/x. ok", 25, 3, 22, 1 << TRIM_SHIFT, bytes(256))
+    ('http://a.example/x', 'http://a.example/x.')
+    """
+    u0, u1 = _check_span(s, e, f, n)
+    raw = _text(hay, s, e)
+    low = f & 0xFF
+    url = raw[u0 - s:u1 - s]
+    if low & WRAPPED and low & WHITESPACE:
+        url = "".join(ch for ch in url if not table[ord(ch)] & T_SPACE)
+    return url, raw
+
+
 def _range(arr: Any, first: int, last: int, name: str) -> tuple[int, int]:
     if not isinstance(arr, array) or arr.typecode != "q":
         raise TypeError(f"{name} needs an array('q')")
@@ -75,12 +91,8 @@ def build(arr: "array[int]", buf: Any, offset: int, cls: type, edits: tuple, tab
     out: list[Any] = []
     for k in range(first, last):
         s, e, f = arr[3 * k], arr[3 * k + 1], arr[3 * k + 2]
-        u0, u1 = _check_span(s, e, f, n)
-        raw = _text(hay, s, e)
+        url, raw = triple_strings(hay, n, s, e, f, table)
         low = f & 0xFF
-        url = raw[u0 - s:u1 - s]
-        if low & WRAPPED and low & WHITESPACE:
-            url = "".join(ch for ch in url if not table[ord(ch)] & T_SPACE)
         out.append(new(cls, (url, s + offset, e + offset, raw, bool(low & WRAPPED),
                              bool(low & HYPHEN_BREAK),
                              edits[(low & 127) * 2 + ((f >> TRIM_SHIFT) > 0)], None)))

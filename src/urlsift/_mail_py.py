@@ -59,9 +59,12 @@ from array import array
 from bisect import bisect_right
 from typing import Any, Callable, Optional
 
+from ._build_py import triple_strings
+from ._scan_py import HYPHEN_BREAK, TRIM_SHIFT, WRAPPED
+
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
            "FALLBACK", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
-           "LABEL_CACHE", "url_triples"]
+           "LABEL_CACHE", "url_triples", "same_link"]
 
 #: Integers per segment and per message record.
 SEG = 9
@@ -714,37 +717,49 @@ def iso_date(raw: bytes) -> Optional[str]:
     return f"{text}{m[7].decode()}{tzh:02d}:{tzm:02d}"
 
 
-def trace(found: list, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, base: int,
+def same_link(url: str, href: str) -> bool:
+    """``url`` is the ``href`` of the ``<a>`` whose text it is (a trailing ``/`` aside):
+    such a link counts once (``urlsift.mail.html`` uses this rule too).
+
+    >>> same_link("http://a.example", "http://a.example/"), same_link("http://a/x", "http://a/y")
+    (True, False)
+    """
+    return url == href or url.rstrip("/") == href.rstrip("/")
+
+
+def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, base: int,
           source: str, cls: type, limit: int, other: Callable[[int], list],
-          same_link: Callable[[str, str], bool], id_of: Callable[[bytes], Optional[str]],
-          date_of: Callable[[bytes], Optional[str]]) -> list:
-    """The ``cls`` tuples (``urlsift.mail.MailMatch``) of the matches ``found`` in the
-    scan text ``out`` of :func:`walk`, in message order: each traced back to its
-    segment, part and message. A message marked ``FALLBACK``, or larger than
-    ``limit``, is handed to ``other(index)``, which returns its matches, or None to end
-    the trace there (what was traced before is returned). The same
-    link as the ``href`` of the ``<a>`` around it is left out (``same_link``); the
-    Message-ID and Date come from ``id_of`` and from :func:`iso_date` or ``date_of``.
+          id_of: Callable[[bytes], Optional[str]], date_of: Callable[[bytes], Optional[str]],
+          edits: tuple, table: bytes) -> list:
+    """The ``cls`` tuples (``urlsift.mail.MailMatch``) of the scanner's ``triples`` over
+    the scan text ``out`` of :func:`walk`, in message order: each traced back to its
+    segment, part and message, its URL and raw text cut as ``_build.build`` cuts them
+    (``edits`` and ``table`` as it takes them). A message marked ``FALLBACK``, or larger
+    than ``limit``, is handed to ``other(index)``, which returns its matches, or None to
+    end the trace there (what was traced before is returned). A URL in the text of an
+    ``<a>`` that is its ``href`` is left out (:func:`same_link`); the Message-ID and
+    Date come from ``id_of`` and from :func:`iso_date` or ``date_of``.
     """
     result: list = []
     starts = segs[1::SEG]
     labels: dict[bytes, str] = {}
     suffix = {K_HREF: " href", K_SRC: " src"}
     k = 0
-    total = len(found)
+    total = len(triples) // 3
+    n = len(out)
     for i in range(0, len(msgs), MSG):
         offset, a, e, ida, ide, da, de, flags = msgs[i:i + MSG]
         index = i // MSG
         big = e - a > limit or (offset >= 0 and a - offset > limit)
         if flags & FALLBACK or big:
-            while k < total and segs[(bisect_right(starts, found[k][1]) - 1) * SEG] == index:
+            while k < total and segs[(bisect_right(starts, triples[3 * k]) - 1) * SEG] == index:
                 k += 1             # a message too large may still have been walked
             got = other(index)
             if got is None:
                 return result      # the spool turned out to be no mbox: nothing after
             result.extend(got)
             continue
-        if k >= total or segs[(bisect_right(starts, found[k][1]) - 1) * SEG] != index:
+        if k >= total or segs[(bisect_right(starts, triples[3 * k]) - 1) * SEG] != index:
             continue
         message_id = id_of(bytes(piece[ida:ide])) if ida >= 0 else None
         date = None
@@ -753,15 +768,16 @@ def trace(found: list, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, b
             date = iso_date(raw_date) or date_of(raw_date)
         at = base + offset if offset >= 0 else None
         while k < total:
-            m = found[k]
-            r = (bisect_right(starts, m[1]) - 1) * SEG
+            ms, me, mf = triples[3 * k:3 * k + 3]
+            r = (bisect_right(starts, ms) - 1) * SEG
             if segs[r] != index:
                 break
             k += 1
+            url, raw = triple_strings(out, n, ms, me, mf, table)
             kind, seg_start = segs[r + 4], segs[r + 1]
             if kind == K_HTML_TEXT and segs[r + 8] >= 0:
                 h = segs[r + 8] * SEG
-                if same_link(m[0], bytes(out[segs[h + 1]:segs[h + 2]]).decode("latin-1")):
+                if same_link(url, bytes(out[segs[h + 1]:segs[h + 2]]).decode("latin-1")):
                     continue        # <a href="U">U</a>: the href has said it already
             key = bytes(names[segs[r + 5]:segs[r + 6]])
             label = labels.get(key)
@@ -774,20 +790,22 @@ def trace(found: list, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, b
                 raw = bytes(out[seg_start:segs[r + 2]]).decode("utf-8", "replace")
             else:
                 part = label
-                start = segs[r + 7] + m[1] - seg_start
-                raw = m[3]
-                if m[2] <= segs[r + 2]:
-                    end = segs[r + 7] + m[2] - seg_start
+                start = segs[r + 7] + ms - seg_start
+                if me <= segs[r + 2]:
+                    end = segs[r + 7] + me - seg_start
                 else:                           # a wrapper over lines split at "> "
-                    t = (bisect_right(starts, m[2] - 1) - 1) * SEG
-                    end = segs[t + 7] + m[2] - segs[t + 1]
+                    t = (bisect_right(starts, me - 1) - 1) * SEG
+                    end = segs[t + 7] + me - segs[t + 1]
                     if segs[r + 3] >= 0:        # as it stands, prefixes included
-                        raw = bytes(piece[segs[r + 3] + m[1] - seg_start:
-                                          segs[t + 3] + m[2] - segs[t + 1]]).decode("latin-1")
+                        raw = bytes(piece[segs[r + 3] + ms - seg_start:
+                                          segs[t + 3] + me - segs[t + 1]]).decode("latin-1")
                 if segs[r + 3] >= 0:
-                    where = base + segs[r + 3] + m[1] - seg_start
-            result.append(tuple.__new__(cls, (m[0], raw, start, end, message_id, date, part,
-                                              False, source, at, m, where)))
+                    where = base + segs[r + 3] + ms - seg_start
+            low = mf & 0xFF
+            result.append(tuple.__new__(cls, (
+                url, raw, start, end, message_id, date, part, False, source, at,
+                bool(low & WRAPPED), bool(low & HYPHEN_BREAK),
+                edits[(low & 127) * 2 + ((mf >> TRIM_SHIFT) > 0)], where)))
     return result
 
 

@@ -20,6 +20,7 @@ from bisect import bisect_right
 from html import unescape
 from typing import Callable, Iterable, Iterator, Optional
 
+from .._mail_py import same_link   # the rule, defined once with the walk that applies it too
 from ..model.partial import resolve
 
 __all__ = ["html_hits", "html_tokens", "same_link"]
@@ -266,11 +267,6 @@ def html_hits(text: str, scan: Scan,
     events.sort(key=lambda e: (e[0], e[1]))
     for _, _, hit, how in events:
         yield hit, how
-
-
-def same_link(url: str, href: str) -> bool:
-    """``url`` is the ``href`` of the ``<a>`` whose text it is (a trailing ``/`` aside)."""
-    return url == href or url.rstrip("/") == href.rstrip("/")
 
 
 def _absolute(value: str, base: Optional[str]) -> Optional[str]:

@@ -56,23 +56,14 @@ class MailMatch(NamedTuple):
     refanged: bool
     source: str
     offset: Optional[int]
-    match: Any  # the urlsift.Match it came from
+    #: What the scan said of the URL's text (as :class:`urlsift.Match` says it): inside a
+    #: ``<URL:...>``-style wrapper, broken at a hyphen, what turned ``raw`` into ``url``.
+    wrapped: bool = False
+    hyphen_break: bool = False
+    edits: tuple = ()
     #: Where the URL's text starts in the spool file, for a part scanned as it stands
     #: (7bit, 8bit, binary, and the URL-bearing headers); None for a decoded part.
     file_offset: Optional[int] = None
-
-    @property
-    def wrapped(self) -> bool:
-        return bool(getattr(self.match, "wrapped", False))
-
-    @property
-    def hyphen_break(self) -> bool:
-        return bool(getattr(self.match, "hyphen_break", False))
-
-    @property
-    def edits(self) -> tuple:
-        """What turned the text into ``url`` (the Match's ``edits``)."""
-        return tuple(getattr(self.match, "edits", ()))
 
     @property
     def line(self) -> None:
@@ -174,7 +165,7 @@ def _message_urls(data: bytes, source: str, offset: Optional[int], opts: _Option
     def made(hit: tuple, part: str) -> MailMatch:
         m, start, end, raw, refanged = hit
         return MailMatch(m.url, raw, start, end, message_id, date, part, refanged,
-                         source, offset, m)
+                         source, offset, m.wrapped, m.hyphen_break, m.edits)
 
     for header in URL_HEADERS:
         try:

@@ -28,7 +28,8 @@ from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from .._select import cores
-from ..text.extraction import matches_of, scan, url_lines_of
+from ..text.extraction import _filter, matches_of, scan, url_lines_of
+from ..text.rules import _EDITS, TABLE
 from . import spool
 from .html import _unescape as html_unescape
 from .html import same_link
@@ -155,7 +156,6 @@ def _traced(piece: bytes, base: int, name: str, opts: _Options,
             result.extend(message_matches(source, at, data, opts, report))
         return result, False
     (out, segs, msgs, names), triples = prepared
-    found = matches_of(out, triples, schemes=opts.schemes, valid=opts.valid) if triples else []
     no_mbox: list[bool] = []
 
     def other(index: int) -> Optional[list[MailMatch]]:
@@ -164,8 +164,11 @@ def _traced(piece: bytes, base: int, name: str, opts: _Options,
             no_mbox.append(True)
         return got
 
-    return (cores.mail.trace(found, out, segs, msgs, names, piece, base, name, MailMatch, limit,
-                             other, same_link, _message_id, _date), bool(no_mbox))
+    found = cores.mail.trace(triples, out, segs, msgs, names, piece, base, name, MailMatch,
+                             limit, other, _message_id, _date, _EDITS, TABLE)
+    if opts.schemes is not None or opts.valid is not None:
+        found = list(_filter([found], opts.schemes, opts.valid))   # idempotent on "other"'s
+    return found, bool(no_mbox)
 
 
 def _other(piece: bytes, base: int, name: str, msgs: Any, index: int, opts: _Options,

@@ -1,0 +1,8 @@
+# The strings of one triple, exported (``__pyx_capi__``) for the ``_mail`` core, which
+# makes the mail matches straight from the scanner's triples, as ``build`` does.
+from libc.stdint cimport uint8_t, int64_t
+
+cdef str triple_raw(const void *data, int kind, Py_ssize_t n, const int64_t *t,
+                    Py_ssize_t *u0, Py_ssize_t *u1, bint *squeeze)
+cdef str triple_url(str raw, const int64_t *t, Py_ssize_t u0, Py_ssize_t u1, bint squeeze,
+                    const uint8_t *T)
