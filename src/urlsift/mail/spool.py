@@ -105,14 +105,24 @@ def mbox_blocks(stream: IO[bytes], max_size: Optional[int] = None,
     [(0, b'From a\\nx\\n'), (9, b'From b\\ny\\n')]
     """
     limit = MESSAGE_MAX if max_size is None else max_size
-    buf = bytearray()
+    buf = bytearray()   # the start of a message not yet whole
+    clean = 0           # buf[:clean] holds no "\nFrom " (the search starts near there)
     base = 0
     while True:
         data = stream.read(block)
+        k = data.rfind(b"\nFrom ")
+        if k >= 0:              # the common case: one copy of the block, into the piece
+            piece = b"".join((buf, memoryview(data)[:k + 1]))
+            buf = bytearray(memoryview(data)[k + 1:])
+            clean = len(buf)
+            yield base, piece
+            base += len(piece)
+            continue
         if data:
             buf += data
-            k = buf.rfind(b"\nFrom ")
+            k = buf.rfind(b"\nFrom ", max(clean - 5, 0))   # one across the seam, say
             if k < 0:
+                clean = len(buf)
                 if _too_large(buf, limit):        # one message, and it is too large
                     start = base if buf.startswith(b"From ") else None
                     errors, skipped = _pass_over(stream, buf, start, base, limit, block)
@@ -121,6 +131,7 @@ def mbox_blocks(stream: IO[bytes], max_size: Optional[int] = None,
                     if skipped < 0:
                         return                    # no mbox: the rest is not read
                     base += skipped
+                    clean = 0                     # what follows the message: not searched
                 continue
             cut = k + 1
         else:
@@ -129,6 +140,7 @@ def mbox_blocks(stream: IO[bytes], max_size: Optional[int] = None,
             yield base, bytes(buf[:cut])
             del buf[:cut]
             base += cut
+            clean = len(buf)
         if not data:
             return
 
@@ -143,7 +155,11 @@ def _too_large(buf: bytearray, limit: int) -> bool:
         if nl < 0:
             return len(buf) > limit           # a From line with no end in sight
         start = nl + 1
-    return len(buf) - start > limit
+    end = len(buf)
+    last = buf.rfind(b"\n", start) + 1
+    if last and end - last < 5 and b"From ".startswith(buf[last:]):
+        end = last                            # perhaps the next message's From line
+    return end - start > limit
 
 
 def _pass_over(stream: IO[bytes], buf: bytearray, start: Optional[int], base: int,
