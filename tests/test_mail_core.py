@@ -331,3 +331,78 @@ def test_twins_decode_quoted_printable_as_binascii(body):
                                            b"*", b" ", b"Q"]), max_size=20).map(b"".join)))
 def test_twins_decode_base64_alike(body):
     assert TWINS["cython"].decode_base64(body) == TWINS["python"].decode_base64(body)
+
+
+# -- MailPipeline: the walk and the scan of pieces, ahead on worker threads -------------
+
+def _pipeline(twin, workers: int = 2):
+    from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+    return twin.MailPipeline(HEADERS, CHARSETS, 3, _unescape, TABLE, KNOWN, MAX_WRAPPER,
+                             MAX_LENGTH, workers)
+
+
+@pytest.mark.twins
+@settings(max_examples=60, deadline=None)
+@given(st.lists(SPOOLS.filter(bool), min_size=1, max_size=9), st.integers(1, 3))
+def test_pipeline_gives_each_piece_its_walk_and_scan_in_order(pieces, workers):
+    from urlsift.text.extraction import scan
+    for twin in TWINS.values():
+        pipe = _pipeline(twin, workers)
+        got = []
+        try:
+            for piece in pieces:
+                while not pipe.put(piece):              # the ring holds workers + 2
+                    got.append(pipe.take())
+            while len(got) < len(pieces):
+                got.append(pipe.take())
+        finally:
+            pipe.close()
+        for piece, (walked, triples) in zip(pieces, got):
+            want = twin.walk(piece, 0, len(piece), HEADERS, CHARSETS, 3, _unescape)
+            assert walked == want
+            assert triples == scan(want[0])
+
+
+@pytest.mark.twins
+def test_pipeline_ring_is_full_at_workers_plus_two_and_take_needs_a_piece():
+    for twin in TWINS.values():
+        pipe = _pipeline(twin, 1)
+        try:
+            with pytest.raises(ValueError, match="no piece"):
+                pipe.take()
+            assert [pipe.put(b"From a\n\nx\n") for _ in range(4)] == [True, True, True, False]
+            pipe.take()
+            assert pipe.put(b"From a\n\nx\n")
+        finally:
+            pipe.close()
+        pipe.close()                                     # idempotent
+
+
+@pytest.mark.twins
+def test_pipeline_hands_back_the_exception_of_a_walk_and_goes_on():
+    # an HTML reference past the few the walk knows goes to ``unescape``: here it fails
+    def unescape(text):
+        raise RuntimeError("unescape failed")
+    from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+    bad = b'From a\nContent-Type: text/html\n\n<a href="http://a.example/&eacute;">x</a>\n'
+    good = b"From b\n\nsee http://b.example/\n"
+    for twin in TWINS.values():
+        pipe = twin.MailPipeline(HEADERS, CHARSETS, 3, unescape, TABLE, KNOWN, MAX_WRAPPER,
+                                 MAX_LENGTH, 1)
+        try:
+            assert pipe.put(bad) and pipe.put(good)
+            failed = pipe.take()
+            assert isinstance(failed, RuntimeError) and str(failed) == "unescape failed"
+            (out, _, _, _), triples = pipe.take()
+            assert bytes(out) == b"see http://b.example/\n\0" and list(triples) == [4, 21, 0]
+        finally:
+            pipe.close()
+
+
+@pytest.mark.twins
+def test_pipeline_closes_with_pieces_not_taken():
+    for twin in TWINS.values():
+        pipe = _pipeline(twin, 2)
+        for _ in range(4):
+            assert pipe.put(b"From a\n\nhttp://a.example/\n" * 1000)
+        pipe.close()                                     # the workers stop, none hangs

@@ -7,20 +7,25 @@ quoted-printable and base64 are decoded in C as ``binascii`` decodes them. Pytho
 called (with the GIL) only to undo an HTML character reference past the few that mail
 is full of (``unescape``, given by the caller).
 """
+from cpython cimport array as carray
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
+                               PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK,
+                               NOWAIT_LOCK)
 from cpython.bytearray cimport PyByteArray_FromStringAndSize
 from libc.stdint cimport int64_t, uint8_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memchr, memcmp, memcpy
 
 from urlsift._build_c cimport triple_raw, triple_url
-from urlsift._scan_c cimport table_ptr
+from urlsift._scan_c cimport Out, scan_octets, table_ptr
 
+import threading
 from array import array
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
            "FALLBACK", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
-           "LABEL_CACHE", "url_triples", "same_link"]
+           "LABEL_CACHE", "url_triples", "same_link", "MailPipeline"]
 
 from urlsift._mail_py import (CHARSETS, FALLBACK, K_HEADER, K_HREF, K_HTML_TEXT, K_SRC,
                               K_TEXT, LABEL_CACHE, MSG, SEG, same_link)
@@ -216,6 +221,39 @@ cdef class _Walk:
         free(self.dec.p)
         free(self.esc.p)
         free(self.lab.p)
+
+    cdef void reset(self) noexcept nogil:
+        """Empty the output for the next piece (the buffers are kept)."""
+        self.out.n = self.segs.n = self.msgs.n = self.names.n = 0
+        self.nrecent = 0
+
+    cdef int run(self, Py_ssize_t start, Py_ssize_t stop, bint whole) except -1 nogil:
+        """Walk ``b[start:stop]``: the messages cut at ``From`` lines (the whole range one
+        message without its From line when ``whole``), as ``_mail_py.walk``."""
+        cdef cbuf b = self.b
+        cdef Py_ssize_t p = start, q, data, end, offset
+        cdef bint first = True
+        cdef const void *hit
+        if whole:
+            self.message(-1, start, stop)
+            return 0
+        while p < stop:
+            if starts(b, p, stop, "From ", 5):
+                data = line_end(b, p, stop)
+                offset = p
+            else:
+                data = p
+                offset = -1
+            end = stop
+            q = data - 1 if data > start else start
+            hit = find_from_line(b + q, stop - q) if q < stop else NULL
+            if hit != NULL:
+                end = (<cbuf>hit - b) + 1
+            if offset >= 0 or not first or not _blank(b, data, end):
+                self.message(offset, data, end)
+            first = False
+            p = end
+        return 0
 
     # -- messages -------------------------------------------------------------------
 
@@ -929,20 +967,9 @@ cdef Py_ssize_t reference(cbuf d, Py_ssize_t p, Py_ssize_t n, unsigned char *c) 
     return 0
 
 
-def walk(buf, Py_ssize_t start, Py_ssize_t stop, bytes headers, bytes charsets,
-         int max_depth, unescape, bint whole=False):
-    """See ``urlsift._mail_py.walk``; the walk runs without the GIL."""
-    cdef const unsigned char[::1] view = buf
+cdef _Walk _new_walk(bytes headers, bytes charsets, int max_depth, unescape):
+    """A walker for the spools of one caller (what stays from piece to piece)."""
     cdef _Walk w = _Walk()
-    cdef Py_ssize_t p, q, data, end, offset
-    cdef cbuf b
-    cdef bint first = True
-    cdef const void *hit
-    if not (0 <= start <= stop <= view.shape[0]):
-        raise ValueError(f"walk: bad range {start}..{stop} of a buffer of {view.shape[0]} octets")
-    w.buf = buf
-    b = &view[0] if view.shape[0] else <cbuf>b""
-    w.b = b
     # the header names as given, then a lower-case copy of them (for the comparisons)
     w.headers_b = headers + headers.lower()
     w.headers = <cbuf>(<char *>w.headers_b)
@@ -952,32 +979,30 @@ def walk(buf, Py_ssize_t start, Py_ssize_t stop, bytes headers, bytes charsets,
     w.ncharsets = len(charsets)
     w.max_depth = max_depth
     w.unescape = unescape
-    with nogil:
-        p = start
-        if whole:
-            w.message(-1, start, stop)
-            p = stop
-        while p < stop:
-            if starts(b, p, stop, "From ", 5):
-                data = line_end(b, p, stop)
-                offset = p
-            else:
-                data = p
-                offset = -1
-            end = stop
-            q = data - 1 if data > start else start
-            hit = find_from_line(b + q, stop - q) if q < stop else NULL
-            if hit != NULL:
-                end = (<cbuf>hit - b) + 1
-            if offset >= 0 or not first or not _blank(b, data, end):
-                w.message(offset, data, end)
-            first = False
-            p = end
+    return w
+
+
+cdef tuple _walked(_Walk w):
+    """What walk returns, from the walker's buffers."""
     out = PyByteArray_FromStringAndSize(w.out.p, w.out.n)
     segs = array("q", PyBytes_FromStringAndSize(w.segs.p, w.segs.n))
     msgs = array("q", PyBytes_FromStringAndSize(w.msgs.p, w.msgs.n))
     names = PyByteArray_FromStringAndSize(w.names.p, w.names.n)
     return out, segs, msgs, names
+
+
+def walk(buf, Py_ssize_t start, Py_ssize_t stop, bytes headers, bytes charsets,
+         int max_depth, unescape, bint whole=False):
+    """See ``urlsift._mail_py.walk``; the walk runs without the GIL."""
+    cdef const unsigned char[::1] view = buf
+    cdef _Walk w = _new_walk(headers, charsets, max_depth, unescape)
+    if not (0 <= start <= stop <= view.shape[0]):
+        raise ValueError(f"walk: bad range {start}..{stop} of a buffer of {view.shape[0]} octets")
+    w.buf = buf
+    w.b = &view[0] if view.shape[0] else <cbuf>b""
+    with nogil:
+        w.run(start, stop, whole)
+    return _walked(w)
 
 
 cdef bint _blank(cbuf b, Py_ssize_t a, Py_ssize_t e) noexcept nogil:
@@ -990,3 +1015,4 @@ cdef bint _blank(cbuf b, Py_ssize_t a, Py_ssize_t e) noexcept nogil:
 
 
 include "_mail_trace.pxi"
+include "_mail_pipe.pxi"

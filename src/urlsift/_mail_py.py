@@ -60,11 +60,12 @@ from bisect import bisect_right
 from typing import Any, Callable, Optional
 
 from ._build_py import triple_strings
+from . import _scan_py
 from ._scan_py import HYPHEN_BREAK, TRIM_SHIFT, WRAPPED
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
            "FALLBACK", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
-           "LABEL_CACHE", "url_triples", "same_link"]
+           "LABEL_CACHE", "url_triples", "same_link", "MailPipeline"]
 
 #: Integers per segment and per message record.
 SEG = 9
@@ -844,3 +845,56 @@ def url_triples(triples: Any, segs: Any, msgs: Any,
                 keep.extend(triples[t:t + 3])
             t += 3
     return keep, checks, cuts
+
+
+class MailPipeline:
+    """``MailPipeline(headers, charsets, max_depth, unescape, table, known, max_wrapper,
+    max_length, workers)``: pieces of whole messages handed over with ``put(piece)``
+    (False when ``workers + 2`` wait to be taken) and given back in order by ``take()``
+    as ``((out, segs, msgs, names), triples)`` (:func:`walk` and the scan of its text),
+    or the exception the walk raised. The compiled twin walks on ``workers`` threads;
+    this one walks in ``take()``.
+
+    >>> from urlsift.text.rules import TABLE, KNOWN
+    >>> p = MailPipeline(b"", b"ascii\\0", 8, None, TABLE, KNOWN, 8192, 65536, 1)
+    >>> p.put(b"From a\\n\\nsee http://a.example/\\n")
+    True
+    >>> (out, segs, msgs, names), triples = p.take()
+    >>> bytes(out), list(triples)
+    (b'see http://a.example/\\n\\x00', [4, 21, 0])
+    >>> p.close()
+    """
+
+    def __init__(self, headers: bytes, charsets: bytes, max_depth: int,
+                 unescape: Optional[Callable[[str], str]], table: bytes, known: bytes,
+                 max_wrapper: int, max_length: int, workers: int) -> None:
+        if workers < 1:
+            raise ValueError("workers must be positive")
+        self._walk = (headers, charsets, max_depth, unescape)
+        self._scan = (table, known, max_wrapper, max_length)
+        self._depth = workers + 2
+        self._pieces: list[bytes] = []
+
+    def put(self, piece: bytes) -> bool:
+        """Hand over the next piece; False (and nothing done) when the ring is full."""
+        if not isinstance(piece, bytes):
+            raise TypeError("MailPipeline.put needs bytes")
+        if len(self._pieces) >= self._depth:
+            return False
+        self._pieces.append(piece)
+        return True
+
+    def take(self) -> Any:
+        """The oldest piece put and not taken, walked and scanned (see the class)."""
+        if not self._pieces:
+            raise ValueError("MailPipeline.take: no piece was put")
+        piece = self._pieces.pop(0)
+        try:
+            walked = walk(piece, 0, len(piece), *self._walk)
+        except Exception as exc:   # as the compiled twin's workers keep it
+            return exc
+        return walked, _scan_py.scan(walked[0], 0, len(walked[0]), *self._scan)
+
+    def close(self) -> None:
+        """Nothing runs in the background here; the pieces are let go."""
+        self._pieces = []

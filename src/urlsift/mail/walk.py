@@ -29,7 +29,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from .._select import cores
 from ..text.extraction import _filter, matches_of, scan, url_lines_of
-from ..text.rules import _EDITS, TABLE
+from ..text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 from . import spool
 from .html import _unescape as html_unescape
 from .html import same_link
@@ -77,7 +77,7 @@ def spool_match_lists(stream: IO[bytes], name: str, *, schemes: Optional[Iterabl
     opts = options(schemes, valid, False)
     report = on_error or print_error
     limit = spool.MESSAGE_MAX
-    for base, piece, prepared in _in_order(spool.mbox_blocks(stream, limit), _prepared, jobs):
+    for base, piece, prepared in _walked_in_order(spool.mbox_blocks(stream, limit), jobs):
         if isinstance(piece, Exception):
             yield message_matches(name, None if base is None else base + offset, piece, opts,
                                   report)
@@ -275,6 +275,35 @@ def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: A
     for i in range(1, len(moved), 2):
         moved[i] -= bisect_left(dropped, cuts[i])     # the dropped ones before the cut
     return kept, moved
+
+
+def _walked_in_order(pieces: Iterator[tuple[Optional[int], Any]],
+                     jobs: int) -> Iterator[tuple[Optional[int], Any, Any]]:
+    """``(base, piece, _prepared(piece))`` in order; with ``jobs`` > 1 the pieces are
+    walked and scanned ahead on the core's :class:`MailPipeline` threads, which hold the
+    GIL only to start and to end (so they never wait for this thread's trace to let it
+    go, as pool threads would, once or twice a piece)."""
+    if jobs <= 1:
+        yield from _in_order(pieces, _prepared, 1)
+        return
+    pipe = cores.mail.MailPipeline(HEADERS, _M.CHARSETS, MAX_DEPTH, html_unescape, TABLE, KNOWN,
+                                   MAX_WRAPPER, MAX_LENGTH, jobs)
+    pending: deque = deque()     # (base, piece), errors of the blocks in their place
+    try:
+        for base, piece in pieces:
+            if not isinstance(piece, Exception):
+                while not pipe.put(piece):        # the ring is full: take the oldest
+                    yield _taken(pending.popleft(), pipe)
+            pending.append((base, piece))
+        while pending:
+            yield _taken(pending.popleft(), pipe)
+    finally:
+        pipe.close()
+
+
+def _taken(item: tuple[Optional[int], Any], pipe: Any) -> tuple[Optional[int], Any, Any]:
+    base, piece = item
+    return base, piece, None if isinstance(piece, Exception) else pipe.take()
 
 
 def _in_order(pieces: Iterator[tuple[Optional[int], Any]], work: Callable[[bytes], Any],
