@@ -205,15 +205,15 @@ def spool_url_lines(stream: IO[bytes], name: str, *,
     limit = spool.MESSAGE_MAX
 
 
-    for base, piece, done in _in_order(spool.mbox_blocks(stream, limit), _piece_lines, jobs):
+    for base, piece, prepared in _walked_in_order(spool.mbox_blocks(stream, limit), jobs):
         if isinstance(piece, Exception):
             yield url_lines(message_matches(name, base, piece, opts, report))
             continue
-        if isinstance(done, Exception):       # a fault of the walk: email reads the piece
-            found, _ = _traced(piece, base or 0, name, opts, report, limit, done)
+        if isinstance(prepared, Exception):   # a fault of the walk: email reads the piece
+            found, _ = _traced(piece, base or 0, name, opts, report, limit, prepared)
             yield url_lines(found)
             continue
-        chunks, msgs = done
+        chunks, msgs = _lines_of(prepared)
         for chunk in chunks:
             if isinstance(chunk, int):        # a message the walk left: read here
                 got = _other(piece, base or 0, name, msgs, chunk, opts, report, limit)
@@ -229,14 +229,11 @@ def url_lines(found: Iterable[MailMatch]) -> bytes:
     return "".join(m.url + "\n" for m in found).encode("utf-8", "surrogateescape")
 
 
-def _piece_lines(piece: bytes) -> Any:
-    """The lines of a piece: bytes chunks, and between them the index of each message
-    the walk left (its lines go there); with the messages' records. The walk's fault
-    instead, when it failed. Runs on a worker thread: all but the few URLs found in the
-    text of an ``<a href>`` is made without the GIL or a Python object."""
-    prepared = _prepared(piece)
-    if isinstance(prepared, Exception):
-        return prepared
+def _lines_of(prepared: Any) -> Any:
+    """The lines of a walked and scanned piece: bytes chunks, and between them the
+    index of each message the walk left (its lines go there); with the messages'
+    records. All but the few URLs found in the text of an ``<a href>`` is made without
+    a Python object per URL."""
     (out, segs, msgs, names), triples = prepared
     keep, checks, cuts = cores.mail.url_triples(triples, segs, msgs, spool.MESSAGE_MAX)
     if checks:
@@ -284,7 +281,8 @@ def _walked_in_order(pieces: Iterator[tuple[Optional[int], Any]],
     GIL only to start and to end (so they never wait for this thread's trace to let it
     go, as pool threads would, once or twice a piece)."""
     if jobs <= 1:
-        yield from _in_order(pieces, _prepared, 1)
+        for base, piece in pieces:
+            yield base, piece, None if isinstance(piece, Exception) else _prepared(piece)
         return
     pipe = cores.mail.MailPipeline(HEADERS, _M.CHARSETS, MAX_DEPTH, html_unescape, TABLE, KNOWN,
                                    MAX_WRAPPER, MAX_LENGTH, jobs)
@@ -304,34 +302,6 @@ def _walked_in_order(pieces: Iterator[tuple[Optional[int], Any]],
 def _taken(item: tuple[Optional[int], Any], pipe: Any) -> tuple[Optional[int], Any, Any]:
     base, piece = item
     return base, piece, None if isinstance(piece, Exception) else pipe.take()
-
-
-def _in_order(pieces: Iterator[tuple[Optional[int], Any]], work: Callable[[bytes], Any],
-              jobs: int) -> Iterator[tuple[Optional[int], Any, Any]]:
-    """``(base, piece, work(piece))`` in order; ``work`` on ``jobs`` threads when > 1
-    (at most ``2 * jobs`` pieces held), not for a piece that is an error."""
-    if jobs <= 1:
-        for base, piece in pieces:
-            yield base, piece, None if isinstance(piece, Exception) else work(piece)
-        return
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="urlsift-mail") as pool:
-        pending: deque = deque()
-        try:
-            for base, piece in pieces:
-                future = None if isinstance(piece, Exception) else pool.submit(work, piece)
-                pending.append((base, piece, future))
-                while len(pending) >= 2 * jobs:
-                    b, p, f = pending.popleft()
-                    yield b, p, None if f is None else f.result()
-            while pending:
-                b, p, f = pending.popleft()
-                yield b, p, None if f is None else f.result()
-        finally:
-            for _, _, f in pending:
-                if f is not None:
-                    f.cancel()
 
 
 def _message_id(raw: bytes) -> Optional[str]:
