@@ -2,9 +2,10 @@
 
 Asserts: both cores agree (today resolve runs above the core, so this guards a move
 into it); the only errors are URLSyntaxError (``missing-scheme`` for a base that is
-not absolute, ``control-char``); with RFC 3986 an absolute result resolves to
-itself again (§5.2.2: a reference with a scheme is taken as it is, its dot segments
-removed, which are gone already), and an empty reference gives the base without its
+not absolute, ``control-char``); with RFC 3986 an absolute result, resolved
+again, comes to a fixed point at once (§5.2.2: a reference with a scheme is taken as
+it is, its dot segments removed; the first time may remove those an empty reference
+kept from the base path), and an empty reference gives the base without its
 fragment (§5.2.2, "R.path == ''"); with either rule the result is absolute.
 
 Input: base and partial, separated by one 0xFF octet.
@@ -37,9 +38,12 @@ def TestOneInput(data: bytes) -> None:  # noqa: N802 - atheris's name
     # base first; see fuzz/README.md, "left open")
     r = results["rfc3986"]
     if r[0] == "ok":
+        # the result's path may keep the base's dot segments (an empty reference: T.path
+        # = Base.path); resolved as an absolute reference they go, and then it is fixed
         again = on_both(resolve, base, r[1], rules="rfc3986")
-        require(again == r, "rfc3986: an absolute result does not resolve to itself", base,
-                partial, r[1], again[:3])
+        third = on_both(resolve, base, again[1], rules="rfc3986") if again[0] == "ok" else None
+        require(again[0] == "ok" and third == again, "rfc3986: an absolute result does not "
+                "resolve to a fixed point", base, partial, r[1], again[:3], third)
         empty = on_both(resolve, base, "", rules="rfc3986")
         require(empty == ("ok", base.partition("#")[0]) or empty[0] == "raised",
                 "rfc3986: the empty reference is not the base without its fragment", base,
