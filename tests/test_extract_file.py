@@ -198,6 +198,20 @@ def test_streaming_lookahead_covers_a_wrapper():
     assert _filescan.LOOKAHEAD > _filescan.MAX_WRAPPER
 
 
+def test_a_stream_in_blocks_smaller_than_a_word_cuts_no_url():
+    # found by fuzz/fuzz_scan.py: a stream read with block_size=2 was cut 2 octets into
+    # a block without a split point, inside "<http:" ("p://a.example/p" came out). A cut
+    # goes where no URL may end; the stream reads on to one (up to BLOCK_SIZE octets).
+    # RFC 1738 appendix: each line holds the wrapped URL <http://a.example/p> at 4-24.
+    line = b"see <http://a.example/p> ok\n"
+    n = _filescan.LOOKAHEAD // len(line) + 10         # longer than the lookahead
+    want = [("http://a.example/p", k * len(line) + 4, k * len(line) + 24, True, k + 1)
+            for k in range(n)]
+    for block in (1, 2, 5):
+        got = extract_file(io.BytesIO(line * n), block_size=block, line_numbers=True)
+        assert [(m.url, m.start, m.end, m.wrapped, m.line) for m in got] == want
+
+
 def test_streaming_a_run_longer_than_a_block(tmp_path):
     # a URL longer than MAX_LENGTH is cut there and flagged, in both modes alike
     from urlsift.text.rules import EDIT_TRUNCATED, MAX_LENGTH

@@ -55,10 +55,11 @@ def _split_point(buf: Any, pos: int, n: int) -> int:
     return n
 
 
-def _cut_before(buf: Any, limit: int) -> int:
+def _cut_before(buf: Any, limit: int, force: bool = True) -> int:
     """A split point near ``limit`` and not after it: searched in windows growing back
     from ``limit``, so each block moves the stream on by about a block. With no split
-    point at all (a block of URL characters without a single space), ``limit`` itself."""
+    point at all (a block of URL characters without a single space), ``limit`` itself
+    when ``force``, else -1 (read more first)."""
     w = 4096
     while True:
         lo = max(0, limit - w)
@@ -66,7 +67,7 @@ def _cut_before(buf: Any, limit: int) -> int:
         if b > 0:
             return b
         if lo == 0:
-            return limit
+            return limit if force else -1
         w *= 8
 
 
@@ -212,8 +213,9 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Matc
     state = [0, 1]
     eof = False
     size = _regular_size(f)   # a regular file read to its end must have given this much
+    want = block + LOOKAHEAD  # octets held before a cut is looked for
     while True:
-        while not eof and len(buf) < block + LOOKAHEAD:
+        while not eof and len(buf) < want:
             data = f.read(block)
             if isinstance(data, str):
                 raise TypeError(f"extract_file needs a binary file, not text: open "
@@ -230,7 +232,13 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Matc
         if eof:
             stop = n
         else:
-            stop = _cut_before(buf, n - LOOKAHEAD)
+            # no split point in a small block (block_size=2, a long word): read on,
+            # doubling, and cut where no URL may end only past BLOCK_SIZE octets
+            stop = _cut_before(buf, n - LOOKAHEAD, force=n - LOOKAHEAD >= BLOCK_SIZE)
+            if stop < 0:
+                want = 2 * n
+                continue
+            want = block + LOOKAHEAD
         arr = _scan_piece(buf, 0, stop)
         first, _ = _kept(arr, last_end - base)
         if first < len(arr) // 3:
