@@ -337,3 +337,13 @@ def test_encoding_a_slash_gives_a_different_url(segments, data):
     at = data.draw(st.sampled_from([i for i, ch in enumerate(path) if ch == "/"]))
     code = data.draw(st.sampled_from(["%2F", "%2f"]))
     assert not equivalent(f"http://h.dom/{path}", f"http://h.dom/{path[:at]}{code}{path[at + 1:]}")
+
+
+def test_the_url_prefix_is_no_part_of_the_url():
+    # RFC 1738 appendix: "URL:" before a URL marks it as one; parse reads it as a prefix
+    # (kept only in .raw), and equivalence reads it the same way (found by fuzz_equivalence)
+    import urlsift
+    assert urlsift.parse("URL:http://a.example/") == urlsift.parse("http://a.example/")
+    assert urlsift.equivalent("URL:http://a.example/", "http://a.example/")
+    assert urlsift.normalized("URL:ftp://H.example/f;type=A") == "ftp://h.example/f;type=a"
+    assert urlsift.normalized("URL:URL:x") == "url:x"     # one prefix, as parse strips one

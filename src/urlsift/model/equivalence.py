@@ -163,6 +163,20 @@ def normalized(s: str) -> str:
     'ftp://h.dom/pub/f;type=i'
     >>> normalized("news:12345667123%asdghfh@info.cern.ch")   # draft example 3
     'news:12345667123%asdghfh@info.cern.ch'
+    >>> normalized("URL:HTTP://a.example/")        # the RFC 1738 appendix prefix, as parse reads it
+    'http://a.example/'
+    """
+    check_controls(s)
+    # the prefix is no part of the URL (parse leaves it out too)
+    return normalized_text(s[4:] if s[:4] == "URL:" else s)
+
+
+def normalized_text(s: str) -> str:
+    """:func:`normalized` of a URL's text without a ``URL:`` prefix (a parsed URL's:
+    ``URL:l`` read leniently is scheme ``URL``, and stays so here).
+
+    >>> normalized_text("URL:l")
+    'url:l'
     """
     check_controls(s)
     o = tokenize(s).offsets   # field order: urlsift._layout.FIELDS

@@ -16,7 +16,7 @@ from typing import Any, Callable, Optional
 
 from .. import codec
 from .._grammar import G_GENERIC
-from .equivalence import normalized as _normalized
+from .equivalence import normalized_text as _normalized
 from .ports import default_port
 from .problems import Problem, problems_from_flat
 from .security import warnings_of
