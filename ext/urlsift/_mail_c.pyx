@@ -747,16 +747,21 @@ cdef class _Walk:
                 self.esc.p[self.esc.n] = <char>d[p]
                 p += 1
             self.esc.n += 1
-        if slow:
-            with gil:
-                if self.unescape is None:
-                    return FB
-                text = self.unescape(PyBytes_FromStringAndSize(<char *>d + a, e - a)
-                                     .decode("latin-1")).encode("utf-8", "surrogatepass")
-                self.esc.n = 0
-                grow_add(&self.esc, <char *>text, len(text))
+        if slow and self.unescaped_by_python(d, a, e) == FB:
+            return FB
         v[0] = <cbuf>self.esc.p
         vn[0] = self.esc.n
+        return 0
+
+    cdef int unescaped_by_python(self, cbuf d, Py_ssize_t a, Py_ssize_t e) except -1 with gil:
+        # A function of its own: a Python local in ``unescaped`` would make every call
+        # take the GIL on the way out, and the walk on worker threads wait for it.
+        if self.unescape is None:
+            return FB
+        text = self.unescape(PyBytes_FromStringAndSize(<char *>d + a, e - a)
+                             .decode("latin-1")).encode("utf-8", "surrogatepass")
+        self.esc.n = 0
+        grow_add(&self.esc, <char *>text, len(text))
         return 0
 
     # -- output ---------------------------------------------------------------------

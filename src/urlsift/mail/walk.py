@@ -285,14 +285,17 @@ def _walked_in_order(pieces: Iterator[tuple[Optional[int], Any]],
             yield base, piece, None if isinstance(piece, Exception) else _prepared(piece)
         return
     pipe = cores.mail.MailPipeline(HEADERS, _M.CHARSETS, MAX_DEPTH, html_unescape, TABLE, KNOWN,
-                                   MAX_WRAPPER, MAX_LENGTH, jobs)
+                                   MAX_WRAPPER, MAX_LENGTH, jobs - 1)
     pending: deque = deque()     # (base, piece), errors of the blocks in their place
+    done: deque = deque()
     try:
         for base, piece in pieces:
             if not isinstance(piece, Exception):
                 while not pipe.put(piece):        # the ring is full: take the oldest
-                    yield _taken(pending.popleft(), pipe)
+                    done.append(_taken(pending.popleft(), pipe))
             pending.append((base, piece))
+            while done:            # given out once the next piece is in the workers' hands
+                yield done.popleft()
         while pending:
             yield _taken(pending.popleft(), pipe)
     finally:
