@@ -343,7 +343,7 @@ def _pipeline(twin, workers: int = 2):
 
 @pytest.mark.twins
 @settings(max_examples=60, deadline=None)
-@given(st.lists(SPOOLS.filter(bool), min_size=1, max_size=9), st.integers(1, 3))
+@given(st.lists(SPOOLS.filter(bool), min_size=1, max_size=9), st.integers(0, 3))
 def test_pipeline_gives_each_piece_its_walk_and_scan_in_order(pieces, workers):
     from urlsift.text.extraction import scan
     for twin in TWINS.values():
@@ -366,6 +366,8 @@ def test_pipeline_gives_each_piece_its_walk_and_scan_in_order(pieces, workers):
 @pytest.mark.twins
 def test_pipeline_ring_is_full_at_workers_plus_two_and_take_needs_a_piece():
     for twin in TWINS.values():
+        with pytest.raises(ValueError, match="negative"):
+            _pipeline(twin, -1)
         pipe = _pipeline(twin, 1)
         try:
             with pytest.raises(ValueError, match="no piece"):
@@ -386,9 +388,9 @@ def test_pipeline_hands_back_the_exception_of_a_walk_and_goes_on():
     from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
     bad = b'From a\nContent-Type: text/html\n\n<a href="http://a.example/&eacute;">x</a>\n'
     good = b"From b\n\nsee http://b.example/\n"
-    for twin in TWINS.values():
+    for twin, workers in [(t, w) for t in TWINS.values() for w in (0, 1)]:
         pipe = twin.MailPipeline(HEADERS, CHARSETS, 3, unescape, TABLE, KNOWN, MAX_WRAPPER,
-                                 MAX_LENGTH, 1)
+                                 MAX_LENGTH, workers)
         try:
             assert pipe.put(bad) and pipe.put(good)
             failed = pipe.take()

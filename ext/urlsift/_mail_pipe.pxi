@@ -23,7 +23,8 @@ cdef inline void _swap(Grow *a, Grow *b) noexcept nogil:
 cdef class MailPipeline:
     """``MailPipeline(headers, charsets, max_depth, unescape, table, known, max_wrapper,
     max_length, workers)``: pieces of whole messages (bytes) walked (``walk``) and their
-    text scanned on ``workers`` threads. ``put(piece)`` hands one over (False when
+    text scanned on ``workers`` threads (with none, in ``take()``: on the caller's
+    thread, the walker's buffers kept from piece to piece all the same). ``put(piece)`` hands one over (False when
     ``depth`` pieces are waiting to be taken); ``take()`` gives back the oldest as
     ``((out, segs, msgs, names), triples)`` (what ``walk`` and ``scan`` give), or the
     exception the walk raised; ``close()`` stops the workers (always call it).
@@ -49,6 +50,7 @@ cdef class MailPipeline:
     cdef bytes headers, charsets, table, known
     cdef int max_depth
     cdef object unescape
+    cdef _Walk own                  # with no workers, the walker of take()
     cdef const uint8_t *T
     cdef const uint8_t *K
     cdef Py_ssize_t m, max_wrapper, max_length
@@ -57,8 +59,8 @@ cdef class MailPipeline:
                   unescape, bytes table not None, bytes known not None,
                   Py_ssize_t max_wrapper, Py_ssize_t max_length, int workers):
         cdef Py_ssize_t i
-        if workers < 1:
-            raise ValueError("workers must be positive")
+        if workers < 0:
+            raise ValueError("workers must not be negative")
         self.threads = []
         self.headers, self.charsets, self.max_depth = headers, charsets, max_depth
         self.unescape = unescape
@@ -69,6 +71,8 @@ cdef class MailPipeline:
         self.max_wrapper, self.max_length = max_wrapper, max_length
         # each worker walks one piece, and two more wait to be taken
         self.depth = workers + 2
+        if workers == 0:
+            self.own = _new_walk(headers, charsets, max_depth, unescape)
         self.pieces = [None] * self.depth
         self.errors = [None] * self.depth
         self.slots = <MSlot *>calloc(self.depth, sizeof(MSlot))
@@ -122,18 +126,23 @@ cdef class MailPipeline:
             if self._stopping():
                 return 0
             current[0] = k
-            w.reset()
-            w.b = slot.d
-            w.run(0, slot.n, False)
-            _swap(&w.out, &slot.out)       # the slot's old buffers go back to the walker
-            _swap(&w.segs, &slot.segs)
-            _swap(&w.msgs, &slot.msgs)
-            _swap(&w.names, &slot.names)
-            slot.triples.n = 0
-            scan_octets(<const uint8_t *>slot.out.p, slot.out.n, 0, slot.out.n, self.T,
-                        self.K, self.m, self.max_wrapper, self.max_length, &slot.triples)
-            slot.failed = False
+            self._walk_slot(w, slot)
             PyThread_release_lock(slot.ready)
+
+    cdef int _walk_slot(self, _Walk w, MSlot *slot) except -1 nogil:
+        """Walk the slot's piece with ``w`` and scan the text; the output in the slot."""
+        w.reset()
+        w.b = slot.d
+        w.run(0, slot.n, False)
+        _swap(&w.out, &slot.out)           # the slot's old buffers go back to the walker
+        _swap(&w.segs, &slot.segs)
+        _swap(&w.msgs, &slot.msgs)
+        _swap(&w.names, &slot.names)
+        slot.triples.n = 0
+        scan_octets(<const uint8_t *>slot.out.p, slot.out.n, 0, slot.out.n, self.T,
+                    self.K, self.m, self.max_wrapper, self.max_length, &slot.triples)
+        slot.failed = False
+        return 0
 
     def _work(self):
         """A worker: walks the pieces without the GIL; an exception of the walk is kept
@@ -174,8 +183,18 @@ cdef class MailPipeline:
             raise ValueError("MailPipeline.take: no piece was put")
         i = self.taken % self.depth
         slot = &self.slots[i]
-        with nogil:
-            PyThread_acquire_lock(slot.ready, WAIT_LOCK)
+        if self.own is not None:           # no workers: the piece is walked here
+            try:
+                with nogil:
+                    self._walk_slot(self.own, slot)
+            except (MemoryError, KeyboardInterrupt):
+                raise
+            except Exception as exc:
+                self.errors[i] = exc
+                slot.failed = True
+        else:
+            with nogil:
+                PyThread_acquire_lock(slot.ready, WAIT_LOCK)
         self.taken += 1
         self.pieces[i] = None
         if slot.failed:

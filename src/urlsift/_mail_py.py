@@ -852,8 +852,8 @@ class MailPipeline:
     max_length, workers)``: pieces of whole messages handed over with ``put(piece)``
     (False when ``workers + 2`` wait to be taken) and given back in order by ``take()``
     as ``((out, segs, msgs, names), triples)`` (:func:`walk` and the scan of its text),
-    or the exception the walk raised. The compiled twin walks on ``workers`` threads;
-    this one walks in ``take()``.
+    or the exception the walk raised. The compiled twin walks on ``workers`` threads
+    (with none, in ``take()``); this one always walks in ``take()``.
 
     >>> from urlsift.text.rules import TABLE, KNOWN
     >>> p = MailPipeline(b"", b"ascii\\0", 8, None, TABLE, KNOWN, 8192, 65536, 1)
@@ -868,8 +868,8 @@ class MailPipeline:
     def __init__(self, headers: bytes, charsets: bytes, max_depth: int,
                  unescape: Optional[Callable[[str], str]], table: bytes, known: bytes,
                  max_wrapper: int, max_length: int, workers: int) -> None:
-        if workers < 1:
-            raise ValueError("workers must be positive")
+        if workers < 0:
+            raise ValueError("workers must not be negative")
         self._walk = (headers, charsets, max_depth, unescape)
         self._scan = (table, known, max_wrapper, max_length)
         self._depth = workers + 2
@@ -891,7 +891,9 @@ class MailPipeline:
         piece = self._pieces.pop(0)
         try:
             walked = walk(piece, 0, len(piece), *self._walk)
-        except Exception as exc:   # as the compiled twin's workers keep it
+        except MemoryError:
+            raise
+        except Exception as exc:   # as the compiled twin keeps it
             return exc
         return walked, _scan_py.scan(walked[0], 0, len(walked[0]), *self._scan)
 

@@ -276,16 +276,13 @@ def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: A
 
 def _walked_in_order(pieces: Iterator[tuple[Optional[int], Any]],
                      jobs: int) -> Iterator[tuple[Optional[int], Any, Any]]:
-    """``(base, piece, _prepared(piece))`` in order; with ``jobs`` > 1 the pieces are
-    walked and scanned ahead on the core's :class:`MailPipeline` threads, which hold the
-    GIL only to start and to end (so they never wait for this thread's trace to let it
-    go, as pool threads would, once or twice a piece)."""
-    if jobs <= 1:
-        for base, piece in pieces:
-            yield base, piece, None if isinstance(piece, Exception) else _prepared(piece)
-        return
+    """``(base, piece, _prepared(piece))`` in order, on the core's :class:`MailPipeline`:
+    with ``jobs`` > 1 the pieces are walked and scanned ahead on ``jobs - 1`` threads
+    (this one, tracing the matches, is the other), which hold the GIL only to start and
+    to end, so they never wait for this thread to let it go; with one job they are
+    walked here, the walker's buffers kept from piece to piece."""
     pipe = cores.mail.MailPipeline(HEADERS, _M.CHARSETS, MAX_DEPTH, html_unescape, TABLE, KNOWN,
-                                   MAX_WRAPPER, MAX_LENGTH, jobs - 1)
+                                   MAX_WRAPPER, MAX_LENGTH, max(jobs, 1) - 1)
     pending: deque = deque()     # (base, piece), errors of the blocks in their place
     done: deque = deque()
     try:
@@ -304,7 +301,12 @@ def _walked_in_order(pieces: Iterator[tuple[Optional[int], Any]],
 
 def _taken(item: tuple[Optional[int], Any], pipe: Any) -> tuple[Optional[int], Any, Any]:
     base, piece = item
-    return base, piece, None if isinstance(piece, Exception) else pipe.take()
+    if isinstance(piece, Exception):
+        return base, piece, None
+    got = pipe.take()
+    if isinstance(got, MemoryError):   # no email fallback can do better: the run ends
+        raise got
+    return base, piece, got
 
 
 def _message_id(raw: bytes) -> Optional[str]:
