@@ -352,6 +352,22 @@ def test_validate(cli, tmp_path):
     assert [x.split(": ")[1] for x in lines(lenient)] == ["http://h.example:99999/"]
 
 
+def test_validate_as_a_filter(cli, tmp_path):
+    pytest.importorskip("urlsift.model.parsing")
+    path = tmp_path / "urls.txt"
+    # RFC 1738 §2.1 scheme in lower case (strict), §2.2 space unsafe, §3.6 news:* valid
+    path.write_bytes(b"http://a.example/\nHTTP://b.example/\n\nftp://c.example/x y\nnews:*\n")
+    valid = cli("validate", "--print-valid", path)
+    assert lines(valid) == ["http://a.example/", "news:*"]
+    assert valid.returncode == 1 and valid.stderr.decode() == "4 checked, 2 invalid\n"
+    invalid = cli("validate", "--print-invalid", "-q", path)
+    assert lines(invalid) == ["HTTP://b.example/", "ftp://c.example/x y"] and not invalid.stderr
+    lenient = cli("validate", "--print-invalid", "--lenient", path)   # lenient takes both
+    assert lines(lenient) == [] and lenient.returncode == 0
+    both = cli("validate", "--print-valid", "--json", path)
+    assert both.returncode == 2 and b"not allowed with" in both.stderr
+
+
 def test_validate_missing_file_is_status_2(cli, tmp_path):
     pytest.importorskip("urlsift.model.parsing")
     proc = cli("validate", tmp_path / "none.txt")

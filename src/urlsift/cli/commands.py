@@ -105,6 +105,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
                     url = text.decode("utf-8", "surrogateescape")
                     checked += 1
                     problems = _problems(url, args.lenient)
+                    if args.print_valid or args.print_invalid:   # a filter, as grep [-v]
+                        invalid += bool(problems)
+                        if bool(problems) == args.print_invalid:
+                            write(url + "\n")
+                        continue
                     if not problems:
                         continue
                     invalid += 1

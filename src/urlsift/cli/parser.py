@@ -22,6 +22,7 @@ examples:
   urlsift extract --refang threat-report.txt     hxxp://evil[.]example -> http://evil.example
   urlsift extract --quoted old-thread.txt        <URL:...> wrapped over "> " lines, whole
   urlsift validate urls.txt                      one URL a line; exit 1 if any is invalid
+  urlsift validate --print-valid urls.txt        a filter: only the valid URLs, as they are
   urlsift parse 'ftp://ftp.example/pub/file.txt;type=i'
   urlsift stats --json access.log
 
@@ -123,8 +124,13 @@ def build_parser() -> argparse.ArgumentParser:
     va.add_argument("files", nargs="*", metavar="FILE", help="'-' or none: standard input")
     va.add_argument("--lenient", action="store_true",
                     help="accept what lenient mode accepts (default: RFC 1738 strictly)")
-    va.add_argument("--json", action="store_true", help="JSON lines instead of text")
     va.add_argument("-q", "--quiet", action="store_true", help="no summary line on stderr")
+    only = va.add_mutually_exclusive_group()
+    only.add_argument("--print-valid", action="store_true",
+                      help="a filter: print the valid URLs themselves, one a line, nothing else")
+    only.add_argument("--print-invalid", action="store_true",
+                      help="a filter: print the invalid URLs themselves (like grep -v)")
+    only.add_argument("--json", action="store_true", help="JSON lines instead of text")
     va.set_defaults(func=cmd_validate)
 
     pa = sub.add_parser("parse", formatter_class=fmt, help="show the parts of URLs",
