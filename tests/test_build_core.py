@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from urlsift import _scan_py, _select
+from urlsift._build_py import F_LINE, F_OFFSET, F_URL
 from urlsift.text.match import Match
 from urlsift.text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 
@@ -109,7 +110,7 @@ def test_join_positions_is_the_matches_with_their_lines(text, base):
     for buf in (text, text.encode("utf-8")):
         arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
         state = [base, 7]
-        got = core.join_positions(arr, buf, TABLE, b"f:", base, state)
+        got = core.join_positions(arr, buf, TABLE, POSITIONS, base, state)
         expected, line, pos = [], 7, 0
         for m in urlsift.extract(buf):
             line += (buf[pos:m.start].count("\n") if isinstance(buf, str)
@@ -127,5 +128,45 @@ def test_twins_join_the_same_positions(text):
     for buf in (text, text.encode("utf-8")):
         arr = SCAN["python"].scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
         states = {k: [0, 1] for k in TWINS}
-        got = {k: m.join_positions(arr, buf, TABLE, b"x:", 0, states[k]) for k, m in TWINS.items()}
-        assert got["cython"] == got["python"] and states["cython"] == states["python"]
+        for layout, json in ((POSITIONS, False), (JSONL, True), ((F_OFFSET, b" ", F_URL), False)):
+            states = {k: [0, 1] for k in TWINS}
+            got = {k: m.join_positions(arr, buf, TABLE, layout, 0, states[k], 0, -1, json)
+                   for k, m in TWINS.items()}
+            assert got["cython"] == got["python"] and states["cython"] == states["python"]
+
+
+#: ``f:LINE:OFFSET:URL`` and a JSON line: the command's two layouts.
+POSITIONS = (b"f:", F_LINE, b":", F_OFFSET, b":", F_URL, b"\n")
+JSONL = (b'{"url": "', F_URL, b'", "line": ', F_LINE, b"}\n")
+
+
+def test_a_layout_without_the_line_leaves_the_count_alone(core_kind):
+    core = _select.cores.build
+    buf = b"a\nb http://a.example/\n\nc <URL:ftp://b.example/>"
+    arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    state = [0, 1]
+    # offsets of the raw spans: 4, and 25 for the wrapper's "<" (plus the base, 10)
+    assert core.join_positions(arr, buf, TABLE, (F_OFFSET, b"=", F_URL, b";"), 10, state) == \
+        b"14=http://a.example/;35=ftp://b.example/;"
+    assert state == [0, 1]
+
+
+def test_json_layout_declines_a_url_to_escape(core_kind):
+    # a '"' inside <...> is kept by the scanner; a JSON string cannot hold it as it is,
+    # so the core hands the piece back (None) for the caller to escape
+    core = _select.cores.build
+    for buf in (b'x <http://a.example/"q"> y', b"http://a.example/"):
+        arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+        got = core.join_positions(arr, buf, TABLE, JSONL, 0, [0, 1], 0, -1, True)
+        if b'"' in buf:
+            assert got is None
+        else:
+            assert got == b'{"url": "http://a.example/", "line": 1}\n'
+
+
+@pytest.mark.parametrize("layout", [(b"x", 3), (b"x", True), (b"x", "url"), (F_URL,) * 17])
+def test_a_bad_layout_is_refused(core_kind, layout):
+    buf = b"http://a.example/"
+    arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    with pytest.raises(ValueError, match="layout"):
+        _select.cores.build.join_positions(arr, buf, TABLE, layout, 0, [0, 1])

@@ -315,13 +315,14 @@ def test_no_more_scan_threads_than_pieces(tmp_path):
 def test_position_lines_agree_with_extract_file_across_pieces(tmp_path):
     # the command's --with-position text, made in the core piece by piece (several
     # pieces, wrappers over line ends), equals what the matches of extract_file say
-    from urlsift.text.files import position_lines
+    from urlsift.text.files import F_LINE, F_OFFSET, F_URL, position_lines
     body = "".join(f'x "GET http://a.example/{i}" <URL:ftp://b.example/\n {i}>\n\n'
                    for i in range(20000))
     path = tmp_path / "p.log"
     path.write_text(body)
     for jobs in (1, 2):
-        got = b"".join(position_lines(path, b"P:", jobs=jobs))
+        got = b"".join(position_lines(path, (b"P:", F_LINE, b":", F_OFFSET, b":", F_URL, b"\n"),
+                                      jobs=jobs))
         expected = b"".join(b"P:%d:%d:%s\n" % (m.line, m.start, m.url.encode())
                             for m in extract_file(path, line_numbers=True))
         assert got == expected

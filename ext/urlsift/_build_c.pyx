@@ -17,6 +17,7 @@ from libc.string cimport memchr, memcpy
 
 from urlsift._scan_c cimport _Input, table_ptr
 from urlsift import _scan_py as _twin
+from urlsift import _build_py as _twin_build
 
 cdef extern from "Python.h":
     void *PyUnicode_DATA(object s)
@@ -334,47 +335,87 @@ cdef inline Py_ssize_t _decimal(uint8_t *dst, int64_t v) noexcept:
     return k
 
 
-def join_positions(array.array arr, buf, bytes table, bytes prefix, Py_ssize_t base,
-                   list state, Py_ssize_t first=0, Py_ssize_t last=-1):
-    """``PREFIX LINE:OFFSET:URL`` and a newline for triples ``first`` to ``last`` (the
-    twin's docstring says the rest); sized from the spans, the input read once."""
+# The fields a layout of ``join_positions`` can hold: the twin's numbers.
+cdef int F_URL = _twin_build.F_URL
+cdef int F_LINE = _twin_build.F_LINE
+cdef int F_OFFSET = _twin_build.F_OFFSET
+DEF MAX_LAYOUT = 16
+
+
+cdef inline bint _json_plain(const uint8_t *p, Py_ssize_t n) noexcept:
+    """True when ``p[:n]`` can stand in a JSON string as it is (printable ASCII, no
+    quote, no backslash)."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if p[i] < 32 or p[i] > 126 or p[i] == 34 or p[i] == 92:
+            return False
+    return True
+
+
+def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t base,
+                   list state, Py_ssize_t first=0, Py_ssize_t last=-1, bint json=False):
+    """One line per triple ``first`` to ``last`` laid out by ``layout`` (the twin's
+    docstring says the rest); sized from the spans, the input read once."""
     cdef const uint8_t *T = table_ptr(table)
     cdef _Input inp = _Input(buf)
     cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
-    cdef Py_ssize_t k, u0, u1, size = 0, o = 0
-    cdef Py_ssize_t plen = len(prefix), pos, s
+    cdef Py_ssize_t k, j, u0, u1, size = 0, o = 0, fixed = 0, url_at
+    cdef Py_ssize_t pos, s, nitems = len(layout)
+    cdef int kinds[MAX_LAYOUT]
+    cdef const char *lits[MAX_LAYOUT]
+    cdef Py_ssize_t lens[MAX_LAYOUT]
+    cdef bint lines = False
     cdef int64_t line
     cdef bint squeeze
     cdef bytes out
     cdef uint8_t *dst
+    if nitems > MAX_LAYOUT:
+        raise ValueError(f"a layout has at most {MAX_LAYOUT} items")
+    for j in range(nitems):
+        item = layout[j]
+        if isinstance(item, bytes):
+            kinds[j] = -1
+            lits[j] = PyBytes_AS_STRING(item)
+            lens[j] = len(<bytes>item)
+            fixed += lens[j]
+        elif isinstance(item, int) and not isinstance(item, bool) and item in (F_URL, F_LINE,
+                                                                                F_OFFSET):
+            kinds[j] = item
+            lines = lines or item == F_LINE
+            fixed += 20 if item != F_URL else 0      # a number: at most 20 digits
+        else:
+            raise ValueError(f"a layout item is bytes or 0, 1, 2, not {item!r}")
     _clip_triples(arr, "join_positions", &first, &last)
     pos = <Py_ssize_t>state[0] - base
     line = state[1]
     try:
         for k in range(first, last):
             _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
-            size += plen + (u1 - u0) + 44          # two numbers of at most 20 digits, ":" ":" "\n"
+            size += fixed + (u1 - u0)
         out = PyBytes_FromStringAndSize(NULL, size)
         dst = <uint8_t *>PyBytes_AS_STRING(out)
         for k in range(first, last):
             s = a[3 * k]
             _url_span(s, a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
-            if s > pos:
+            if lines and s > pos:
                 line += _newlines(inp, pos, s)
                 pos = s
-            memcpy(dst + o, PyBytes_AS_STRING(prefix), plen)
-            o += plen
-            o += _decimal(dst + o, line)
-            dst[o] = 58
-            o += 1
-            o += _decimal(dst + o, base + s)
-            dst[o] = 58
-            o += 1
-            o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
-            dst[o] = 10
-            o += 1
-        state[0] = pos + base
-        state[1] = line
+            for j in range(nitems):
+                if kinds[j] < 0:
+                    memcpy(dst + o, lits[j], lens[j])
+                    o += lens[j]
+                elif kinds[j] == F_URL:
+                    url_at = o
+                    o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
+                    if json and not _json_plain(dst + url_at, o - url_at):
+                        return None     # the caller writes this piece itself
+                elif kinds[j] == F_LINE:
+                    o += _decimal(dst + o, line)
+                else:
+                    o += _decimal(dst + o, base + s)
+        if lines:
+            state[0] = pos + base
+            state[1] = line
         return out[:o]
     finally:
         inp.close()

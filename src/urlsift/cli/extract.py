@@ -9,9 +9,9 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 from operator import itemgetter
 
 from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines
-from ..text.files import position_lines, url_lines
+from ..text.files import F_LINE, F_OFFSET, F_URL, position_lines, url_lines
 from .common import batches, error, read_errors, reason, write_or_fail
-from .output import Writer, parts_getter
+from .output import Writer, json_string, parts_getter, plain_value
 from .progress import Progress
 from .records import Input, columns_for, iter_records, plan_inputs, scan_options
 from .target import open_writer
@@ -101,16 +101,29 @@ def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                                  stream=inp.stream, jobs=args.jobs)
         return (("\n".join(map(itemgetter(0), ms)) + "\n").encode("utf-8", "surrogateescape")
                 for ms in lists if ms)
-    plain = (args.format == "text" and cols in (["url"], POSITION_COLUMNS)
+    plain = (args.format in ("text", "jsonl") and cols in (["url"], POSITION_COLUMNS)
              and not args.unique and inp.kind == "text" and not (args.refang or args.quoted)
              and progress is None and scan_options(args) == (None, None)
              and inp.stream is None)
     if not plain or not is_plain_file(inp.name):
         return None
+    if args.format == "jsonl":     # the lines JsonlWriter would write, made in the core
+        return position_lines(inp.name, _jsonl_layout(inp.name, cols), jobs=args.jobs, json=True)
     if cols == POSITION_COLUMNS:     # FILE:LINE:OFFSET:URL, as TextWriter writes them
         prefix = (inp.name + ":").encode("utf-8", "surrogateescape")
-        return position_lines(inp.name, prefix, jobs=args.jobs)
+        return position_lines(inp.name, (prefix, F_LINE, b":", F_OFFSET, b":", F_URL, b"\n"),
+                              jobs=args.jobs)
     return url_lines(inp.name, jobs=args.jobs)
+
+
+def _jsonl_layout(name: str, columns: Sequence[str]) -> tuple:
+    """The layout of ``{"url": ..., "file": ..., "line": ..., "offset": ...}`` lines,
+    byte for byte what :class:`JsonlWriter` writes for such a record."""
+    if columns == ["url"]:
+        return (b'{"url": "', F_URL, b'"}\n')
+    shown = json_string(plain_value(name)).encode("utf-8")
+    return (b'{"url": "', F_URL, b'", "file": ' + shown + b', "line": ', F_LINE,
+            b', "offset": ', F_OFFSET, b'}\n')
 
 
 #: The columns of ``--with-position`` alone (text: ``FILE:LINE:OFFSET:URL``).

@@ -12,7 +12,7 @@ from typing import IO, Any, Iterable, Optional, Sequence
 from ..inputs import MissingDependency
 from ..model.parts import PART_COLUMNS, parts_getter, plain_value, utf8_text
 
-__all__ = ["PART_COLUMNS", "make_writer", "parts_getter", "plain_value", "reconfigure_stdout",
+__all__ = ["PART_COLUMNS", "json_string", "make_writer", "parts_getter", "plain_value", "reconfigure_stdout",
            "utf8_text"]
 
 _INT_COLUMNS = frozenset({"count", "line", "offset", "file_offset", "port"})
@@ -81,12 +81,25 @@ def _s(value: Any) -> str:
     return "" if value is None else str(value)
 
 
+def _encoder() -> Any:
+    import json
+    return json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+
+
+def json_string(text: str) -> str:
+    """``text`` as a JSON string, as :class:`JsonlWriter` writes it.
+
+    >>> json_string('a"b')
+    '"a\\\\"b"'
+    """
+    return str(_encoder()(text))
+
+
 class JsonlWriter(Writer):
     def write(self, batch: Sequence[Any]) -> None:
         if not batch:
             return
-        import json
-        dumps = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+        dumps = _encoder()
         if self.columns == ["url"]:
             joined = "".join(batch)
             plain = joined.isascii() and joined.isprintable()

@@ -23,7 +23,7 @@ from .mapping import Watch
 from .match import Match
 from .rules import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 
-__all__ = ["scan_file", "url_lines", "position_lines", "scan_buffer", "BLOCK_SIZE", "PIECE_SIZE", "WINDOW"]
+__all__ = ["F_LINE", "F_OFFSET", "F_URL", "scan_file", "url_lines", "position_lines", "scan_buffer", "BLOCK_SIZE", "PIECE_SIZE", "WINDOW"]
 
 #: Size of the pieces a mapped file or a buffer is cut into (one scanner call each).
 #: Small enough that a piece's octets are still in the CPU cache when its matches are
@@ -337,15 +337,21 @@ def _mapped_lines(f: BinaryIO, mm: Any, jobs: int,
         f.close()
 
 
-def position_lines(path: PathArg, prefix: bytes, *, jobs: int = 1) -> Iterator[bytes]:
-    """``PREFIX LINE:OFFSET:URL`` lines of a file, piece by piece (the command's
-    ``--with-position`` text): :func:`url_lines` with the 1-based line and the byte
-    offset of each match's raw span, made in the core, no Match built.
+#: The fields of a :func:`position_lines` layout (the core's numbers).
+F_URL, F_LINE, F_OFFSET = 0, 1, 2
+
+
+def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1,
+                   json: bool = False) -> Iterator[bytes]:
+    """One line per URL of a file, laid out by ``layout`` — literal bytes and the fields
+    :data:`F_URL`, :data:`F_LINE` (1-based) and :data:`F_OFFSET` (of the raw span) —
+    piece by piece: made in the core, no Match built (the command's ``--with-position``
+    text and JSON lines). ``json``: the URL stands inside a JSON string, escaped there.
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("wb", delete=False) as f:
     ...     _ = f.write(b"a\\nsee http://x.example/ and\\n\\n<URL:ftp://y.example/>\\n")
-    >>> b"".join(position_lines(f.name, b"log:"))
+    >>> b"".join(position_lines(f.name, (b"log:", F_LINE, b":", F_OFFSET, b":", F_URL, b"\\n")))
     b'log:2:6:http://x.example/\\nlog:4:29:ftp://y.example/\\n'
     >>> os.unlink(f.name)
     """
@@ -353,15 +359,31 @@ def position_lines(path: PathArg, prefix: bytes, *, jobs: int = 1) -> Iterator[b
         raise ValueError(f"jobs must be a positive int, not {jobs!r}")
     f, mm = _open(path)
     if mm is None:     # a pipe, a device, an empty file, the pure core: the matches
-        matches = _opened(f, mm, jobs, None, True)
-        return (b"".join([b"%s%d:%d:%s\n" % (prefix, m[7], m[1], m[0].encode("ascii"))
-                          for m in ms]) for ms in matches)
+        matches = _opened(f, mm, jobs, None, F_LINE in layout)
+        return (_laid_out(ms, layout, json) for ms in matches)
     state = [0, 1]
 
     def lines(arr: "array[int]", buf: Any, base: int, first: int) -> Iterator[bytes]:
-        yield cores.build.join_positions(arr, buf, TABLE, prefix, base, state, first)
+        got = cores.build.join_positions(arr, buf, TABLE, layout, base, state, first, -1, json)
+        if got is None:     # a URL to escape in JSON (a '"' inside <...>): the matches
+            for ms in match_lists(arr, buf, base, first):
+                yield _laid_out(_with_lines(ms, buf, base, state) if F_LINE in layout else ms,
+                                layout, json)
+        else:
+            yield got
 
     return _mapped_lines(f, mm, jobs, lines)
+
+
+def _laid_out(matches: list[Match], layout: tuple, json: bool) -> bytes:
+    """``layout`` filled in for each match (its ``line`` counted already, if asked)."""
+    import json as _json
+    out = []
+    for m in matches:
+        url = _json.dumps(m.url)[1:-1] if json else m.url
+        fields = (url.encode("ascii"), b"%d" % (m.line or 0), b"%d" % m.start)
+        out.append(b"".join(i if isinstance(i, bytes) else fields[i] for i in layout))
+    return b"".join(out)
 
 
 def _opened(f: BinaryIO, mm: Any, jobs: int, block_size: Optional[int],
