@@ -11,7 +11,7 @@ from operator import itemgetter
 from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines
 from ..text.files import F_LINE, F_OFFSET, F_URL, position_lines, url_lines
 from .common import batches, error, read_errors, reason, write_or_fail
-from .output import Writer, json_string, parts_getter, plain_value
+from .output import Writer, checks_getter, json_string, parts_getter, plain_value
 from .progress import Progress
 from .records import Input, columns_for, iter_records, plan_inputs, scan_options
 from .target import open_writer
@@ -47,6 +47,7 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
         skipped.append(line)
 
     parts = parts_getter(args.format == "jsonl") if args.parts else None
+    checks = checks_getter() if getattr(args, "details", False) else None
     # --unique: bare URLs are counted (Counter: counted in C); of records, the first
     # of each URL is kept, with a "count".
     url_counts: Optional[Counter[str]] = Counter() if args.unique else None
@@ -55,7 +56,8 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
         for inp in plan:
             lines = _plain_lines(inp, args, columns, progress.update, report)
             records = () if lines is not None else iter_records(
-                inp, args, [c for c in columns if c != "count"], progress.update, parts, report)
+                inp, args, [c for c in columns if c != "count"], progress.update, parts, report,
+                checks)
             try:
                 for data in lines or ():
                     found = found or bool(data)

@@ -10,12 +10,18 @@ import sys
 from typing import IO, Any, Iterable, Optional, Sequence
 
 from ..inputs import MissingDependency
-from ..model.parts import PART_COLUMNS, parts_getter, plain_value, utf8_text
+from ..model.parts import CHECK_COLUMNS, PART_COLUMNS, checks_getter, parts_getter, plain_value, utf8_text
 
-__all__ = ["PART_COLUMNS", "json_string", "make_writer", "parts_getter", "plain_value", "reconfigure_stdout",
+__all__ = ["DETAIL_COLUMNS", "PART_COLUMNS", "checks_getter", "json_string", "make_writer", "parts_getter", "plain_value", "reconfigure_stdout",
            "utf8_text"]
 
 _INT_COLUMNS = frozenset({"count", "line", "offset", "file_offset", "port"})
+_BOOL_COLUMNS = frozenset({"refanged", "valid", "wrapped", "hyphen_break"})
+_LIST_COLUMNS = frozenset({"problems", "edits"})
+
+#: ``--details``: what a user filters on (docs/cli.md): strict validity and the problem
+#: codes of the URL, and how it was found (over lines, a hyphen taken out, the edits).
+DETAIL_COLUMNS: tuple[str, ...] = (*CHECK_COLUMNS, "wrapped", "hyphen_break", "edits")
 
 
 class Writer:
@@ -71,6 +77,9 @@ class TextWriter(Writer):
             tail.append(_s(r["part"]))
             if r.get("file_offset") is not None:
                 tail.append(f"file_offset={r['file_offset']}")
+        for name in DETAIL_COLUMNS:
+            if name in r:
+                tail.append(f"{name}={_csv_cell(r[name])}")
         for name in PART_COLUMNS:
             if r.get(name) is not None:
                 tail.append(f"{name}={r[name]}")
@@ -140,6 +149,8 @@ def _csv_cell(value: Any) -> Any:
         return ""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, list):       # problem codes, edits: no code holds a space
+        return " ".join(value)
     return value
 
 
@@ -157,7 +168,8 @@ class ParquetWriter(Writer):
         self._pa = pa
         fields = []
         for c in self.columns:
-            kind = pa.int64() if c in _INT_COLUMNS else pa.bool_() if c == "refanged" else pa.string()
+            kind = (pa.int64() if c in _INT_COLUMNS else pa.bool_() if c in _BOOL_COLUMNS
+                    else pa.list_(pa.string()) if c in _LIST_COLUMNS else pa.string())
             fields.append(pa.field(c, kind))
         self._schema = pa.schema(fields)
         self._writer = pq.ParquetWriter(out, self._schema)

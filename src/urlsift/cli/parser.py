@@ -105,6 +105,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "Message-ID)")
     ex.add_argument("--parts", action="store_true",
                     help="add the parsed parts: scheme, user, password, host, port, path...")
+    ex.add_argument("--details", action="store_true",
+                    help="add what a filter needs: valid (RFC 1738 exactly), problems (codes), "
+                         "wrapped, hyphen_break and edits (how the URL was mended)")
     ex.add_argument("--dask", metavar="ADDRESS", default=None,
                     help="run on a Dask cluster (a scheduler address, or 'local': one worker "
                          "process per core) and write a Parquet dataset to -o DIR "

@@ -12,7 +12,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Optional, 
 from ..inputs import (input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
                       open_input)
 from .common import error, read_errors, reason
-from .output import PART_COLUMNS, plain_value
+from .output import DETAIL_COLUMNS, PART_COLUMNS, plain_value
 
 __all__ = ["Input", "columns_for", "iter_records", "plan_inputs", "scan_options"]
 
@@ -89,6 +89,8 @@ def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:
             cols.append("file_offset")   # the URL's own place, for a part read as it stands
     if args.refang:
         cols.append("refanged")
+    if getattr(args, "details", False):
+        cols += DETAIL_COLUMNS
     if getattr(args, "parts", False):
         cols += PART_COLUMNS
     return cols
@@ -97,7 +99,8 @@ def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:
 def iter_records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                  progress: Optional[Callable[[int], None]] = None,
                  parts: Optional[Callable[[str], dict]] = None,
-                 on_error: Callable[[str], None] = error) -> Iterable[Any]:
+                 on_error: Callable[[str], None] = error,
+                 checks: Optional[Callable[[str], dict]] = None) -> Iterable[Any]:
     """Bare URL strings when ``columns == ["url"]``, else one dict per URL. A mail
     message that cannot be read is told to ``on_error`` (one line) and skipped."""
     if inp.kind == "text" and not (args.refang or args.quoted) and list(columns) == ["url"]:
@@ -105,13 +108,20 @@ def iter_records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
         schemes, valid = scan_options(args)
         return iter_file_urls(inp.name, schemes=schemes, valid=valid, jobs=args.jobs,
                               progress=progress, stream=inp.stream)
-    return _records(inp, args, columns, progress, parts, on_error)
+    return _records(inp, args, columns, progress, parts, on_error, checks)
+
+
+def _details(url: str, match: Any, checks: Callable[[str], dict]) -> dict:
+    """The ``--details`` columns of one URL found (a Match or a MailMatch)."""
+    return {**checks(url), "wrapped": bool(match.wrapped),
+            "hyphen_break": bool(match.hyphen_break), "edits": list(match.edits)}
 
 
 def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
              progress: Optional[Callable[[int], None]],
              parts: Optional[Callable[[str], dict]],
-             on_error: Callable[[str], None]) -> Iterator[Any]:
+             on_error: Callable[[str], None],
+             checks: Optional[Callable[[str], dict]] = None) -> Iterator[Any]:
     name, kind = inp.name, inp.kind
     schemes, valid = scan_options(args)
     fast = list(columns) == ["url"]
@@ -132,6 +142,8 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                 rec["file_offset"] = m.file_offset
             if args.refang:
                 rec["refanged"] = m.refanged
+            if checks is not None:
+                rec.update(_details(m.url, m, checks))
             if parts is not None:
                 rec.update(parts(m.url))
             yield rec
@@ -155,6 +167,8 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                 rec["file_offset"] = f.start
         if args.refang:
             rec["refanged"] = f.refanged
+        if checks is not None:
+            rec.update(_details(f.url, f.match, checks))
         if parts is not None:
             rec.update(parts(f.url))
         yield rec

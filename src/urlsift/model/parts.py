@@ -12,9 +12,10 @@ from __future__ import annotations
 import codecs
 from typing import Any, Callable
 
-from .parsing import parse
+from .parsing import is_valid, parse
 
-__all__ = ["EXTRA_PARTS", "PART_COLUMNS", "parts_getter", "plain_value", "utf8_text"]
+__all__ = ["CHECK_COLUMNS", "EXTRA_PARTS", "PART_COLUMNS", "checks_getter", "parts_getter",
+           "plain_value", "utf8_text"]
 
 #: The parsed parts ``--parts`` adds, in column order (CSV and Parquet have exactly these).
 PART_COLUMNS: tuple[str, ...] = (
@@ -58,6 +59,41 @@ def parts_getter(extras: bool) -> Callable[[str], dict]:
         return got
 
     return parts
+
+
+#: What ``--details`` adds from the URL itself: valid by RFC 1738 exactly, and the codes
+#: of what lenient mode let pass (or the one code that made it refuse the URL).
+CHECK_COLUMNS: tuple[str, ...] = ("valid", "problems")
+
+
+def checks_getter() -> Callable[[str], dict]:
+    """``url -> {"valid": bool, "problems": [code, ...]}``, cached by URL.
+
+    ``valid`` is :func:`urlsift.is_valid` (strict); ``problems`` are the codes (docs/codes.md)
+    of the lenient parse, each once, or the code of the error when even lenient mode
+    refuses the URL. A URL is valid exactly when it has no problem.
+
+    >>> check = checks_getter()
+    >>> check("http://a.example/~x"), check("http://a.example:99999/")
+    ({'valid': False, 'problems': ['unsafe-char']}, {'valid': False, 'problems': ['bad-port']})
+    """
+    cache: dict[str, dict] = {}
+
+    def checks(url: str) -> dict:
+        got = cache.get(url)
+        if got is not None:
+            return got
+        try:
+            codes = list(dict.fromkeys(p.code for p in parse(url, strict=False).problems))
+        except ValueError as exc:
+            codes = [getattr(exc, "code", None) or "invalid"]
+        got = {"valid": is_valid(url, strict=True), "problems": codes}
+        if len(cache) > 1_000_000:
+            cache.clear()
+        cache[url] = got
+        return got
+
+    return checks
 
 
 def _percent_octets(exc: UnicodeError) -> tuple[str, int]:
