@@ -262,7 +262,7 @@ def test_missing_file_and_directory(cli, tmp_path):
     assert lines(proc) == ACCESS_URLS
     assert proc.stderr.decode().splitlines() == [
         f"urlsift: cannot read '{tmp_path / 'nope.log'}': No such file or directory",
-        f"urlsift: cannot read '{tmp_path}': Is a directory"]
+        f"urlsift: cannot read '{tmp_path}': Is a directory (-r reads a directory tree)"]
 
 
 def test_binary_invalid_utf8_and_empty(cli, tmp_path):

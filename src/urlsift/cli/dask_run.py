@@ -30,6 +30,13 @@ def _refuse(args: argparse.Namespace) -> str:
         return "--dask does not take --unique: count with urlsift.dask.url_counts (docs/dask.md)"
     if args.quoted:
         return "--dask does not take --quoted"
+    grep_style = [flag for flag, on in (("-c", args.count), ("-l", args.files_with_matches),
+                                        ("-r", args.recursive), ("--host", args.host),
+                                        ("--exclude-schemes", args.exclude_schemes),
+                                        ("--details", args.details)) if on]
+    if grep_style:
+        return (f"--dask does not take {', '.join(grep_style)}: filter the Parquet dataset "
+                f"(docs/dask.md)")
     return ""
 
 

@@ -9,10 +9,13 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 from operator import itemgetter
 
 from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines
+from ..model.equivalence import normalized
 from ..text.files import F_LINE, F_OFFSET, F_URL, position_lines, url_lines
 from .common import batches, error, read_errors, reason, write_or_fail
-from .output import Writer, checks_getter, json_string, parts_getter, plain_value
+from .grepstyle import POSITION_FIELDS, core_layout, line_template, summary_line, use_color
+from .output import TextWriter, Writer, checks_getter, json_string, parts_getter, plain_value
 from .progress import Progress
+from .filters import url_filter
 from .records import Input, columns_for, iter_records, plan_inputs, scan_options
 from .target import open_writer
 
@@ -24,15 +27,78 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if getattr(args, "dask", None):      # on a Dask cluster (imported only then)
         from .dask_run import run_dask
         return run_dask(args)
+    problem = _refuse(args)
+    if problem:
+        error(f"{problem} (try 'urlsift extract --help')")
+        return 2
+    summary = args.count or args.files_with_matches
     with contextlib.ExitStack() as stack:
         plan, status = plan_inputs(args, stack)
         mail = any(inp.kind != "text" for inp in plan)
-        columns = columns_for(args, mail)
+        columns = ["url"] if summary else columns_for(args, mail)
         writer = stack.enter_context(open_writer(args.format, columns, args.output,
                                                  [inp.name for inp in plan]))
-        found, failed = _extract_all(args, plan, columns, writer)
+        color = use_color(args)
+        if isinstance(writer, TextWriter):
+            writer.style(null=args.null, color=color)
+        if summary:
+            found, failed = _summaries(args, plan, writer, color)
+        else:
+            found, failed = _extract_all(args, plan, columns, writer)
     # as grep and rg: 2 when an input failed, else 0 when a URL was found, 1 when none
     return 2 if status or failed else (0 if found else 1)
+
+
+def _refuse(args: argparse.Namespace) -> str:
+    """What these options cannot do together ("" when they can)."""
+    if args.count and args.files_with_matches:
+        return "-c and -l are two different outputs: give one"
+    summary = "-c" if args.count else "-l" if args.files_with_matches else ""
+    if summary and args.format != "text":
+        return f"{summary} writes text, not {args.format}"
+    if summary and (args.unique or args.parts or args.details or args.with_position):
+        return f"{summary} counts or names files: leave out --unique, --parts, --details, positions"
+    return ""
+
+
+def _summaries(args: argparse.Namespace, plan: list[Input], writer: Writer,
+               color: bool) -> tuple[bool, bool]:
+    """``-c``: each input's number of URLs (``FILE:N``; ``N`` alone for one input, as
+    grep, unless ``-H``); ``-l``: the names of inputs with a URL, each read only up to
+    its first URL. (a URL was found, an input failed)"""
+    found = failed = False
+    named = args.with_filename or len(plan) > 1 or args.files_with_matches
+
+    def report(line: str) -> None:
+        nonlocal failed
+        error(line)
+        failed = True
+
+    for inp in plan:
+        n = 0
+        try:
+            urls = iter(iter_records(inp, args, ["url"], None, on_error=report))
+            try:
+                if args.files_with_matches:
+                    n = 1 if next(urls, None) is not None else 0
+                else:
+                    n = sum(len(batch) for batch in batches(urls))
+            finally:
+                close = getattr(urls, "close", None)
+                if close is not None:
+                    close()       # -l: the rest of the input is not read
+        except read_errors() as exc:
+            if isinstance(exc, BrokenPipeError):
+                raise
+            report(f"cannot read '{inp.name}': {reason(exc)}")
+            continue
+        found = found or n > 0
+        if args.files_with_matches and not n:
+            continue
+        line = summary_line(inp.name if named else None,
+                            None if args.files_with_matches else n, null=args.null, color=color)
+        write_or_fail(writer.write_lines, line.encode("utf-8", "surrogateescape"), args.output)
+    return found, failed
 
 
 def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str],
@@ -48,10 +114,14 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
 
     parts = parts_getter(args.format == "jsonl") if args.parts else None
     checks = checks_getter() if getattr(args, "details", False) else None
-    # --unique: bare URLs are counted (Counter: counted in C); of records, the first
-    # of each URL is kept, with a "count".
-    url_counts: Optional[Counter[str]] = Counter() if args.unique else None
+    # --unique (count, normalized): bare URLs are counted (Counter: counted in C); of
+    # records, the first of each URL is kept, with a "count". --unique=plain: each URL
+    # written when first found (nothing held back: works with | head).
+    counting = args.unique in ("count", "normalized")
+    key = _normalized_key() if args.unique == "normalized" else None
+    url_counts: Optional[Counter[str]] = Counter() if counting else None
     url_records: dict[str, dict[str, Any]] = {}
+    seen: set[str] = set()
     with Progress(args, plan) as progress:
         for inp in plan:
             lines = _plain_lines(inp, args, columns, progress.update, report)
@@ -64,18 +134,24 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
                     write_or_fail(writer.write_lines, data, args.output)
                 for batch in batches(records):
                     found = True
-                    if url_counts is None:
+                    if key is not None:
+                        batch = _keyed(batch, key)
+                    if args.unique == "plain":
+                        batch = _first_seen(batch, seen)
+                        if batch:
+                            write_or_fail(writer.write, batch, args.output)
+                    elif url_counts is None:
                         write_or_fail(writer.write, batch, args.output)
                     elif isinstance(batch[0], str):
                         url_counts.update(batch)
                     else:
                         for rec in batch:
-                            seen = url_records.get(rec["url"])
-                            if seen is None:
+                            first = url_records.get(rec["url"])
+                            if first is None:
                                 url_records[rec["url"]] = rec
                                 rec["count"] = 1
                             else:
-                                seen["count"] += 1
+                                first["count"] += 1
             except read_errors() as exc:
                 if isinstance(exc, BrokenPipeError):
                     raise  # our output closed, not an input error
@@ -89,13 +165,15 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
 def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                  progress: Optional[Callable[[int], None]],
                  on_error: Callable[[str], None] = error) -> Optional[Iterable[bytes]]:
-    """For ``urlsift extract [--with-position] FILE`` with nothing else asked (the text
-    output of a plain file, no filter, no bar): the lines made in the core, no Match
+    """For ``urlsift extract [-H] [-n] [-b] FILE`` as text or JSON lines with nothing
+    else asked (a plain file, no filter, no bar): the lines made in the core, no Match
     built; for an mbox, the URLs of each piece of the spool joined at once. None when
     anything else is asked."""
     cols = list(columns)
-    if (inp.kind == "mbox" and args.format == "text" and cols == ["url"] and not args.unique
-            and not args.refang and progress is None):
+    plain = (not args.unique and not args.refang and progress is None
+             and url_filter(args) is None)
+    color = use_color(args)
+    if inp.kind == "mbox" and args.format == "text" and cols == ["url"] and plain and not color:
         schemes, valid = scan_options(args)
         if schemes is None and valid is None:     # the lines made in the core
             return mbox_url_lines(inp.name, on_error=on_error, stream=inp.stream, jobs=args.jobs)
@@ -103,33 +181,71 @@ def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                                  stream=inp.stream, jobs=args.jobs)
         return (("\n".join(map(itemgetter(0), ms)) + "\n").encode("utf-8", "surrogateescape")
                 for ms in lists if ms)
-    plain = (args.format in ("text", "jsonl") and cols in (["url"], POSITION_COLUMNS)
-             and not args.unique and inp.kind == "text" and not (args.refang or args.quoted)
-             and progress is None and scan_options(args) == (None, None)
-             and inp.stream is None)
-    if not plain or not is_plain_file(inp.name):
+    positions = cols[:1] == ["url"] and all(c in POSITION_FIELDS for c in cols[1:])
+    if not (plain and positions and args.format in ("text", "jsonl") and inp.kind == "text"
+            and not args.quoted and scan_options(args) == (None, None)
+            and inp.stream is None and is_plain_file(inp.name)):
         return None
     if args.format == "jsonl":     # the lines JsonlWriter would write, made in the core
         return position_lines(inp.name, _jsonl_layout(inp.name, cols), jobs=args.jobs, json=True)
-    if cols == POSITION_COLUMNS:     # FILE:LINE:OFFSET:URL, as TextWriter writes them
-        prefix = (inp.name + ":").encode("utf-8", "surrogateescape")
-        return position_lines(inp.name, (prefix, F_LINE, b":", F_OFFSET, b":", F_URL, b"\n"),
-                              jobs=args.jobs)
-    return url_lines(inp.name, jobs=args.jobs)
+    if cols == ["url"] and not color:
+        return url_lines(inp.name, jobs=args.jobs)
+    # FILE:LINE:OFFSET:URL (those asked for), as TextWriter writes them
+    layout = core_layout(line_template(cols, null=args.null, color=color), inp.name)
+    return position_lines(inp.name, layout, jobs=args.jobs)
 
 
 def _jsonl_layout(name: str, columns: Sequence[str]) -> tuple:
-    """The layout of ``{"url": ..., "file": ..., "line": ..., "offset": ...}`` lines,
-    byte for byte what :class:`JsonlWriter` writes for such a record."""
-    if columns == ["url"]:
-        return (b'{"url": "', F_URL, b'"}\n')
-    shown = json_string(plain_value(name)).encode("utf-8")
-    return (b'{"url": "', F_URL, b'", "file": ' + shown + b', "line": ', F_LINE,
-            b', "offset": ', F_OFFSET, b'}\n')
+    """The layout of ``{"url": ..., "file": ..., "line": ..., "offset": ...}`` lines
+    (the fields in ``columns``), byte for byte what :class:`JsonlWriter` writes."""
+    layout: list = [b'{"url": "', F_URL, b'"']
+    for name_ in columns[1:]:
+        if name_ == "file":
+            layout.append(b', "file": ' + json_string(plain_value(name)).encode("utf-8"))
+        else:
+            layout += [b', "%s": ' % name_.encode(), F_LINE if name_ == "line" else F_OFFSET]
+    layout.append(b"}\n")
+    return tuple(layout)
 
 
-#: The columns of ``--with-position`` alone (text: ``FILE:LINE:OFFSET:URL``).
-POSITION_COLUMNS = ["url", "file", "line", "offset"]
+def _normalized_key() -> Callable[[str], str]:
+    """``--unique=normalized``: a URL's :func:`urlsift.normalized` form (DESIGN.md's
+    equivalence, each URL worked out once), or its text when it has none."""
+    cache: dict[str, str] = {}
+
+    def key(url: str) -> str:
+        got = cache.get(url)
+        if got is None:
+            try:
+                got = normalized(url)
+            except ValueError:
+                got = url
+            if len(cache) > 1_000_000:
+                cache.clear()
+            cache[url] = got
+        return got
+
+    return key
+
+
+def _keyed(batch: list, key: Callable[[str], str]) -> list:
+    """The batch with each URL replaced by its key (records: their ``url`` field)."""
+    if isinstance(batch[0], str):
+        return [key(u) for u in batch]
+    for rec in batch:
+        rec["url"] = key(rec["url"])
+    return batch
+
+
+def _first_seen(batch: list, seen: set[str]) -> list:
+    """The items of ``batch`` whose URL is not in ``seen`` yet, each once; ``seen`` grows."""
+    out = []
+    for item in batch:
+        url = item if isinstance(item, str) else item["url"]
+        if url not in seen:
+            seen.add(url)
+            out.append(item)
+    return out
 
 
 def _unique_records(url_counts: Counter[str], url_records: dict[str, dict[str, Any]],

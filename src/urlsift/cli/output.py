@@ -10,6 +10,7 @@ import sys
 from typing import IO, Any, Iterable, Optional, Sequence
 
 from ..inputs import MissingDependency
+from .grepstyle import line_template
 from ..model.parts import CHECK_COLUMNS, PART_COLUMNS, checks_getter, parts_getter, plain_value, utf8_text
 
 __all__ = ["DETAIL_COLUMNS", "PART_COLUMNS", "checks_getter", "json_string", "make_writer", "parts_getter", "plain_value", "reconfigure_stdout",
@@ -50,28 +51,35 @@ class Writer:
 
 
 class TextWriter(Writer):
-    """One URL a line; ``count`` (``uniq -c`` style) and ``FILE:LINE:OFFSET:`` (mail:
-    ``FILE:OFFSET:MESSAGE-ID:``) in front when asked for; the mail part and ``--parts``
-    after a tab. Mail fields without ``--with-position`` are for jsonl/csv."""
+    """One URL a line; ``count`` (``uniq -c`` style) and the position fields
+    (:func:`~urlsift.cli.grepstyle.line_template`: ``FILE:LINE:OFFSET:``, mail
+    ``FILE:OFFSET:MESSAGE-ID:``) in front when asked for; the mail part, ``--details``
+    and ``--parts`` after a tab. Mail fields without ``--with-position`` are for
+    jsonl/csv. :meth:`style` sets ``-0`` and colors."""
+
+    def __init__(self, out: IO[str], columns: Sequence[str]) -> None:
+        super().__init__(out, columns)
+        self.style()
+
+    def style(self, *, null: bool = False, color: bool = False) -> None:
+        """``-0`` (a NUL after the file name) and ``--color`` (SGR sequences)."""
+        self.template = line_template(self.columns, null=null, color=color)
+        self.plain = self.columns == ["url"] and not color
 
     def write(self, batch: Sequence[Any]) -> None:
         if not batch:
             return
-        if self.columns == ["url"]:
+        if self.plain:
             self.out.write("\n".join(batch))
             self.out.write("\n")
             return
+        if self.columns == ["url"]:
+            batch = [{"url": u} for u in batch]
         self.out.write("".join(self._line(r) for r in batch))
 
     def _line(self, r: dict) -> str:
-        head = ""
-        if "count" in r:
-            head = f"{r['count']:7d} "
-        if "file" in r:
-            if "message_id" in r:
-                head += f"{r['file']}:{_s(r.get('offset'))}:{_s(r.get('message_id'))}:"
-            else:
-                head += f"{r['file']}:{_s(r.get('line'))}:{_s(r.get('offset'))}:"
+        head = f"{r['count']:7d} " if "count" in r else ""
+        body = "".join(text if kind == "lit" else _s(r.get(text)) for kind, text in self.template)
         tail = []
         if "part" in r and "file" in r:
             tail.append(_s(r["part"]))
@@ -83,7 +91,7 @@ class TextWriter(Writer):
         for name in PART_COLUMNS:
             if r.get(name) is not None:
                 tail.append(f"{name}={r[name]}")
-        return head + r["url"] + ("\t" + "\t".join(tail) if tail else "") + "\n"
+        return head + body + ("\t" + "\t".join(tail) if tail else "") + "\n"
 
 
 def _s(value: Any) -> str:

@@ -4,7 +4,8 @@ from __future__ import annotations
 import argparse
 import os
 import re
-from typing import NoReturn
+import sys
+from typing import Any, NoReturn
 
 from .. import __version__
 from .commands import cmd_parse, cmd_stats, cmd_validate
@@ -18,6 +19,8 @@ examples:
   urlsift extract --unique access.log.*.gz       distinct URLs with counts, rotated logs too
   zcat big.log.gz | urlsift extract --schemes http,https | head
   urlsift extract --format jsonl --with-position --parts access.log
+  urlsift extract -r -c /var/log/nginx           URLs per file of a tree, as grep -rc
+  urlsift extract --unique=plain --host '*.example.com' -r mail/
   urlsift extract --format csv -o urls.csv --mbox ~/mail/inbox
   urlsift extract --refang threat-report.txt     hxxp://evil[.]example -> http://evil.example
   urlsift extract --quoted old-thread.txt        <URL:...> wrapped over "> " lines, whole
@@ -55,6 +58,14 @@ class _Parser(argparse.ArgumentParser):
     """Usage errors in one line and a pointer to --help (argparse prints the whole usage
     block first: five lines a user must read past to find the one that matters)."""
 
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """``--unique=MODE`` is spelled as one word: ``-u FILE`` must stay a file."""
+        if args is None:
+            args = sys.argv[1:]
+        args = [a for arg in args for a in (["--unique-mode", arg.split("=", 1)[1]]
+                                           if arg.startswith("--unique=") else [arg])]
+        return super().parse_known_args(args, namespace)
+
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (try '{self.prog} --help')\n")
 
@@ -73,8 +84,16 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("files", nargs="*", metavar="FILE",
                       help="text, log or mail files; .gz .bz2 .xz .zst read as they are; "
                            "'-' or none: standard input")
+    scan.add_argument("-r", "--recursive", action="store_true",
+                      help="read the files of directory trees, as grep -r: sorted, no symbolic "
+                           "link followed, binary files skipped")
     scan.add_argument("--schemes", type=_schemes, metavar="LIST",
                       help="only these schemes, comma-separated (e.g. http,https,ftp)")
+    scan.add_argument("--exclude-schemes", type=_schemes, metavar="LIST",
+                      help="not these schemes, comma-separated (e.g. mailto,news)")
+    scan.add_argument("--host", action="append", metavar="GLOB",
+                      help="only URLs whose host matches the shell pattern (e.g. '*.example.com'; "
+                           "case-insensitive; repeatable)")
     scan.add_argument("--valid-only", action="store_true",
                       help="only URLs valid in lenient mode (the real-world syntax)")
     scan.add_argument("--strict", action="store_true",
@@ -98,11 +117,35 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("-f", "--format", choices=("text", "jsonl", "csv", "parquet"),
                     default="text", help="output format (parquet needs pyarrow)")
     ex.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
-    ex.add_argument("-u", "--unique", action="store_true",
-                    help="each distinct URL once with its count, most frequent first")
+    ex.add_argument("-u", "--unique", action="store_const", const="count", default=None,
+                    help="each distinct URL once with its count, most frequent first; "
+                         "--unique=plain: once each, no count, in the order first found "
+                         "(sort -u without the sort); --unique=normalized: with counts, URLs "
+                         "equivalent under RFC 1738 counted as one")
+    ex.add_argument("--unique-mode", choices=("count", "plain", "normalized"), dest="unique",
+                    help=argparse.SUPPRESS)
     ex.add_argument("--with-position", action="store_true",
-                    help="add file, line and byte offset (mail: file, message offset, "
+                    help="add file, line and byte offset (-H -n -b; mail: file, message offset, "
                          "Message-ID)")
+    grep = ex.add_argument_group("as grep and rg")
+    grep.add_argument("-H", "--with-filename", action="store_true",
+                      help="the file name before each URL")
+    grep.add_argument("-n", "--line-number", action="store_true",
+                      help="the 1-based line number (mail: none, a URL may come from a decoded "
+                           "part; -b gives its place)")
+    grep.add_argument("-b", "--byte-offset", action="store_true",
+                      help="the byte offset of the URL's text in the (decompressed) file "
+                           "(mail: of its message)")
+    grep.add_argument("-c", "--count", action="store_true",
+                      help="only a count of URLs per file (FILE:N; N alone for one file)")
+    grep.add_argument("-l", "--files-with-matches", action="store_true",
+                      help="only the names of files with a URL")
+    grep.add_argument("-0", "--null", action="store_true",
+                      help="a NUL after each file name instead of ':' (or the newline of -l): "
+                           "unambiguous for names with ':' (Maildir)")
+    grep.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
+                      help="color file names, numbers and URLs in text output (auto: on a "
+                           "terminal, unless NO_COLOR is set)")
     ex.add_argument("--parts", action="store_true",
                     help="add the parsed parts: scheme, user, password, host, port, path...")
     ex.add_argument("--details", action="store_true",

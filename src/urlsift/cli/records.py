@@ -10,8 +10,9 @@ import stat
 from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Optional, Sequence
 
 from ..inputs import (input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
-                      open_input)
+                      open_input, walk_tree)
 from .common import error, read_errors, reason
+from .filters import narrowed_schemes, url_filter
 from .output import DETAIL_COLUMNS, PART_COLUMNS, plain_value
 
 __all__ = ["Input", "columns_for", "iter_records", "plan_inputs", "scan_options"]
@@ -38,49 +39,71 @@ def _regular(name: str) -> bool:
 def scan_options(args: argparse.Namespace) -> tuple[Optional[tuple], Optional[str]]:
     """``(schemes, valid)`` as the scanner takes them, from the command's options."""
     valid = "strict" if args.strict else "lenient" if args.valid_only else None
-    return args.schemes, valid
+    return narrowed_schemes(args), valid
 
 
 def plan_inputs(args: argparse.Namespace,
                 stack: contextlib.ExitStack) -> tuple[list[Input], int]:
     """The inputs that can be opened, each sniffed (text or mail) exactly once; errors
-    reported, status 2. Streams opened here stay open until ``stack`` closes."""
-    plan = []
-    status = 0
+    reported, status 2. Streams opened here stay open until ``stack`` closes. With
+    ``-r`` a directory stands for the files of its tree (:func:`walk_tree`)."""
+    plan: list[Input] = []
+    failed: list[str] = []
+
+    def report(line: str) -> None:
+        error(line)
+        failed.append(line)
+
     for name in args.files or ["-"]:
-        stream = None
-        try:
-            kind = input_kind(name)
-            if kind == "directory":
-                raise IsADirectoryError(21, "Is a directory", name)
-            if kind == "text" and name != "-" and _regular(name):
-                # a regular file can be opened again: sniffed here, read later
-                if args.mbox:
-                    kind = "mbox"
-                else:
-                    with open_input(name) as sniffed:
-                        kind = input_kind(name, sniffed)
-            elif kind == "text":
-                # read once: the stream that is sniffed is the one that is read
-                stream = stack.enter_context(open_input(name))
-                kind = "mbox" if args.mbox else input_kind(name, stream)
-        except read_errors() as exc:
-            if isinstance(exc, BrokenPipeError):
-                raise  # our output closed, not an input error
-            error(f"cannot read '{name}': {reason(exc)}")
-            status = 2
+        if getattr(args, "recursive", False) and name != "-" and input_kind(name) == "directory":
+            for path, kind in walk_tree(name, report):
+                inp = _plan_one(path, args, stack, report)
+                if inp is not None:
+                    plan.append(inp)
             continue
-        plan.append(Input(name, kind, stream))
-    return plan, status
+        inp = _plan_one(name, args, stack, report)
+        if inp is not None:
+            plan.append(inp)
+    return plan, 2 if failed else 0
+
+
+def _plan_one(name: str, args: argparse.Namespace, stack: contextlib.ExitStack,
+              report: Callable[[str], None]) -> Optional[Input]:
+    """One input sniffed, or None when it cannot be read (said through ``report``)."""
+    stream = None
+    try:
+        kind = input_kind(name)
+        if kind == "directory":
+            raise IsADirectoryError(21, "Is a directory (-r reads a directory tree)", name)
+        if kind == "text" and name != "-" and _regular(name):
+            # a regular file can be opened again: sniffed here, read later
+            if args.mbox:
+                kind = "mbox"
+            else:
+                with open_input(name) as sniffed:
+                    kind = input_kind(name, sniffed)
+        elif kind == "text":
+            # read once: the stream that is sniffed is the one that is read
+            stream = stack.enter_context(open_input(name))
+            kind = "mbox" if args.mbox else input_kind(name, stream)
+    except read_errors() as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise  # our output closed, not an input error
+        report(f"cannot read '{name}': {reason(exc)}")
+        return None
+    return Input(name, kind, stream)
 
 
 def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:
     """The output columns for the options given (``["url"]`` alone: bare strings)."""
     cols = ["url"]
-    if getattr(args, "unique", False):
+    if getattr(args, "unique", None) in ("count", "normalized"):
         cols.append("count")
-    if getattr(args, "with_position", False):
-        cols += ["file", "line", "offset"]
+    every = getattr(args, "with_position", False)
+    for name, flag in (("file", "with_filename"), ("line", "line_number"),
+                       ("offset", "byte_offset")):
+        if every or getattr(args, flag, False):
+            cols.append(name)
     # the text format shows a mail URL's message and part with --with-position only
     shown = getattr(args, "format", "text") != "text" or getattr(args, "with_position", False)
     if mail and shown:
@@ -102,13 +125,19 @@ def iter_records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                  on_error: Callable[[str], None] = error,
                  checks: Optional[Callable[[str], dict]] = None) -> Iterable[Any]:
     """Bare URL strings when ``columns == ["url"]``, else one dict per URL. A mail
-    message that cannot be read is told to ``on_error`` (one line) and skipped."""
+    message that cannot be read is told to ``on_error`` (one line) and skipped. Only
+    the URLs that ``--exclude-schemes`` and ``--host`` keep (:func:`url_filter`)."""
+    keep = url_filter(args)
     if inp.kind == "text" and not (args.refang or args.quoted) and list(columns) == ["url"]:
         # The common case, kept free of per-URL Python code (map over the matches).
         schemes, valid = scan_options(args)
-        return iter_file_urls(inp.name, schemes=schemes, valid=valid, jobs=args.jobs,
+        urls = iter_file_urls(inp.name, schemes=schemes, valid=valid, jobs=args.jobs,
                               progress=progress, stream=inp.stream)
-    return _records(inp, args, columns, progress, parts, on_error, checks)
+        return urls if keep is None else filter(keep, urls)
+    records = _records(inp, args, columns, progress, parts, on_error, checks)
+    if keep is None:
+        return records
+    return (r for r in records if keep(r if isinstance(r, str) else r["url"]))
 
 
 def _details(url: str, match: Any, checks: Callable[[str], dict]) -> dict:
@@ -125,8 +154,10 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     name, kind = inp.name, inp.kind
     schemes, valid = scan_options(args)
     fast = list(columns) == ["url"]
-    with_pos = "file" in columns
+    with_file, with_line, with_offset = ("file" in columns, "line" in columns,
+                                         "offset" in columns)
     mail_cols = "message_id" in columns
+    file_offset = "file_offset" in columns
     if kind in ("mbox", "maildir"):
         for m in iter_mail_urls(name, schemes=schemes, valid=valid, refang=args.refang,
                                 on_error=on_error, stream=inp.stream, jobs=args.jobs):
@@ -134,11 +165,16 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                 yield m.url
                 continue
             rec: dict = {"url": m.url}
-            if with_pos:
-                rec.update(file=plain_value(m.source), line=None, offset=m.offset)
-            rec.update(message_id=plain_value(m.message_id), date=plain_value(m.date),
-                       part=plain_value(m.part))
-            if with_pos:
+            if with_file:
+                rec["file"] = plain_value(m.source)
+            if with_line:
+                rec["line"] = None       # a URL of a decoded part has no line in the file
+            if with_offset:
+                rec["offset"] = m.offset
+            if mail_cols:
+                rec.update(message_id=plain_value(m.message_id), date=plain_value(m.date),
+                           part=plain_value(m.part))
+            if file_offset:
                 rec["file_offset"] = m.file_offset
             if args.refang:
                 rec["refanged"] = m.refanged
@@ -151,7 +187,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     shown = plain_value(name)     # a file name that is not UTF-8: its octets as %XX
     found = iter_file_matches(name, schemes=schemes, valid=valid, refang=args.refang,
                               quoted=args.quoted,
-                              line_numbers=with_pos, jobs=args.jobs, progress=progress,
+                              line_numbers=with_line, jobs=args.jobs, progress=progress,
                               stream=inp.stream)
     if fast:
         for f in found:
@@ -159,12 +195,16 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
         return
     for f in found:
         rec = {"url": f.url}
-        if with_pos:
-            rec.update(file=shown, line=f.line, offset=f.start)
+        if with_file:
+            rec["file"] = shown
+        if with_line:
+            rec["line"] = f.line
+        if with_offset:
+            rec["offset"] = f.start
         if mail_cols:
             rec.update(message_id=None, date=None, part=None)
-            if with_pos:
-                rec["file_offset"] = f.start
+        if file_offset:
+            rec["file_offset"] = f.start
         if args.refang:
             rec["refanged"] = f.refanged
         if checks is not None:

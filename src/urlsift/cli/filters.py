@@ -1,0 +1,65 @@
+"""What ``--exclude-schemes`` and ``--host`` keep: filters on each URL found, for
+``extract`` and ``stats`` alike.
+
+``--schemes`` goes to the scanner itself (a URL of another scheme is never made);
+``--exclude-schemes`` with ``--schemes`` narrows that list, and alone it is a filter on
+the URL's scheme (the scanner finds every scheme). ``--host GLOB`` parses each distinct
+URL once, leniently, and matches its host with :func:`fnmatch.fnmatchcase`, both in
+lower case (host names are case-insensitive, RFC 1738 §3.1 and RFC 1034); a URL without
+a host (``mailto:``, ``news:``) or that does not parse matches no pattern.
+
+>>> import argparse
+>>> keep = url_filter(argparse.Namespace(schemes=None, exclude_schemes=("mailto",),
+...                                      host=["*.Example.COM"]))
+>>> [keep(u) for u in ("http://www.example.com/", "http://example.org/", "mailto:a@example.com")]
+[True, False, False]
+"""
+from __future__ import annotations
+
+import argparse
+from fnmatch import fnmatchcase
+from typing import Callable, Optional
+
+from ..model.parsing import parse
+
+__all__ = ["narrowed_schemes", "url_filter"]
+
+
+def narrowed_schemes(args: argparse.Namespace) -> Optional[tuple[str, ...]]:
+    """The ``--schemes`` list without the ``--exclude-schemes`` (None: every scheme)."""
+    schemes = getattr(args, "schemes", None)
+    excluded = getattr(args, "exclude_schemes", None) or ()
+    if schemes is None:
+        return None
+    return tuple(s for s in schemes if s not in excluded)
+
+
+def url_filter(args: argparse.Namespace) -> Optional[Callable[[str], bool]]:
+    """``url -> keep?`` for the options given, or None when every URL is kept."""
+    excluded = frozenset(getattr(args, "exclude_schemes", None) or ())
+    if getattr(args, "schemes", None) is not None:
+        excluded = frozenset()         # already left out by the scanner
+    patterns = [p.lower() for p in getattr(args, "host", None) or ()]
+    if not excluded and not patterns:
+        return None
+    hosts: dict[str, bool] = {}
+
+    def host_matches(url: str) -> bool:
+        got = hosts.get(url)
+        if got is None:
+            try:
+                host = parse(url, strict=False).host
+            except ValueError:
+                host = None
+            got = bool(host) and any(fnmatchcase(host.lower(), p) for p in patterns)
+            if len(hosts) > 1_000_000:
+                hosts.clear()
+            hosts[url] = got
+        return got
+
+    def keep(url: str) -> bool:
+        if excluded and url.split(":", 1)[0].lower() in excluded:
+            return False
+        return host_matches(url) if patterns else True
+
+    return keep
