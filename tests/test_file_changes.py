@@ -96,3 +96,26 @@ def test_the_command_reports_a_shrunk_file_in_one_line(tmp_path, pure):
     assert err.count("\n") == 1
     urls = proc.stdout.decode().splitlines()
     assert urls and urls == [f"http://a.example/{i:06d}" for i in range(len(urls))]
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz"])
+def test_a_compressed_file_smaller_than_its_archive_is_not_taken_for_a_shrunk_one(
+        tmp_path, suffix):
+    # a short log compresses to more octets than it holds: the decompressing reader's
+    # fileno() is the archive's, whose size says nothing of what is read (this gave
+    # "file shrank while being read (39 bytes when opened, 39 now)" and lost the URLs)
+    import bz2
+    import gzip
+    import lzma
+    from urlsift.inputs import open_input
+    data = b"http://gz.example/\n"
+    pack = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}[suffix]
+    path = tmp_path / ("short.log" + suffix)
+    path.write_bytes(pack(data))
+    assert path.stat().st_size > len(data)
+    with open_input(str(path)) as stream:
+        assert [m.url for m in urlsift.extract_file(stream)] == ["http://gz.example/"]
+    from urlsift.cli.main import main
+    out = tmp_path / "out"
+    assert main(["extract", "-H", str(path), "-o", str(out)]) == 0
+    assert out.read_text() == f"{path}:http://gz.example/\n"

@@ -11,6 +11,7 @@ the matches of one pass over the whole file.
 """
 from __future__ import annotations
 
+import io
 import mmap
 import os
 import stat
@@ -255,6 +256,11 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Matc
 
 
 def _regular_size(f: BinaryIO) -> Optional[int]:
+    """The size of the regular file ``f`` reads as it is; None for anything else — a
+    pipe, a BytesIO, or a decompressing reader (GzipFile, BZ2File...), whose
+    ``fileno()`` is the compressed file's: its size says nothing of what is read."""
+    if not isinstance(f, (io.BufferedReader, io.FileIO)):
+        return None
     try:
         st = os.fstat(f.fileno())
     except (OSError, ValueError, AttributeError):   # no descriptor: a BytesIO, a wrapper
