@@ -337,16 +337,21 @@ def test_validate(cli, tmp_path):
     assert proc.returncode == 1
     out = lines(proc)
     assert len(out) == 3
-    assert out[0].startswith(f"{path}:3: http://h.example:99999/: bad-port at ")
-    # RFC 1738 §2.2: "%" must start an escape; position of the "%"
-    assert out[1].startswith(f"{path}:5: http://a.example/%zz: bad-escape at 17: ")
-    assert out[2].startswith(f"{path}:6: HTTP://UP.example/: uppercase-scheme at 0: ")
+    # FILE:LINE:COLUMN, both 1-based: the port starts at octet 17 of the URL, column 18
+    assert out[0].startswith(f"{path}:3:18: http://h.example:99999/: bad-port: ")
+    # RFC 1738 §2.2: "%" must start an escape; the column of the "%"
+    assert out[1].startswith(f"{path}:5:18: http://a.example/%zz: bad-escape: ")
+    assert out[2].startswith(f"{path}:6:1: HTTP://UP.example/: uppercase-scheme: ")
     assert proc.stderr.decode() == "6 checked, 3 invalid\n"
     ok = tmp_path / "ok.txt"
     ok.write_bytes(b"http://www.example.com/\n")
     assert cli("validate", "-q", ok).returncode == 0
     recs = [json.loads(x) for x in lines(cli("validate", "--json", path))]
     assert [r["line"] for r in recs] == [3, 5, 6]
+    assert [r["column"] for r in recs] == [18, 18, 1]
+    indented = tmp_path / "indented.txt"
+    indented.write_bytes(b"  \thttp://a.example/%zz\n")      # 3 white space octets first
+    assert lines(cli("validate", indented))[0].startswith(f"{indented}:1:21: ")
     assert recs[1]["problems"][0]["code"] == "bad-escape"
     lenient = cli("validate", "--lenient", path)  # lenient: upper case and %zz accepted
     assert [x.split(": ")[1] for x in lines(lenient)] == ["http://h.example:99999/"]

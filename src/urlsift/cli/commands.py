@@ -6,7 +6,7 @@ import contextlib
 import json
 import sys
 from collections import Counter
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 from ..inputs import open_input
 from ..model.parsing import check, parse
@@ -32,9 +32,15 @@ def _stdout(text: str) -> None:
     write_or_fail(sys.stdout.write, text, None)
 
 
-def _problem(p: Any) -> dict:
-    return {"position": getattr(p, "position", None), "code": getattr(p, "code", None),
-            "message": getattr(p, "message", str(p))}
+def _problem(p: Any, lead: Optional[int] = None) -> dict:
+    """A problem as JSON; with ``lead`` (white space before the URL on its line) also its
+    1-based ``column`` in the line, as compilers and ``grep --column`` count."""
+    position = getattr(p, "position", None)
+    out = {"position": position, "code": getattr(p, "code", None),
+           "message": getattr(p, "message", str(p))}
+    if lead is not None:
+        out["column"] = lead + (position or 0) + 1
+    return out
 
 
 def _warning(w: Any) -> Any:
@@ -102,6 +108,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
                     text = raw.strip()
                     if not text:
                         continue
+                    lead = len(raw) - len(raw.lstrip())   # columns count from the line's start
                     url = text.decode("utf-8", "surrogateescape")
                     checked += 1
                     problems = _problems(url, args.lenient)
@@ -114,14 +121,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
                         continue
                     invalid += 1
                     if args.json:
-                        write(json.dumps({"file": shown, "line": lineno, "url": url,
-                                          "problems": [_problem(p) for p in problems]},
-                                         ensure_ascii=False) + "\n")
+                        found = [_problem(p, lead) for p in problems]
+                        write(json.dumps({"file": shown, "line": lineno,
+                                          "column": found[0]["column"], "url": url,
+                                          "problems": found}, ensure_ascii=False) + "\n")
                     else:
-                        p = problems[0]
+                        p = _problem(problems[0], lead)
                         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-                        write(f"{shown}:{lineno}: {url}: {p.code} at {p.position}: "
-                              f"{p.message}{more}\n")
+                        write(f"{shown}:{lineno}:{p['column']}: {url}: {p['code']}: "
+                              f"{p['message']}{more}\n")
         except read_errors() as exc:
             if isinstance(exc, BrokenPipeError):
                 raise  # our output closed, not an input error
