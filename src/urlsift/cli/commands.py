@@ -12,7 +12,7 @@ from ..inputs import open_input
 from ..model.parsing import check, parse
 from .common import batches, error, read_errors, reason, write_or_fail
 from .output import plain_value, reconfigure_stdout
-from .progress import Progress
+from .progress import Progress, Relay
 from .records import iter_records, plan_inputs
 
 __all__ = ["cmd_parse", "cmd_stats", "cmd_validate", "describe"]
@@ -229,8 +229,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
         skipped.append(line)
 
     with contextlib.ExitStack() as stack:
-        plan, status = plan_inputs(args, stack)
-        with Progress(args, plan) as progress:
+        relay = Relay()
+        plan, status = plan_inputs(args, stack, relay)
+        with Progress(args, plan, relay) as progress:
             for inp in plan:
                 try:
                     for batch in batches(iter_records(inp, args, ["url"], progress.update,

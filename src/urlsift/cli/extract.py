@@ -14,7 +14,7 @@ from ..text.files import F_LINE, F_OFFSET, F_URL, position_lines, url_lines
 from .common import batches, error, read_errors, reason, write_or_fail
 from .grepstyle import POSITION_FIELDS, core_layout, line_template, summary_line, use_color
 from .output import TextWriter, Writer, checks_getter, json_string, parts_getter, plain_value
-from .progress import Progress
+from .progress import Progress, Relay
 from .filters import url_filter
 from .records import Input, columns_for, iter_records, plan_inputs, scan_options
 from .target import open_writer
@@ -33,7 +33,8 @@ def cmd_extract(args: argparse.Namespace) -> int:
         return 2
     summary = args.count or args.files_with_matches
     with contextlib.ExitStack() as stack:
-        plan, status = plan_inputs(args, stack)
+        relay = Relay()
+        plan, status = plan_inputs(args, stack, relay)
         mail = any(inp.kind != "text" for inp in plan)
         columns = ["url"] if summary else columns_for(args, mail)
         writer = stack.enter_context(open_writer(args.format, columns, args.output,
@@ -44,7 +45,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
         if summary:
             found, failed = _summaries(args, plan, writer, color)
         else:
-            found, failed = _extract_all(args, plan, columns, writer)
+            found, failed = _extract_all(args, plan, columns, writer, relay)
     # as grep and rg: 2 when an input failed, else 0 when a URL was found, 1 when none
     return 2 if status or failed else (0 if found else 1)
 
@@ -102,7 +103,7 @@ def _summaries(args: argparse.Namespace, plan: list[Input], writer: Writer,
 
 
 def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str],
-                 writer: Writer) -> tuple[bool, bool]:
+                 writer: Writer, relay: Optional[Relay] = None) -> tuple[bool, bool]:
     """Scan every input of ``plan`` into ``writer``: (a URL was found, an input failed)."""
     status = 0
     found = False
@@ -122,7 +123,7 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
     url_counts: Optional[Counter[str]] = Counter() if counting else None
     url_records: dict[str, dict[str, Any]] = {}
     seen: set[str] = set()
-    with Progress(args, plan) as progress:
+    with Progress(args, plan, relay) as progress:
         for inp in plan:
             lines = _plain_lines(inp, args, columns, progress.update, report)
             records = () if lines is not None else iter_records(

@@ -42,11 +42,12 @@ def scan_options(args: argparse.Namespace) -> tuple[Optional[tuple], Optional[st
     return narrowed_schemes(args), valid
 
 
-def plan_inputs(args: argparse.Namespace,
-                stack: contextlib.ExitStack) -> tuple[list[Input], int]:
+def plan_inputs(args: argparse.Namespace, stack: contextlib.ExitStack,
+                progress: Optional[Callable[[int], None]] = None) -> tuple[list[Input], int]:
     """The inputs that can be opened, each sniffed (text or mail) exactly once; errors
-    reported, status 2. Streams opened here stay open until ``stack`` closes. With
-    ``-r`` a directory stands for the files of its tree (:func:`walk_tree`)."""
+    reported, status 2. Streams opened here stay open until ``stack`` closes; what is
+    read of them is told to ``progress``. With ``-r`` a directory stands for the files
+    of its tree (:func:`walk_tree`)."""
     plan: list[Input] = []
     failed: list[str] = []
 
@@ -57,18 +58,19 @@ def plan_inputs(args: argparse.Namespace,
     for name in args.files or ["-"]:
         if getattr(args, "recursive", False) and name != "-" and input_kind(name) == "directory":
             for path, kind in walk_tree(name, report):
-                inp = _plan_one(path, args, stack, report)
+                inp = _plan_one(path, args, stack, report, progress)
                 if inp is not None:
                     plan.append(inp)
             continue
-        inp = _plan_one(name, args, stack, report)
+        inp = _plan_one(name, args, stack, report, progress)
         if inp is not None:
             plan.append(inp)
     return plan, 2 if failed else 0
 
 
 def _plan_one(name: str, args: argparse.Namespace, stack: contextlib.ExitStack,
-              report: Callable[[str], None]) -> Optional[Input]:
+              report: Callable[[str], None],
+              progress: Optional[Callable[[int], None]] = None) -> Optional[Input]:
     """One input sniffed, or None when it cannot be read (said through ``report``)."""
     stream = None
     try:
@@ -84,7 +86,7 @@ def _plan_one(name: str, args: argparse.Namespace, stack: contextlib.ExitStack,
                     kind = input_kind(name, sniffed)
         elif kind == "text":
             # read once: the stream that is sniffed is the one that is read
-            stream = stack.enter_context(open_input(name))
+            stream = stack.enter_context(open_input(name, progress))
             kind = "mbox" if args.mbox else input_kind(name, stream)
     except read_errors() as exc:
         if isinstance(exc, BrokenPipeError):

@@ -155,11 +155,10 @@ def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None
     if stream is None and not rewrite and name != "-" and is_plain_file(name):
         yield from _via_extract_file(name, schemes, valid, line_numbers, jobs, progress)
         return
-    with _opened(name, stream) as opened:
+    with _opened(name, stream, progress) as opened:
         if rewrite:  # the text is rewritten: our own block loop with its offset maps
             yield from iter_stream_matches(opened, schemes=schemes, valid=valid, refang=refang,
-                                           quoted=quoted, line_numbers=line_numbers,
-                                           progress=progress)
+                                           quoted=quoted, line_numbers=line_numbers)
         else:       # extract_file's streaming mode (blocks cut where no URL can cross)
             yield from _via_extract_file(opened, schemes, valid, line_numbers, 1, None)
 
@@ -178,7 +177,7 @@ def iter_file_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     kwargs: dict[str, Any] = {"schemes": tuple(schemes) if schemes is not None else None,
                               "valid": valid}
     if stream is not None or name == "-" or not is_plain_file(name):
-        return _stream_urls(name, kwargs, stream)
+        return _stream_urls(name, kwargs, stream, progress)
     kwargs["jobs"] = jobs
     matches = extract_text_file(name, **kwargs)
     if progress is None:
@@ -186,19 +185,22 @@ def iter_file_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     return _urls_with_progress(matches, progress, os.path.getsize(name))
 
 
-def _stream_urls(name: str, kwargs: dict, stream: Optional[IO[bytes]]) -> Iterator[str]:
-    with _opened(name, stream) as opened:
+def _stream_urls(name: str, kwargs: dict, stream: Optional[IO[bytes]],
+                 progress: Optional[Callable[[int], None]] = None) -> Iterator[str]:
+    with _opened(name, stream, progress) as opened:
         yield from map(itemgetter(0), extract_text_file(opened, **kwargs))
 
 
 @contextlib.contextmanager
-def _opened(name: str, stream: Optional[IO[bytes]]) -> Iterator[IO[bytes]]:
-    """``stream`` when the caller opened the input already (it closes it), else the
-    input opened here (and closed when done)."""
+def _opened(name: str, stream: Optional[IO[bytes]],
+            progress: Optional[Callable[[int], None]] = None) -> Iterator[IO[bytes]]:
+    """``stream`` when the caller opened the input already (it closes it, and counts
+    what is read of it), else the input opened here (and closed when done), ``progress``
+    told of the octets read from the file as it lies on disk (compressed or not)."""
     if stream is not None:
         yield stream
         return
-    with open_input(name) as opened:
+    with open_input(name, progress) as opened:
         yield opened
 
 

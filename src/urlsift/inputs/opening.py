@@ -15,7 +15,7 @@ import io
 import os
 import stat
 import sys
-from typing import IO, Iterator, Optional, Union, cast
+from typing import IO, Any, Callable, Iterator, Optional, Union, cast
 
 __all__ = ["MissingDependency", "PathLike", "compression_of", "decompressed", "input_kind", "is_plain_file",
            "open_input"]
@@ -124,9 +124,48 @@ class _ZstdFramesChecked:
                 self._state = "magic"
 
 
+class Counted:
+    """A binary reader that tells ``progress(n)`` of the ``n`` octets each read took from
+    ``raw``: for a compressed input, octets of the file as it lies on disk, so a bar's
+    total is the file's size. ``peek`` takes nothing and tells nothing."""
+
+    def __init__(self, raw: IO[bytes], progress: Callable[[int], None]) -> None:
+        self.raw = raw
+        self.progress = progress
+
+    def read(self, n: int = -1) -> bytes:
+        data = self.raw.read(n)
+        if data:
+            self.progress(len(data))
+        return data
+
+    def read1(self, n: int = -1) -> bytes:
+        data = self.raw.read1(n) if hasattr(self.raw, "read1") else self.raw.read(n)  # type: ignore[attr-defined]
+        if data:
+            self.progress(len(data))
+        return data
+
+    def readinto(self, b: Any) -> int:
+        n = self.raw.readinto(b) if hasattr(self.raw, "readinto") else 0  # type: ignore[attr-defined]
+        if n:
+            self.progress(n)
+        return n or 0
+
+    def readline(self, limit: int = -1) -> bytes:
+        data = self.raw.readline(limit)
+        if data:
+            self.progress(len(data))
+        return data
+
+    def __getattr__(self, name: str) -> Any:      # peek, fileno, close, readable...
+        return getattr(self.raw, name)
+
+
 @contextlib.contextmanager
-def open_input(path: PathLike) -> Iterator[IO[bytes]]:
-    """Open ``path`` (``"-"``: standard input) as a decompressed binary stream.
+def open_input(path: PathLike,
+               progress: Optional[Callable[[int], None]] = None) -> Iterator[IO[bytes]]:
+    """Open ``path`` (``"-"``: standard input) as a decompressed binary stream;
+    ``progress(n)`` is told of the octets read from the file itself (:class:`Counted`).
 
     The stream supports ``peek`` (to sniff an mbox). Raises ``OSError`` (with the
     reason) when the input cannot be read, :class:`MissingDependency` for a
@@ -140,6 +179,8 @@ def open_input(path: PathLike) -> Iterator[IO[bytes]]:
             if os.path.isdir(name):
                 raise IsADirectoryError(21, "Is a directory", name)
             raw = stack.enter_context(open(name, "rb"))
+        if progress is not None:
+            raw = cast(IO[bytes], Counted(raw, progress))
         head = raw.peek(8)[:8] if hasattr(raw, "peek") else b""  # type: ignore[attr-defined]
         kind = compression_of(head, name)
         stream = stack.enter_context(decompressed(raw, kind)) if kind else raw

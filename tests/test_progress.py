@@ -1,0 +1,98 @@
+"""The progress bar counts what is read of each input as it lies on disk: a compressed
+file by its compressed octets (so the bar ends at the file's size), standard input and
+pipes as they come, without a total. Checked on the counts, never on time."""
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import sys
+
+import pytest
+
+from urlsift.cli import build_parser
+from urlsift.cli import extract as extract_cmd
+from urlsift.cli.main import main
+from urlsift.inputs import iter_file_matches, iter_file_urls, open_input
+
+BODY = b"".join(b"line %d http://h%d.example/p?q=%d\n" % (i, i % 97, i) for i in range(20000))
+PACK = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
+
+
+@pytest.fixture(params=sorted(PACK))
+def packed(request, tmp_path):
+    path = tmp_path / ("a.log" + request.param)
+    path.write_bytes(PACK[request.param](BODY))
+    return path
+
+
+def _counter():
+    told: list[int] = []
+    return told, told.append
+
+
+def test_urls_of_a_compressed_file_count_its_compressed_octets(packed):
+    told, tell = _counter()
+    urls = list(iter_file_urls(str(packed), progress=tell))
+    assert len(urls) == 20000
+    assert sum(told) == packed.stat().st_size and len(told) >= 1
+
+
+def test_rewritten_text_counts_the_same(packed):
+    told, tell = _counter()
+    found = list(iter_file_matches(str(packed), refang=True, progress=tell))
+    assert len(found) == 20000
+    assert sum(told) == packed.stat().st_size
+
+
+def test_open_input_counts_what_is_read_of_a_plain_stream(tmp_path):
+    path = tmp_path / "plain.log"
+    path.write_bytes(BODY)
+    told, tell = _counter()
+    with open_input(str(path), tell) as f:
+        assert f.peek(5)[:5] == b"line "        # a peek takes nothing
+        assert sum(told) == 0
+        assert f.read() == BODY
+    assert sum(told) == len(BODY)
+
+
+class _Recorded(extract_cmd.Progress):
+    """The command's bar, remembered at its end (total and count)."""
+    seen: list = []
+
+    def __exit__(self, *exc):
+        if self.bar is not None:
+            _Recorded.seen.append((self.bar.total, self.bar.n))
+        super().__exit__(*exc)
+
+
+@pytest.fixture
+def terminal(monkeypatch):
+    pytest.importorskip("tqdm")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(extract_cmd, "Progress", _Recorded)
+    _Recorded.seen = []
+    return _Recorded.seen
+
+
+def test_the_bar_of_a_compressed_file_ends_at_its_size(packed, tmp_path, terminal):
+    assert main(["extract", str(packed), "-o", str(tmp_path / "out")]) == 0
+    size = packed.stat().st_size
+    assert terminal == [(size, size)]
+
+
+def test_the_bar_of_standard_input_has_no_total_and_counts_the_octets(tmp_path, terminal,
+                                                                      monkeypatch):
+    data = gzip.compress(BODY)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(data))))
+    assert main(["extract", "-", "-o", str(tmp_path / "out")]) == 0
+    assert terminal == [(None, len(data))]
+    assert (tmp_path / "out").read_bytes().count(b"\n") == 20000
+
+
+def test_a_plain_file_still_has_its_total(tmp_path, terminal):
+    path = tmp_path / "plain.log"
+    path.write_bytes(BODY)
+    assert main(["extract", str(path), "-o", str(tmp_path / "out")]) == 0
+    assert terminal == [(len(BODY), len(BODY))]
