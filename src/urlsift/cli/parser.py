@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 from .. import __version__
 from .commands import cmd_parse, cmd_stats, cmd_validate
 from .extract import cmd_extract
+from .shipped import SHELLS, cmd_completion, cmd_man
 
 __all__ = ["build_parser"]
 
@@ -188,4 +189,14 @@ def build_parser() -> argparse.ArgumentParser:
     pa.add_argument("--strict", action="store_true",
                     help="parse by RFC 1738 exactly (default: lenient, problems listed)")
     pa.set_defaults(func=cmd_parse)
+
+    co = sub.add_parser("completion", formatter_class=fmt, help="print a shell completion script",
+                        description="Print the completion script of a shell, e.g. "
+                                    "urlsift completion bash > "
+                                    "~/.local/share/bash-completion/completions/urlsift")
+    co.add_argument("shell", choices=sorted(SHELLS), help="bash, fish or zsh")
+    co.set_defaults(func=cmd_completion)
+    ma = sub.add_parser("man", formatter_class=fmt, help="print the manual page (roff)",
+                        description="Print the manual page, e.g. urlsift man | man -l -")
+    ma.set_defaults(func=cmd_man)
     return parser
