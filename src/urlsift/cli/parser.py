@@ -7,7 +7,7 @@ import re
 import sys
 from typing import Any, NoReturn
 
-from .. import __version__
+from .. import __version__, _select
 from .commands import cmd_parse, cmd_stats, cmd_validate
 from .extract import cmd_extract
 from .shipped import SHELLS, cmd_completion, cmd_man
@@ -77,7 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="urlsift", formatter_class=fmt, epilog=EPILOG,
         description="Find, validate and take apart RFC 1738 URLs in logs, mail and text.")
-    parser.add_argument("--version", action="version", version=f"urlsift {__version__}")
+    core = "compiled core" if _select.KIND == "cython" else "pure-Python core"
+    parser.add_argument("--version", action="version", version=f"urlsift {__version__} ({core})")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                 parser_class=_Parser)
 
