@@ -48,9 +48,9 @@ def url_filter(args: argparse.Namespace) -> Optional[Callable[[str], bool]]:
         got = hosts.get(url)
         if got is None:
             try:
-                host = parse(url, strict=False).host
+                host = parse(url, strict=False).host or ""
             except ValueError:
-                host = None
+                host = ""
             got = bool(host) and any(fnmatchcase(host.lower(), p) for p in patterns)
             if len(hosts) > 1_000_000:
                 hosts.clear()

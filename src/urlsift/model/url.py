@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
-from .. import codec
 from .._grammar import G_GENERIC
 from .equivalence import normalized_text as _normalized
 from .ports import default_port
 from .problems import Problem, problems_from_flat
+from .rebuild import HIER_PARTS, PartValue, decode, encode_part, from_parts, pairs_of
 from .security import warnings_of
 from .tokens import Tokens
 
@@ -33,14 +33,6 @@ _parser: list[Callable[..., "URL"]] = []
 def set_parser(parse: Callable[..., "URL"]) -> None:
     """Install the parser that :func:`_unpickle` calls (done by ``urlsift.model.parsing``)."""
     _parser[:] = [parse]
-
-
-def decode(text: str) -> str:
-    """%hex-decode a part as UTF-8, losslessly (surrogateescape), escapes kept if malformed."""
-    if "%" not in text:
-        return text
-    # looked up at call time: the tests switch cores under it
-    return codec.unquote(text, "utf-8", "surrogateescape", strict=False)
 
 
 def _cached(fn: Callable[[Any], Any]) -> property:
@@ -81,6 +73,12 @@ class URL:
     grammar: int = G_GENERIC
     #: attributes shown by ``repr`` and compared by :meth:`parts`
     _PARTS: tuple[str, ...] = ("scheme", "fragment")
+
+    def __new__(cls, *args: object, **kwargs: object) -> "URL":
+        # the parser makes URL objects (object.__new__, which does not come here)
+        hint = f" or {cls.__name__}.build(host=...)" if issubclass(cls, HierURL) else ""
+        raise TypeError(f"{cls.__name__}(...) does not make a URL: use urlsift.parse(text)"
+                        f"{hint}")
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} objects are immutable")
@@ -184,6 +182,62 @@ class URL:
     def __hash__(self) -> int:
         return hash(self.normalized())
 
+    # ``sorted(urls)``: ordered by the equivalence key, so the order agrees with ``==``
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, URL):
+            return NotImplemented
+        return self.normalized() < other.normalized()
+
+    def __le__(self, other: object) -> bool:
+        if not isinstance(other, URL):
+            return NotImplemented
+        return self.normalized() <= other.normalized()
+
+    def __gt__(self, other: object) -> bool:
+        if not isinstance(other, URL):
+            return NotImplemented
+        return self.normalized() > other.normalized()
+
+    def __ge__(self, other: object) -> bool:
+        if not isinstance(other, URL):
+            return NotImplemented
+        return self.normalized() >= other.normalized()
+
+    # ---- changing parts: a new URL, parsed again ---------------------------------
+    def _strict(self) -> bool:
+        """Was this URL parsed strictly (no problem let through)? Its changes are too."""
+        return not getattr(self, "_x", (None, ()))[1]
+
+    def _reparsed(self, text: str) -> "URL":
+        new = _parser[0](text, strict=self._strict())
+        if type(new) is not type(self):     # the registry changed under us
+            raise TypeError(f"{text!r} parses as {type(new).__name__}, not {type(self).__name__}")
+        return new
+
+    def replace(self, *, encoded: bool = False, **parts: PartValue) -> "URL":
+        """A new URL of the same scheme with ``parts`` changed (None: left out), parsed
+        again as strictly as this one (a bad part raises :class:`~urlsift.URLSyntaxError`
+        with its position and code). Parts are given decoded and %hex-encoded here,
+        or as written with ``encoded=True``. Here only ``fragment``; the ``//`` schemes
+        have ``user password host port path search`` too.
+
+        >>> from urlsift import parse
+        >>> parse("news:comp.lang.misc").replace(fragment="top")
+        NewsURL('news:comp.lang.misc#top', scheme='news', group='comp.lang.misc', fragment='top')
+        """
+        unknown = set(parts) - {"fragment"}
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no part {sorted(unknown)[0]!r} to "
+                            f"replace (only 'fragment')")
+        text = self._text if self.fragment is None else self._text[:self._t[13] - 1]
+        value = parts["fragment"]
+        fragment = value if encoded and isinstance(value, str) else encode_part("fragment", value)
+        return self._reparsed(text + (f"#{fragment}" if fragment is not None else ""))
+
+    def with_fragment(self, fragment: Optional[str]) -> "URL":
+        """:meth:`replace` of the fragment (None removes it)."""
+        return self.replace(fragment=fragment)
+
     # ---- parts, repr, pickle ---------------------------------------------------
     def parts(self) -> dict[str, object]:
         """The decoded parts by name (for comparisons part by part).
@@ -249,3 +303,94 @@ class HierURL(URL):
         if t[5] < 0:  # lenient file:/path -- no "//"
             start = t[9]
         return start, end
+
+    # ---- building and changing (RFC 1738 §3.1 parts) ------------------------------
+    #: the scheme :meth:`build` writes when none is given (the scheme classes set it)
+    default_scheme: Optional[str] = None
+
+    def replace(self, *, encoded: bool = False, **parts: PartValue) -> "HierURL":
+        """A new URL of the same scheme with some of ``user password host port path search
+        fragment`` changed (None: left out), parsed again as strictly as this one; a
+        bad part raises :class:`~urlsift.URLSyntaxError` with its position and code.
+
+        Parts are given decoded and %hex-encoded here with what their grammar allows
+        kept (a path keeps its ``/``; a search may be ``(name, value)`` pairs), or as
+        written with ``encoded=True``. A host is always written as given.
+
+        >>> from urlsift import parse
+        >>> u = parse("http://h.example/a?q=1")
+        >>> str(u.replace(path="/new dir/x", search=[("q", "a&b")]))
+        'http://h.example/new%20dir/x?q=a%26b'
+        >>> str(u.replace(host="other.example", port=8080, search=None))
+        'http://other.example:8080/a'
+        """
+        unknown = set(parts) - set(HIER_PARTS)
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no part {sorted(unknown)[0]!r} to "
+                            f"replace (parts: {', '.join(HIER_PARTS)})")
+        written = {name: self.written(name) for name in HIER_PARTS}
+        for name, value in parts.items():
+            written[name] = value if encoded and isinstance(value, str) else encode_part(name, value)
+        return self._reparsed(from_parts(self._text[:self._t[0]], written))  # type: ignore[return-value]
+
+    def with_user(self, user: Optional[str]) -> "HierURL":
+        """:meth:`replace` of the user (decoded; None removes the login's user)."""
+        return self.replace(user=user)
+
+    def with_password(self, password: Optional[str]) -> "HierURL":
+        """:meth:`replace` of the password (decoded; None removes it)."""
+        return self.replace(password=password)
+
+    def with_host(self, host: str) -> "HierURL":
+        """:meth:`replace` of the host."""
+        return self.replace(host=host)
+
+    def with_port(self, port: Optional[int]) -> "HierURL":
+        """:meth:`replace` of the port (None: the scheme's default, written as nothing)."""
+        return self.replace(port=port)
+
+    def with_path(self, path: Optional[str]) -> "HierURL":
+        """:meth:`replace` of the path (decoded, ``/`` kept; None: no path)."""
+        return self.replace(path=path)
+
+    def with_search(self, search: PartValue) -> "HierURL":
+        """:meth:`replace` of the search: text (decoded), ``(name, value)`` pairs, or None."""
+        return self.replace(search=search)
+
+    @classmethod
+    def build(cls, *, scheme: Optional[str] = None, encoded: bool = False, strict: bool = True,
+              **parts: PartValue) -> "HierURL":
+        """A URL of this class made from its parts (see :meth:`replace`), parsed ``strict``
+        (the default) or leniently. ``scheme`` defaults to the class's own (``https`` must
+        be asked for).
+
+        >>> from urlsift import HttpURL, FtpURL
+        >>> str(HttpURL.build(host="h.example", path="/a b", search=[("q", "1")]))
+        'http://h.example/a%20b?q=1'
+        >>> FtpURL.build(host="ftp.example", user="anonymous", path="/pub/x;type=i").typecode
+        'i'
+        """
+        name = scheme or cls.default_scheme
+        if name is None:
+            raise TypeError(f"{cls.__name__}.build needs scheme=...")
+        unknown = set(parts) - set(HIER_PARTS)
+        if unknown:
+            raise TypeError(f"{cls.__name__}.build got no part {sorted(unknown)[0]!r} "
+                            f"(parts: {', '.join(HIER_PARTS)})")
+        written = {k: (v if encoded and isinstance(v, str) else encode_part(k, v))
+                   for k, v in parts.items()}
+        new = _parser[0](from_parts(name, written), strict=strict)
+        if not isinstance(new, cls):
+            raise TypeError(f"scheme {name!r} makes a {type(new).__name__}, not a {cls.__name__}")
+        return new
+
+    def search_pairs(self, form: bool = False) -> list[tuple[str, str]]:
+        """The search part as ``(name, value)`` pairs split at ``&`` and the first ``=``,
+        %hex-decoded; [] without a search. ``form=True`` reads ``+`` as a space, as HTML
+        forms write it (RFC 1738 gives ``+`` no meaning).
+
+        >>> from urlsift import parse
+        >>> parse("http://h.example/s?q=a+b%26c&n=2").search_pairs()
+        [('q', 'a+b&c'), ('n', '2')]
+        """
+        return pairs_of(self.written("search"), form)

@@ -17,6 +17,7 @@ class FileURL(HierURL):
     """``file://<host>/<path>``; host "" or "localhost" is this machine."""
 
     __slots__ = ()
+    default_scheme = "file"
     grammar = G_FILE
     _PARTS = ("scheme", "host", "path", "is_local", "fragment")
 

@@ -17,6 +17,7 @@ class FtpURL(HierURL):
     """``ftp://user:password@host:port/cwd1/.../name;type=typecode``."""
 
     __slots__ = ()
+    default_scheme = "ftp"
     grammar = G_FTP
     _PARTS = HierURL._PARTS[:-1] + ("segments", "typecode", "fragment")
 

@@ -17,6 +17,7 @@ class GopherURL(HierURL):
     """``gopher://host:port/<gtype><selector>%09<search>%09<gopher+_string>``."""
 
     __slots__ = ()
+    default_scheme = "gopher"
     grammar = G_GOPHER
     _PARTS = HierURL._PARTS[:-1] + ("gtype", "selector", "search", "gopher_plus", "fragment")
 

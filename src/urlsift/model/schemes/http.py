@@ -17,6 +17,7 @@ class HttpURL(HierURL):
     """``http://host:port/path?search``; no user or password in strict mode."""
 
     __slots__ = ()
+    default_scheme = "http"
     grammar = G_HTTP
     _PARTS = HierURL._PARTS[:-1] + ("path", "search", "segments", "fragment")
 

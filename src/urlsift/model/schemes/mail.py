@@ -94,6 +94,7 @@ class NntpURL(HierURL):
     """``nntp://host:port/<newsgroup-name>/<article-number>`` (§3.7)."""
 
     __slots__ = ()
+    default_scheme = "nntp"
     grammar = G_NNTP
     _PARTS = ("scheme", "host", "port", "group", "article", "fragment")
 

@@ -16,6 +16,7 @@ class ProsperoURL(HierURL):
     """``prospero://host:port/<hsoname>;<field>=<value>``."""
 
     __slots__ = ()
+    default_scheme = "prospero"
     grammar = G_PROSPERO
     _PARTS = ("scheme", "host", "port", "hsoname", "fields", "fragment")
 

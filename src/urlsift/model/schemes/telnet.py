@@ -15,4 +15,5 @@ class TelnetURL(HierURL):
     """``telnet://user:password@host:port/``; user and password are advisory only."""
 
     __slots__ = ()
+    default_scheme = "telnet"
     grammar = G_TELNET

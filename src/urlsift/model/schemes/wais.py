@@ -17,6 +17,7 @@ class WaisURL(HierURL):
     """``wais://host:port/database``, ``...database?search``, ``...database/wtype/wpath``."""
 
     __slots__ = ()
+    default_scheme = "wais"
     grammar = G_WAIS
     _PARTS = ("scheme", "host", "port", "database", "search", "wtype", "wpath", "fragment")
 
