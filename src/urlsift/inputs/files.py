@@ -15,21 +15,44 @@ import contextlib
 import os
 from itertools import chain, islice
 from operator import itemgetter
-from typing import IO, Any, Callable, Iterable, Iterator, Optional
+from typing import (IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Optional,
+                    Union, overload)
 
 from ..text.extraction import check_valid
 from ..text.extraction import extract_file as extract_text_file
 from ..text.streams import Found, iter_stream_matches, text_of
+from ..text.match import Match
 from .opening import PathLike, input_kind, is_plain_file, open_input
+
+if TYPE_CHECKING:         # the mail layer loads only when mail is read
+    from ..mail.message import MailMatch
 
 __all__ = ["extract_file", "iter_file_matches", "iter_file_urls", "iter_mail_urls", "mbox_match_lists",
            "mbox_url_lines",
            "iter_messages"]
 
 
+@overload
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
                  schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
-                 block_size: Optional[int] = None, mbox: bool = False) -> Iterator[Any]:
+                 block_size: Optional[int] = None,
+                 mbox: Literal[False] = False) -> Iterator[Match]: ...
+@overload
+def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
+                 schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
+                 block_size: Optional[int] = None,
+                 mbox: Literal[True]) -> Iterator[MailMatch]: ...
+@overload
+def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
+                 schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
+                 block_size: Optional[int] = None,
+                 mbox: bool = False) -> Iterator[Union[Match, MailMatch]]: ...
+
+
+def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
+                 schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
+                 block_size: Optional[int] = None,
+                 mbox: bool = False) -> Iterator[Union[Match, MailMatch]]:
     """Every URL in a file, in file order, without reading the file into memory.
 
     Text: :func:`urlsift.text.extract_file` (memory-mapped, ``jobs`` threads, or
@@ -73,7 +96,7 @@ def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                    valid: Optional[str] = None, refang: bool = False,
                    on_error: Optional[Callable[[str], None]] = None,
                    stream: Optional[IO[bytes]] = None,
-                   engine: Optional[str] = None, jobs: int = 1) -> Iterator[Any]:
+                   engine: Optional[str] = None, jobs: int = 1) -> Iterator[MailMatch]:
     """Every URL of every message of the mbox or Maildir at ``path`` (``"-"``: stdin),
     as :class:`urlsift.mail.MailMatch` objects (``stream``: see :func:`iter_messages`).
 

@@ -60,7 +60,7 @@ class MailMatch(NamedTuple):
     #: ``<URL:...>``-style wrapper, broken at a hyphen, what turned ``raw`` into ``url``.
     wrapped: bool = False
     hyphen_break: bool = False
-    edits: tuple = ()
+    edits: tuple[str, ...] = ()
     #: Where the URL's text starts in the spool file, for a part scanned as it stands
     #: (7bit, 8bit, binary, and the URL-bearing headers); None for a decoded part.
     file_offset: Optional[int] = None

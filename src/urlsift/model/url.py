@@ -12,7 +12,7 @@ them (:mod:`urlsift.model.parsing`) sits above this module.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, TypeVar, cast
 
 from .._grammar import G_GENERIC
 from .equivalence import normalized_text as _normalized
@@ -35,8 +35,17 @@ def set_parser(parse: Callable[..., "URL"]) -> None:
     _parser[:] = [parse]
 
 
-def _cached(fn: Callable[[Any], Any]) -> property:
-    """A read-only property computed once per object and kept in its ``_c`` slot."""
+T = TypeVar("T")
+#: ``replace``/``build`` give an object of the class they are called on
+H = TypeVar("H", bound="HierURL")
+U = TypeVar("U", bound="URL")
+
+
+def _cached(fn: Callable[[Any], T]) -> T:
+    """A read-only property computed once per object and kept in its ``_c`` slot.
+
+    (Typed as the value it gives, so ``u.segments`` is a ``tuple[str, ...]`` to a type
+    checker; at run time it is a plain ``property``, which costs nothing more.)"""
     name = fn.__name__
 
     def get(self: "URL") -> Any:
@@ -53,7 +62,7 @@ def _cached(fn: Callable[[Any], Any]) -> property:
 
     get.__doc__ = fn.__doc__
     get.__name__ = name
-    return property(get)
+    return cast(T, property(get))
 
 
 class URL:
@@ -208,13 +217,13 @@ class URL:
         """Was this URL parsed strictly (no problem let through)? Its changes are too."""
         return not getattr(self, "_x", (None, ()))[1]
 
-    def _reparsed(self, text: str) -> "URL":
+    def _reparsed(self: U, text: str) -> U:
         new = _parser[0](text, strict=self._strict())
         if type(new) is not type(self):     # the registry changed under us
             raise TypeError(f"{text!r} parses as {type(new).__name__}, not {type(self).__name__}")
-        return new
+        return cast(U, new)
 
-    def replace(self, *, encoded: bool = False, **parts: PartValue) -> "URL":
+    def replace(self: U, *, encoded: bool = False, **parts: PartValue) -> U:
         """A new URL of the same scheme with ``parts`` changed (None: left out), parsed
         again as strictly as this one (a bad part raises :class:`~urlsift.URLSyntaxError`
         with its position and code). Parts are given decoded and %hex-encoded here,
@@ -234,7 +243,7 @@ class URL:
         fragment = value if encoded and isinstance(value, str) else encode_part("fragment", value)
         return self._reparsed(text + (f"#{fragment}" if fragment is not None else ""))
 
-    def with_fragment(self, fragment: Optional[str]) -> "URL":
+    def with_fragment(self: U, fragment: Optional[str]) -> U:
         """:meth:`replace` of the fragment (None removes it)."""
         return self.replace(fragment=fragment)
 
@@ -308,7 +317,7 @@ class HierURL(URL):
     #: the scheme :meth:`build` writes when none is given (the scheme classes set it)
     default_scheme: Optional[str] = None
 
-    def replace(self, *, encoded: bool = False, **parts: PartValue) -> "HierURL":
+    def replace(self: H, *, encoded: bool = False, **parts: PartValue) -> H:
         """A new URL of the same scheme with some of ``user password host port path search
         fragment`` changed (None: left out), parsed again as strictly as this one; a
         bad part raises :class:`~urlsift.URLSyntaxError` with its position and code.
@@ -331,35 +340,35 @@ class HierURL(URL):
         written = {name: self.written(name) for name in HIER_PARTS}
         for name, value in parts.items():
             written[name] = value if encoded and isinstance(value, str) else encode_part(name, value)
-        return self._reparsed(from_parts(self._text[:self._t[0]], written))  # type: ignore[return-value]
+        return self._reparsed(from_parts(self._text[:self._t[0]], written))
 
-    def with_user(self, user: Optional[str]) -> "HierURL":
+    def with_user(self: H, user: Optional[str]) -> H:
         """:meth:`replace` of the user (decoded; None removes the login's user)."""
         return self.replace(user=user)
 
-    def with_password(self, password: Optional[str]) -> "HierURL":
+    def with_password(self: H, password: Optional[str]) -> H:
         """:meth:`replace` of the password (decoded; None removes it)."""
         return self.replace(password=password)
 
-    def with_host(self, host: str) -> "HierURL":
+    def with_host(self: H, host: str) -> H:
         """:meth:`replace` of the host."""
         return self.replace(host=host)
 
-    def with_port(self, port: Optional[int]) -> "HierURL":
+    def with_port(self: H, port: Optional[int]) -> H:
         """:meth:`replace` of the port (None: the scheme's default, written as nothing)."""
         return self.replace(port=port)
 
-    def with_path(self, path: Optional[str]) -> "HierURL":
+    def with_path(self: H, path: Optional[str]) -> H:
         """:meth:`replace` of the path (decoded, ``/`` kept; None: no path)."""
         return self.replace(path=path)
 
-    def with_search(self, search: PartValue) -> "HierURL":
+    def with_search(self: H, search: PartValue) -> H:
         """:meth:`replace` of the search: text (decoded), ``(name, value)`` pairs, or None."""
         return self.replace(search=search)
 
     @classmethod
-    def build(cls, *, scheme: Optional[str] = None, encoded: bool = False, strict: bool = True,
-              **parts: PartValue) -> "HierURL":
+    def build(cls: type[H], *, scheme: Optional[str] = None, encoded: bool = False,
+              strict: bool = True, **parts: PartValue) -> H:
         """A URL of this class made from its parts (see :meth:`replace`), parsed ``strict``
         (the default) or leniently. ``scheme`` defaults to the class's own (``https`` must
         be asked for).

@@ -6,9 +6,10 @@
 """
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..model.parsing import parse
+from ..model.url import URL
 
 __all__ = ["Match"]
 
@@ -35,15 +36,33 @@ class Match(tuple):
                 line: Optional[int] = None) -> "Match":
         return tuple.__new__(cls, (url, start, end, raw, wrapped, hyphen_break, edits, line))
 
-    url = property(lambda self: self[0], doc="The URL: wrapper, white space and trimmed punctuation removed.")
-    start = property(lambda self: self[1], doc="Offset of the raw span (octets for bytes, characters for str).")
-    end = property(lambda self: self[2], doc="Offset just past the raw span.")
-    raw = property(lambda self: self[3], doc="The span as it stands in the input.")
-    wrapped = property(lambda self: self[4], doc="Found inside <...> (RFC 1738 appendix).")
-    hyphen_break = property(lambda self: self[5],
-                            doc="A line break right after '-' inside the wrapper: the hyphen may not belong.")
-    edits = property(lambda self: self[6], doc="What turned raw into url (stable strings).")
-    line = property(lambda self: self[7], doc="1-based line number of start, or None.")
+    if TYPE_CHECKING:     # what the fields are, for type checkers and help()
+        @property
+        def url(self) -> str: ...
+        @property
+        def start(self) -> int: ...
+        @property
+        def end(self) -> int: ...
+        @property
+        def raw(self) -> str: ...
+        @property
+        def wrapped(self) -> bool: ...
+        @property
+        def hyphen_break(self) -> bool: ...
+        @property
+        def edits(self) -> tuple[str, ...]: ...
+        @property
+        def line(self) -> Optional[int]: ...
+    else:                 # at run time: a C property over a lambda, the fastest read
+        url = property(lambda self: self[0], doc="The URL: wrapper, white space and trimmed punctuation removed.")
+        start = property(lambda self: self[1], doc="Offset of the raw span (octets for bytes, characters for str).")
+        end = property(lambda self: self[2], doc="Offset just past the raw span.")
+        raw = property(lambda self: self[3], doc="The span as it stands in the input.")
+        wrapped = property(lambda self: self[4], doc="Found inside <...> (RFC 1738 appendix).")
+        hyphen_break = property(lambda self: self[5],
+                                doc="A line break right after '-' inside the wrapper: the hyphen may not belong.")
+        edits = property(lambda self: self[6], doc="What turned raw into url (stable strings).")
+        line = property(lambda self: self[7], doc="1-based line number of start, or None.")
 
     def __repr__(self) -> str:
         return f"Match(url={self[0]!r}, start={self[1]}, end={self[2]}, raw={self[3]!r})"
@@ -51,7 +70,7 @@ class Match(tuple):
     def __reduce__(self) -> Any:
         return (Match, tuple(self))
 
-    def parse(self) -> Any:
+    def parse(self) -> URL:
         """The URL parsed leniently (``urlsift.parse(url, strict=False)``)."""
         return parse(self[0], strict=False)
 
