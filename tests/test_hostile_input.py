@@ -194,7 +194,7 @@ def test_validate_dev_zero_is_one_line_then_the_next_file(run, tmp_path):
         "not a list of URLs, the rest is not read",
         "2 checked, 1 invalid"]
     assert proc.stdout.decode() == (
-        f"{urls}:2: http://b example/: bad-host at 8: ' ' is not allowed in the host "
+        f"{urls}:2:9: http://b example/: bad-host: ' ' is not allowed in the host "
         "'b example' (RFC 1738 §5)\n")
 
 
@@ -207,7 +207,7 @@ def test_validate_overlong_line_is_reported_and_skipped(run, tmp_path):
     assert proc.stderr.decode().splitlines() == [
         f"urlsift: {urls}:2: line longer than 1 MiB ({(1 << 20) + 18} bytes): skipped",
         "2 checked, 1 invalid"]
-    assert proc.stdout.decode().startswith(f"{urls}:3: http://b example/: bad-host")
+    assert proc.stdout.decode().startswith(f"{urls}:3:9: http://b example/: bad-host")
 
 
 def test_mbox_dev_zero_is_one_line():
