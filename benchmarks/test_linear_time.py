@@ -43,6 +43,10 @@ SHAPES: dict[str, Callable[[int], object]] = {
     "extract: n 'http://'": lambda n: list(urlsift.extract("http://" * n)),
     "extract: n '<URL:'": lambda n: list(urlsift.extract("<URL:" * n)),
     "extract: n 'a:'": lambda n: list(urlsift.extract("a:" * n)),
+    "extract: glued, n 'messagenews:x '": lambda n: list(urlsift.extract("messagenews:x " * n)),
+    "extract: glued, n letters then 'http:'": lambda n: list(urlsift.extract(
+        "q" * n + "http://a.example/ " + "zz.x:" * n)),
+    "extract: n 'ab' then ':'": lambda n: list(urlsift.extract(("ab" * 20 + ":") * n)),
     "extract: n '(' in a URL": lambda n: list(urlsift.extract("http://a/" + "(" * n)),
     "extract: n '<http://a' unclosed": lambda n: list(urlsift.extract("<http://a " * n)),
     "refang: n '[.]'": lambda n: list(urlsift.text.extract_refanged("hxxp://a" + "[.]b" * n)),

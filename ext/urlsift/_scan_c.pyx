@@ -44,6 +44,10 @@ cdef uint8_t T_WRAP = _twin.T_WRAP
 cdef uint8_t T_SPLIT = _twin.T_SPLIT
 cdef uint8_t T_ALPHA = _twin.T_ALPHA
 cdef uint8_t T_PLAIN = _twin.T_PLAIN
+DEF GLUE_REACH = 32              # the twin's GLUE_REACH (checked at import below)
+cdef Py_ssize_t GLUE_MIN = _twin.GLUE_MIN
+cdef Py_ssize_t GLUE_BYTES = _twin.GLUE_BITS // 8
+assert _twin.GLUE_REACH == GLUE_REACH
 
 cdef array.array _Q = _array_mod.array("q")
 
@@ -85,11 +89,77 @@ cdef Py_ssize_t find_colon(const char_t *d, Py_ssize_t i, Py_ssize_t stop) noexc
         return -1
 
 
+cdef struct Glue:
+    # the known scheme names of ``known`` (NUL-separated) and the bitmap of their hashes
+    const uint8_t *names
+    Py_ssize_t nm
+    const uint8_t *bits
+
+
+cdef void glue_sections(const uint8_t *known, Py_ssize_t m, Glue *g) noexcept nogil:
+    """Find the second list and the bitmap in ``known`` (the twin's module docstring)."""
+    cdef Py_ssize_t i = 0, start
+    g.nm = 0
+    if m < 2:
+        return
+    if known[0] == 0:               # no first list: the second starts right away
+        start = 1
+    else:
+        while i + 1 < m and not (known[i] == 0 and known[i + 1] == 0):
+            i += 1
+        start = i + 2
+    i = start
+    while i + 1 < m and not (known[i] == 0 and known[i + 1] == 0):
+        i += 1
+    if i + 2 + GLUE_BYTES > m or start >= m:
+        return                       # an old-style list: no glued schemes
+    g.names = known + start
+    g.nm = i + 1 - start
+    g.bits = known + i + 2
+
+
+cdef Py_ssize_t glued(const char_t *d, const uint8_t *T, Py_ssize_t s, Py_ssize_t p,
+                      Glue *g) noexcept nogil:
+    """The twin's ``_glued``: the hashes of the run's suffixes probed in the bitmap first."""
+    cdef uint32_t hs[GLUE_REACH + 1]
+    cdef uint32_t h = 0, c, before
+    cdef Py_ssize_t k, lo
+    if g.nm == 0:
+        return s
+    lo = p - GLUE_REACH
+    if lo < s:
+        lo = s
+    k = p - 1
+    while k >= lo:
+        c = d[k]
+        if 65 <= c <= 90:
+            c += 32
+        h = h * 31 + c
+        hs[p - k] = h
+        k -= 1
+    if p - s <= GLUE_REACH and probe(g, hs[p - s]) and is_known(d, s, p, g.names, g.nm):
+        return s
+    k = lo if lo > s else s + 1
+    while k <= p - GLUE_MIN:
+        before = d[k - 1]
+        if ((T[d[k]] & T_ALPHA) and ((T[before] & T_ALPHA) or before == 43 or before == 45
+                                     or before == 46)
+                and probe(g, hs[p - k]) and is_known(d, k, p, g.names, g.nm)):
+            return k
+        k += 1
+    return s
+
+
+cdef inline bint probe(Glue *g, uint32_t h) noexcept nogil:
+    h = h % (GLUE_BYTES * 8)
+    return (g.bits[h >> 3] >> (h & 7)) & 1
+
+
 cdef bint is_known(const char_t *d, Py_ssize_t s, Py_ssize_t p,
                    const uint8_t *known, Py_ssize_t m) noexcept nogil:
     cdef Py_ssize_t k = 0, j, i
     cdef uint32_t c
-    while k < m:
+    while k < m and known[k] != 0:     # an empty name ends the list
         j = k
         i = s
         while j < m and known[j] != 0 and i < p:
@@ -230,6 +300,8 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     cdef Py_ssize_t pos = start, limit = start, p, low, s, q, end
     cdef bint is_url
     cdef int flags = 0
+    cdef Glue g
+    glue_sections(known, m, &g)
     while pos < stop and not o.failed:
         p = find_colon(d, pos, stop)
         if p < 0:
@@ -243,6 +315,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
         if s == p:
             pos = p + 1
             continue
+        s = glued(d, T, s, p, &g)
         is_url = (p - s == 3 and (d[s] | 32) == 117 and (d[s + 1] | 32) == 114
                   and (d[s + 2] | 32) == 108)
         if s == low and s - 1 >= limit and d[s - 1] == 60:

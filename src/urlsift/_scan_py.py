@@ -18,6 +18,13 @@ The walk, for each ``:`` in ``[start, stop)`` (found with ``find``, i.e. ``memch
    trim trailing TRIM characters and a ``)``/``]`` without a partner.
 
 A match needs something after ``scheme:`` (``scheme://``): ``http:`` alone is nothing.
+
+A word glued to a scheme (``messagenews:...``, ``site.http://...``): when the run of
+scheme characters is not a known scheme but ends in one (at least ``GLUE_MIN`` letters,
+after a letter or a ``.``, ``+``, ``-``), the scheme starts there (:func:`_glued`). The
+known schemes come in ``known`` too: ``known`` is the names found without ``//``, an
+empty name, every known scheme name, an empty name, and a bitmap of the names' hashes
+(``GLUE_BITS`` bits; the compiled twin probes it before comparing names).
 """
 from __future__ import annotations
 
@@ -28,6 +35,7 @@ __all__ = [
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
     "CUT_UNSAFE", "TRIM_SHIFT",
     "T_BARE", "T_TRIM", "T_SCHEME", "T_SPACE", "T_WRAP", "T_SPLIT", "T_ALPHA",
+    "GLUE_REACH", "GLUE_MIN", "GLUE_BITS", "glue_hash", "known_blob",
     "scan", "count_newlines", "next_boundary",
 ]
 
@@ -50,6 +58,13 @@ T_WRAP = 16    # other character allowed inside a wrapper
 T_SPLIT = 32   # a buffer may be split right after this character
 T_ALPHA = 64   # a scheme starts at a letter
 T_PLAIN = 128  # continues a bare URL and is no bracket (the Cython walk's fast path)
+
+#: A glued scheme is looked for in the last GLUE_REACH characters of the run (no known
+#: name is longer), and is at least GLUE_MIN letters long ("ws", "go" are not taken).
+GLUE_REACH = 32
+GLUE_MIN = 3
+#: Bits of the bitmap of known-name hashes at the end of ``known``.
+GLUE_BITS = 8192
 
 _COLON, _LT, _GT, _SLASH, _MINUS = 58, 60, 62, 47, 45
 _LF, _CR, _QUOTE = 10, 13, 34
@@ -86,11 +101,69 @@ def _bounds(n: int, start: int, stop: int) -> tuple[int, int]:
     return start, stop
 
 
+def glue_hash(name: bytes) -> int:
+    """The hash of a scheme name that the walk computes going left from the colon: each
+    octet (lower case) from the last to the first, ``h = h * 31 + c`` in 32 bits."""
+    h = 0
+    for c in reversed(name.lower()):
+        h = (h * 31 + c) & 0xFFFFFFFF
+    return h
+
+
+def known_blob(slashless: tuple[str, ...], names: tuple[str, ...]) -> bytes:
+    """The ``known`` argument of :func:`scan`: see the module's docstring."""
+    bits = bytearray(GLUE_BITS // 8)
+    for name in names:
+        h = glue_hash(name.encode("ascii")) % GLUE_BITS
+        bits[h >> 3] |= 1 << (h & 7)
+    return (b"".join(n.encode("ascii") + b"\0" for n in slashless) + b"\0"
+            + b"".join(n.encode("ascii") + b"\0" for n in names) + b"\0" + bytes(bits))
+
+
+_names_of: dict[bytes, frozenset] = {}
+
+
+def _glue_names(known: bytes) -> frozenset:
+    """The known scheme names of a ``known`` blob (the second list), as a set."""
+    got = _names_of.get(known)
+    if got is None:
+        first = -1 if known[:1] == b"\0" else known.find(b"\0\0")
+        rest = known[first + 2:] if first >= 0 or known[:1] == b"\0" else b""
+        end = rest.find(b"\0\0")
+        got = frozenset(rest[:end].split(b"\0")) if end > 0 else frozenset()
+        if len(_names_of) > 16:
+            _names_of.clear()
+        _names_of[known] = got
+    return got
+
+
+def _glued(codes: Any, T: bytes, s: int, p: int, known: bytes) -> int:
+    """Where the scheme of the run ``codes[s:p]`` starts: ``s``, unless the run is no
+    known scheme but its last letters are one (the longest such suffix, at least
+    GLUE_MIN letters, after a letter or ``.+-``): then where that suffix starts."""
+    names = _glue_names(known)
+    if not names:
+        return s
+
+    def name(a: int) -> bytes:
+        return bytes(c | 32 if 65 <= c <= 90 else c for c in codes[a:p])
+
+    if p - s <= GLUE_REACH and name(s) in names:
+        return s
+    for k in range(max(s + 1, p - GLUE_REACH), p - GLUE_MIN + 1):
+        before = codes[k - 1]
+        if (T[codes[k]] & T_ALPHA and (T[before] & T_ALPHA or before in (43, 45, 46))
+                and name(k) in names):
+            return k
+    return s
+
+
 def _known(codes: Any, s: int, p: int, known: bytes) -> bool:
-    """Is codes[s:p] (case-insensitively) one of the NUL-terminated names in ``known``?"""
+    """Is codes[s:p] (case-insensitively) one of the NUL-terminated names in ``known``
+    (up to the first empty name)?"""
     k = 0
     m = len(known)
-    while k < m:
+    while k < m and known[k] != 0:
         j = k
         i = s
         while j < m and known[j] != 0 and i < p:
@@ -247,6 +320,7 @@ def scan(buf: Any, start: int, stop: int, table: bytes, known: bytes,
         if s == p:
             pos = p + 1
             continue
+        s = _glued(codes, T, s, p, known)
         is_url = (p - s == 3 and codes[s] | 32 == 117 and codes[s + 1] | 32 == 114
                   and codes[s + 2] | 32 == 108)
         if s == low and s - 1 >= limit and codes[s - 1] == _LT:

@@ -11,14 +11,17 @@ limits that bound every look-ahead, and the names of the edits a match records.
 """
 from __future__ import annotations
 
+from importlib import resources
+
 from .. import charclass as cc
 from .._scan_py import (CUT_NON_ASCII, CUT_UNSAFE, HYPHEN_BREAK, PREFIX, T_ALPHA, T_BARE,
                         T_PLAIN, T_SCHEME, T_SPACE, T_SPLIT, T_TRIM, T_WRAP, TRIM_SHIFT,
-                        TRUNCATED, WHITESPACE, WRAPPED)
+                        TRUNCATED, WHITESPACE, WRAPPED, known_blob)
+from ..model.registry import registered
 
 __all__ = [
     "KNOWN_WITHOUT_SLASHES", "TRIMMED", "WHITE_SPACE", "MAX_WRAPPER", "MAX_LENGTH", "TABLE",
-    "KNOWN", "CHUNK", "EDIT_WRAPPER", "EDIT_PREFIX", "EDIT_WHITESPACE", "EDIT_TRIMMED",
+    "KNOWN", "KNOWN_SCHEMES", "CHUNK", "EDIT_WRAPPER", "EDIT_PREFIX", "EDIT_WHITESPACE", "EDIT_TRIMMED",
     "EDIT_TRUNCATED", "EDIT_CUT_NON_ASCII", "EDIT_CUT_UNSAFE",
     # the flags of a scanned span (the core's, named here for users of scan())
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
@@ -84,7 +87,22 @@ def _policy_table() -> bytes:
 
 
 TABLE: bytes = _policy_table()
-KNOWN: bytes = b"".join(s.encode("ascii") + b"\0" for s in KNOWN_WITHOUT_SLASHES)
+
+
+def _iana_schemes() -> tuple[str, ...]:
+    """The names of ``iana_schemes.txt`` (the IANA registry; its header says which)."""
+    text = resources.files(__package__).joinpath("iana_schemes.txt").read_text("ascii")
+    return tuple(line.split()[0] for line in text.splitlines()
+                 if line.strip() and not line.startswith("#"))
+
+
+#: Every scheme urlsift knows in running text: the registry's (at import) and IANA's.
+#: A word glued to one of them is taken apart (``messagenews:`` gives ``news:``).
+KNOWN_SCHEMES: tuple[str, ...] = tuple(dict.fromkeys(
+    ("http", "https", *registered(), *sorted(_iana_schemes()))))
+#: The scanner's ``known``: the schemes found without ``//``, then KNOWN_SCHEMES (the
+#: common ones first: the compiled walk compares names in this order) and their hashes.
+KNOWN: bytes = known_blob(KNOWN_WITHOUT_SLASHES, KNOWN_SCHEMES)
 
 
 def _edits_for(low: int, trimmed: bool) -> tuple[str, ...]:
