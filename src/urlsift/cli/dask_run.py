@@ -33,7 +33,8 @@ def _refuse(args: argparse.Namespace) -> str:
     grep_style = [flag for flag, on in (("-c", args.count), ("-l", args.files_with_matches),
                                         ("-r", args.recursive), ("--host", args.host),
                                         ("--exclude-schemes", args.exclude_schemes),
-                                        ("--details", args.details)) if on]
+                                        ("--details", args.details),
+                                        ("--log-escapes", args.log_escapes)) if on]
     if grep_style:
         return (f"--dask does not take {', '.join(grep_style)}: filter the Parquet dataset "
                 f"(docs/dask.md)")

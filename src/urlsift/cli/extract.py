@@ -184,7 +184,7 @@ def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                 for ms in lists if ms)
     positions = cols[:1] == ["url"] and all(c in POSITION_FIELDS for c in cols[1:])
     if not (plain and positions and args.format in ("text", "jsonl") and inp.kind == "text"
-            and not args.quoted and scan_options(args) == (None, None)
+            and not args.quoted and not args.log_escapes and scan_options(args) == (None, None)
             and inp.stream is None and is_plain_file(inp.name)):
         return None
     if args.format == "jsonl":     # the lines JsonlWriter would write, made in the core

@@ -109,6 +109,9 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("--quoted", action="store_true",
                       help="remove reply-quote prefixes ('> ') first, so a <URL:...> wrapped "
                            "over quoted lines comes out whole (always on in mail)")
+    scan.add_argument("--log-escapes", action="store_true",
+                      help="read Apache/nginx escapes (\\xHH) in the text as the octet, written "
+                           "%%HH in the URL: a referer \"http://\\xd0\\xb4.example/\" is found")
     scan.add_argument("-j", "--jobs", type=_jobs, default=1, metavar="N",
                       help="threads for large plain files (0: one per core)")
     scan.add_argument("--no-progress", action="store_true",

@@ -130,7 +130,8 @@ def iter_records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     message that cannot be read is told to ``on_error`` (one line) and skipped. Only
     the URLs that ``--exclude-schemes`` and ``--host`` keep (:func:`url_filter`)."""
     keep = url_filter(args)
-    if inp.kind == "text" and not (args.refang or args.quoted) and list(columns) == ["url"]:
+    rewrite = args.refang or args.quoted or getattr(args, "log_escapes", False)
+    if inp.kind == "text" and not rewrite and list(columns) == ["url"]:
         # The common case, kept free of per-URL Python code (map over the matches).
         schemes, valid = scan_options(args)
         urls = iter_file_urls(inp.name, schemes=schemes, valid=valid, jobs=args.jobs,
@@ -190,7 +191,8 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     found = iter_file_matches(name, schemes=schemes, valid=valid, refang=args.refang,
                               quoted=args.quoted,
                               line_numbers=with_line, jobs=args.jobs, progress=progress,
-                              stream=inp.stream)
+                              stream=inp.stream,
+                              log_escapes=getattr(args, "log_escapes", False))
     if fast:
         for f in found:
             yield f.url

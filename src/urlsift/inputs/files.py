@@ -164,7 +164,8 @@ def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None
                       valid: Optional[str] = None, refang: bool = False,
                       quoted: bool = False, line_numbers: bool = False, jobs: int = 1,
                       progress: Optional[Callable[[int], None]] = None,
-                      stream: Optional[IO[bytes]] = None) -> Iterator[Found]:
+                      stream: Optional[IO[bytes]] = None,
+                      log_escapes: bool = False) -> Iterator[Found]:
     """The URLs of one text input (plain, compressed or ``"-"``), in order; ``stream``:
     the input already opened (decompressed), for what cannot be opened twice.
 
@@ -174,14 +175,15 @@ def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None
     (``refang``, ``quoted``), else through ``extract_file``'s streaming mode.
     """
     name = os.fspath(path)
-    rewrite = refang or quoted
+    rewrite = refang or quoted or log_escapes
     if stream is None and not rewrite and name != "-" and is_plain_file(name):
         yield from _via_extract_file(name, schemes, valid, line_numbers, jobs, progress)
         return
     with _opened(name, stream, progress) as opened:
         if rewrite:  # the text is rewritten: our own block loop with its offset maps
             yield from iter_stream_matches(opened, schemes=schemes, valid=valid, refang=refang,
-                                           quoted=quoted, line_numbers=line_numbers)
+                                           quoted=quoted, line_numbers=line_numbers,
+                                           log_escapes=log_escapes)
         else:       # extract_file's streaming mode (blocks cut where no URL can cross)
             yield from _via_extract_file(opened, schemes, valid, line_numbers, 1, None)
 

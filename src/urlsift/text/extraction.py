@@ -22,6 +22,7 @@ from typing import Any, Iterable, Iterator, Optional
 from .._select import cores
 from ..model.parsing import is_valid
 from .files import match_lists, scan_buffer, scan_file
+from .logescapes import mapped, unescape_log
 from .match import Match
 from .rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 
@@ -95,12 +96,14 @@ def _is_buffer(obj: Any) -> bool:
 
 
 def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
-            valid: Optional[str] = None) -> Iterator[Match]:
+            valid: Optional[str] = None, log_escapes: bool = False) -> Iterator[Match]:
     """Every URL in a text, in order, as :class:`Match` objects.
 
     ``schemes`` keeps only those schemes (case-insensitive); ``valid`` ("lenient" or
     "strict") keeps only URLs that parse in that mode (``urlsift.is_valid``).
     Offsets are characters for ``str`` and octets for bytes-like input.
+    ``log_escapes`` reads Apache's and nginx's ``\\xHH`` as the octet (written ``%HH``
+    in ``url``; :mod:`urlsift.text.logescapes`).
 
     >>> [m.url for m in extract("(see http://en.wikipedia.org/wiki/Foo_(bar)) at 10:23:45")]
     ['http://en.wikipedia.org/wiki/Foo_(bar)']
@@ -114,6 +117,11 @@ def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
                         f"memoryview, mmap), not {type(text).__name__}")
     if isinstance(text, memoryview):
         text = text.cast("B")                    # offsets are octets whatever the format
+    if log_escapes:
+        original: Any = text if isinstance(text, (str, bytes)) else bytes(text)
+        new, emap = unescape_log(original)
+        if emap:
+            return (mapped(m, original, emap) for m in extract(new, schemes=schemes, valid=valid))
     if isinstance(text, str):
         n = len(text)
     else:

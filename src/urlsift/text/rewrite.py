@@ -12,6 +12,8 @@ from typing import Any, Iterable, Iterator, Optional
 
 from .edits import EditMap, T, unquote_replies
 from .extraction import extract
+from .logescapes import EDIT_LOG_ESCAPES, escaped, unescape_log
+from .match import Match
 from .refang import refang as refang_text
 
 __all__ = ["extract_rewritten"]
@@ -19,9 +21,14 @@ __all__ = ["extract_rewritten"]
 
 def extract_rewritten(text: T, *, quoted: bool = False, refang: bool = False,
                       schemes: Optional[Iterable[str]] = None,
-                      valid: Optional[str] = None) -> Iterator[tuple[Any, int, int, bool]]:
-    """``(match, start, end, refanged)`` for the URLs of ``text`` after removing reply
-    quotes and/or refanging; ``start``/``end`` point into the original ``text``."""
+                      valid: Optional[str] = None,
+                      log_escapes: bool = False) -> Iterator[tuple[Any, int, int, bool]]:
+    """``(match, start, end, refanged)`` for the URLs of ``text`` after reading log
+    escapes (``\\xHH``), removing reply quotes and/or refanging, in that order;
+    ``start``/``end`` point into the original ``text``. A match whose original span held
+    a log escape carries the edit ``log-escapes``."""
+    original = text
+    text, lmap = unescape_log(text) if log_escapes else (text, EditMap())
     work, qmap = unquote_replies(text) if quoted else (text, EditMap())
     pre = work
     rmap = EditMap()
@@ -36,4 +43,9 @@ def extract_rewritten(text: T, *, quoted: bool = False, refang: bool = False,
             start, end = s1, e1
         if qmap:
             start, end = qmap.start(start), qmap.end(end)
+        if lmap:
+            start, end = lmap.start(start), lmap.end(end)
+            if escaped(original[start:end]):
+                m = Match(m.url, m.start, m.end, m.raw, m.wrapped, m.hyphen_break,
+                          m.edits + (EDIT_LOG_ESCAPES,), m.line)
         yield m, start, end, refanged

@@ -68,11 +68,14 @@ def _cut(block: bytes, final: bool, limit: int, quoted: bool = False) -> int:
 def iter_stream_matches(stream: IO[bytes], *, schemes: Optional[Iterable[str]] = None,
                         valid: Optional[str] = None, refang: bool = False,
                         quoted: bool = False, line_numbers: bool = False, chunk: int = CHUNK,
-                        progress: Optional[Callable[[int], None]] = None) -> Iterator[Found]:
+                        progress: Optional[Callable[[int], None]] = None,
+                        log_escapes: bool = False) -> Iterator[Found]:
     """Scan a binary stream block by block; offsets count from the stream's start.
 
     ``refang`` undoes defanging (:mod:`urlsift.text.refang`), ``quoted`` removes reply-quote
-    prefixes first (``> ``), both keeping offsets in the original stream.
+    prefixes first (``> ``), ``log_escapes`` reads ``\\xHH`` (:mod:`.logescapes`), all
+    keeping offsets in the original stream (an escape never spans a line, and blocks end
+    at line ends).
     ``progress(n)`` is called with the number of bytes consumed after each block.
     """
     schemes = tuple(schemes) if schemes is not None else None
@@ -91,7 +94,8 @@ def iter_stream_matches(stream: IO[bytes], *, schemes: Optional[Iterable[str]] =
             continue
         prev = 0
         for m, start, end, refanged in extract_rewritten(part, quoted=quoted, refang=refang,
-                                                         schemes=schemes, valid=valid):
+                                                         schemes=schemes, valid=valid,
+                                                         log_escapes=log_escapes):
             if line_numbers:
                 line += part.count(b"\n", prev, start)
                 prev = start

@@ -7,8 +7,8 @@
 
 _shtab_urlsift_subparsers=(extract stats validate parse completion man)
 
-_shtab_urlsift_extract_option_strings=(-h --help -r --recursive --schemes --exclude-schemes --host --valid-only --strict --mbox --refang --quoted -j --jobs --no-progress -f --format -o --output -u --unique --with-position -H --with-filename -n --line-number -b --byte-offset -c --count -l --files-with-matches -0 --null --color --colour --parts --details --dask)
-_shtab_urlsift_stats_option_strings=(-h --help -r --recursive --schemes --exclude-schemes --host --valid-only --strict --mbox --refang --quoted -j --jobs --no-progress --json --top)
+_shtab_urlsift_extract_option_strings=(-h --help -r --recursive --schemes --exclude-schemes --host --valid-only --strict --mbox --refang --quoted --log-escapes -j --jobs --no-progress -f --format -o --output -u --unique --with-position -H --with-filename -n --line-number -b --byte-offset -c --count -l --files-with-matches -0 --null --color --colour --parts --details --dask)
+_shtab_urlsift_stats_option_strings=(-h --help -r --recursive --schemes --exclude-schemes --host --valid-only --strict --mbox --refang --quoted --log-escapes -j --jobs --no-progress --json --top)
 _shtab_urlsift_validate_option_strings=(-h --help --lenient -q --quiet --print-valid --print-invalid --json)
 _shtab_urlsift_parse_option_strings=(-h --help --json --strict)
 _shtab_urlsift_completion_option_strings=(-h --help)
@@ -34,6 +34,7 @@ _shtab_urlsift_extract___strict_nargs=0
 _shtab_urlsift_extract___mbox_nargs=0
 _shtab_urlsift_extract___refang_nargs=0
 _shtab_urlsift_extract___quoted_nargs=0
+_shtab_urlsift_extract___log_escapes_nargs=0
 _shtab_urlsift_extract___no_progress_nargs=0
 _shtab_urlsift_extract__u_nargs=0
 _shtab_urlsift_extract___unique_nargs=0
@@ -62,6 +63,7 @@ _shtab_urlsift_stats___strict_nargs=0
 _shtab_urlsift_stats___mbox_nargs=0
 _shtab_urlsift_stats___refang_nargs=0
 _shtab_urlsift_stats___quoted_nargs=0
+_shtab_urlsift_stats___log_escapes_nargs=0
 _shtab_urlsift_stats___no_progress_nargs=0
 _shtab_urlsift_stats___json_nargs=0
 _shtab_urlsift_validate_pos_0_nargs='*'

@@ -1,0 +1,65 @@
+"""Apache and nginx escapes in access logs: ``\\xHH`` read as the octet it stands for.
+
+Apache writes a non-printable or non-ASCII octet of the request line, the referer or the
+user agent as ``\\xHH`` (and a quote as ``\\"``); nginx writes ``\\xHH`` too. A referer
+``"http://\\xd0\\xb4\\xd0\\xbe.example/"`` then holds no URL for a scanner, since ``\\``
+ends one. :func:`unescape_log` rewrites every ``\\xHH`` as ``%HH`` (RFC 1738 §2.2: an
+octet that is not a safe character is written ``%`` and two hex digits) and keeps a map
+back to the original offsets; ``urlsift.extract(text, log_escapes=True)`` scans the
+rewritten text and gives each URL whose span held an escape the edit ``log-escapes``
+(:func:`mapped`; ``urlsift extract --log-escapes``; docs/decisions-extract.md).
+
+``\\"`` is left as it is: it ends a URL, as the ``"`` it stands for would.
+
+>>> from urlsift import extract
+>>> line = b'"GET / HTTP/1.1" 200 9 "http://\\\\xd0\\\\xb4\\\\xd0\\\\xbe.example/" "UA"'
+>>> [(m.url, m.start, m.end, m.edits) for m in extract(line, log_escapes=True)]
+[('http://%D0%B4%D0%BE.example/', 24, 56, ('log-escapes',))]
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .edits import EditMap, T, apply_edits
+from .match import Match
+
+__all__ = ["EDIT_LOG_ESCAPES", "escaped", "mapped", "unescape_log"]
+
+#: The edit of a URL whose text held ``\xHH`` escapes, written ``%HH`` in ``url``.
+EDIT_LOG_ESCAPES = "log-escapes"
+
+_ESC_S = re.compile(r"\\x([0-9A-Fa-f]{2})")
+_ESC_B = re.compile(rb"\\x([0-9A-Fa-f]{2})")
+
+
+def unescape_log(text: T) -> tuple[T, EditMap]:
+    """``text`` with every ``\\xHH`` written ``%HH`` (upper-case hex), and the map back.
+
+    >>> unescape_log("a\\\\x2fb \\\\xE9")[0]
+    'a%2Fb %E9'
+    """
+    if isinstance(text, str):
+        if "\\x" not in text:
+            return text, EditMap()
+        return apply_edits(text, [(m.start(), m.end(), "%" + m.group(1).upper())
+                                  for m in _ESC_S.finditer(text)])
+    if b"\\x" not in text:
+        return text, EditMap()
+    return apply_edits(text, [(m.start(), m.end(), b"%" + m.group(1).upper())
+                              for m in _ESC_B.finditer(text)])
+
+
+def mapped(m: Match, original: Any, emap: EditMap) -> Match:
+    """``m`` (found in the rewritten text) with its offsets and ``raw`` in ``original``,
+    and the edit ``log-escapes`` when its span there holds one."""
+    start, end = emap.start(m.start), emap.end(m.end)
+    raw = original[start:end]
+    raw_text = raw if isinstance(raw, str) else bytes(raw).decode("ascii", "replace")
+    edits = m.edits + (EDIT_LOG_ESCAPES,) if escaped(raw) else m.edits
+    return Match(m.url, start, end, raw_text, m.wrapped, m.hyphen_break, edits, m.line)
+
+
+def escaped(raw: Any) -> bool:
+    """Does the text ``raw`` (str or bytes) hold a ``\\x`` escape?"""
+    return (b"\\x" if isinstance(raw, (bytes, bytearray)) else "\\x") in raw
