@@ -47,6 +47,8 @@ SHAPES: dict[str, Callable[[int], object]] = {
     "extract: glued, n letters then 'http:'": lambda n: list(urlsift.extract(
         "q" * n + "http://a.example/ " + "zz.x:" * n)),
     "extract: n 'ab' then ':'": lambda n: list(urlsift.extract(("ab" * 20 + ":") * n)),
+    "extract: n 'news:<a' unclosed": lambda n: list(urlsift.extract("news:<a" * n)),
+    "extract: news:< then n letters": lambda n: list(urlsift.extract(("news:<" + "a" * 900) * (n // 900 + 1))),
     "extract: n '(' in a URL": lambda n: list(urlsift.extract("http://a/" + "(" * n)),
     "extract: n '<http://a' unclosed": lambda n: list(urlsift.extract("<http://a " * n)),
     "refang: n '[.]'": lambda n: list(urlsift.text.extract_refanged("hxxp://a" + "[.]b" * n)),

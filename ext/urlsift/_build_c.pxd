@@ -3,6 +3,6 @@
 from libc.stdint cimport uint8_t, int64_t
 
 cdef str triple_raw(const void *data, int kind, Py_ssize_t n, const int64_t *t,
-                    Py_ssize_t *u0, Py_ssize_t *u1, bint *squeeze)
-cdef str triple_url(str raw, const int64_t *t, Py_ssize_t u0, Py_ssize_t u1, bint squeeze,
+                    Py_ssize_t *u0, Py_ssize_t *u1, int *squeeze)
+cdef str triple_url(str raw, const int64_t *t, Py_ssize_t u0, Py_ssize_t u1, int squeeze,
                     const uint8_t *T)

@@ -27,6 +27,13 @@ cdef int PREFIX = _twin.PREFIX
 cdef int WHITESPACE = _twin.WHITESPACE
 cdef int HYPHEN_BREAK = _twin.HYPHEN_BREAK
 cdef int TRIM_SHIFT = _twin.TRIM_SHIFT
+cdef int ANGLE = _twin.ANGLE
+cdef Py_ssize_t N_EDITS = _twin.N_EDITS
+# What the copy of a URL leaves out of its span (``_url_span``'s ``drop``)
+cdef enum:
+    DROP_NONE = 0
+    DROP_SPACE = 1     # white space inside a wrapper
+    DROP_LT = 2        # the "<" of news:<id>
 cdef uint8_t T_SPACE = _twin.T_SPACE
 
 
@@ -81,18 +88,22 @@ cdef object _ascii(const void *data, int kind, Py_ssize_t s, Py_ssize_t e):
     return out
 
 
-cdef object _squeeze(str raw, Py_ssize_t a, Py_ssize_t b, const uint8_t *T):
-    """raw[a:b] without its white space (T_SPACE); raw is ASCII."""
+cdef inline bint _dropped(uint8_t c, int drop, const uint8_t *T) noexcept nogil:
+    return (drop == DROP_SPACE and (T[c] & T_SPACE) != 0) or (drop == DROP_LT and c == 60)
+
+
+cdef object _squeeze(str raw, Py_ssize_t a, Py_ssize_t b, int drop, const uint8_t *T):
+    """raw[a:b] without what ``drop`` says (white space, or "<"); raw is ASCII."""
     cdef const uint8_t *src = <const uint8_t *>PyUnicode_DATA(raw)
     cdef Py_ssize_t i, k = 0
     for i in range(a, b):
-        if not (T[src[i]] & T_SPACE):
+        if not _dropped(src[i], drop, T):
             k += 1
     cdef object out = PyUnicode_New(k, 127)
     cdef uint8_t *dst = <uint8_t *>PyUnicode_DATA(out)
     k = 0
     for i in range(a, b):
-        if not (T[src[i]] & T_SPACE):
+        if not _dropped(src[i], drop, T):
             dst[k] = src[i]
             k += 1
     return out
@@ -137,16 +148,21 @@ cdef inline uint8_t _byte(const void *data, int kind, Py_ssize_t i) noexcept nog
 
 
 cdef inline int _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t n, Py_ssize_t *a,
-                          Py_ssize_t *b, bint *squeeze) except -1:
-    """Where the cleaned URL of a triple lies (as ``build`` cuts it); ValueError unless
-    ``0 <= s <= a <= b <= e <= n`` (the triples may come from a caller)."""
+                          Py_ssize_t *b, int *squeeze) except -1:
+    """Where the cleaned URL of a triple lies (as ``build`` cuts it) and what its copy
+    leaves out (``squeeze``: DROP_*); ValueError unless ``0 <= s <= a <= b <= e <= n``
+    (the triples may come from a caller)."""
     cdef int low = f & 0xFF
     cdef int64_t cut = f >> TRIM_SHIFT
-    squeeze[0] = False
-    if low & WRAPPED:
+    squeeze[0] = DROP_NONE
+    if low & ANGLE:
+        a[0] = s
+        b[0] = e - 1
+        squeeze[0] = DROP_LT
+    elif low & WRAPPED:
         a[0] = s + (5 if low & PREFIX else 1)
         b[0] = e - 1
-        squeeze[0] = (low & WHITESPACE) != 0
+        squeeze[0] = DROP_SPACE if (low & WHITESPACE) != 0 else DROP_NONE
     else:
         a[0] = s + (4 if low & PREFIX else 0)
         b[0] = e - cut
@@ -156,21 +172,21 @@ cdef inline int _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t n, Py_ssiz
 
 
 cdef str triple_raw(const void *data, int kind, Py_ssize_t n, const int64_t *t,
-                    Py_ssize_t *u0, Py_ssize_t *u1, bint *squeeze):
+                    Py_ssize_t *u0, Py_ssize_t *u1, int *squeeze):
     """The raw span of the triple at ``t`` over ``data`` (``n`` units of ``kind``
     octets), checked, read once; where its URL lies in it (``u0``, ``u1``, ``squeeze``)."""
     _url_span(t[0], t[1], t[2], n, u0, u1, squeeze)
     return _ascii(data, kind, t[0], t[1])
 
 
-cdef str triple_url(str raw, const int64_t *t, Py_ssize_t u0, Py_ssize_t u1, bint squeeze,
+cdef str triple_url(str raw, const int64_t *t, Py_ssize_t u0, Py_ssize_t u1, int squeeze,
                     const uint8_t *T):
     """The URL of the triple at ``t``, cut from its ``raw`` span (see triple_raw)."""
     cdef int64_t s = t[0]
     if u0 == s and u1 == t[1]:
         return raw
     if squeeze:
-        return _squeeze(raw, u0 - s, u1 - s, T)
+        return _squeeze(raw, u0 - s, u1 - s, squeeze, T)
     return raw[u0 - s:u1 - s]
 
 
@@ -180,12 +196,12 @@ cdef object _match(_Input inp, const int64_t *t, Py_ssize_t offset, object cls, 
     triple at ``t``; offsets shifted by ``offset``."""
     cdef int64_t f = t[2]
     cdef Py_ssize_t u0, u1
-    cdef bint squeeze
+    cdef int squeeze
     cdef int low = f & 0xFF
     cdef str raw = triple_raw(inp.data, inp.kind, inp.n, t, &u0, &u1, &squeeze)
     return _new(cls, triple_url(raw, t, u0, u1, squeeze, T), t[0] + offset, t[1] + offset, raw,
                 low & WRAPPED, low & HYPHEN_BREAK,
-                <object>PyTuple_GET_ITEM(edits, (low & 127) * 2 + ((f >> TRIM_SHIFT) > 0)))
+                <object>PyTuple_GET_ITEM(edits, (low & 255) * 2 + ((f >> TRIM_SHIFT) > 0)))
 
 
 cdef inline void _prefetch(_Input inp, const int64_t *a, Py_ssize_t k, Py_ssize_t last) noexcept:
@@ -219,8 +235,8 @@ cdef Py_ssize_t _range(array.array arr, object cls, tuple edits, Py_ssize_t *fir
     _clip_triples(arr, "build", first, last)
     if not issubclass(cls, tuple) or cls.__itemsize__ != tuple.__itemsize__ or cls.__dictoffset__:
         raise TypeError("build needs a tuple subclass without __dict__")
-    if len(edits) != 256:
-        raise ValueError("edits must have 256 entries")
+    if len(edits) != N_EDITS:
+        raise ValueError(f"edits must have {N_EDITS} entries")
     return 0
 
 
@@ -251,7 +267,7 @@ def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edit
 
 
 cdef inline Py_ssize_t _copy_url(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
-                                 bint squeeze, const uint8_t *T) noexcept:
+                                 int squeeze, const uint8_t *T) noexcept:
     """The URL at ``[u0, u1)`` into ``dst`` (white space squeezed out of a wrapper); the
     number of octets written."""
     cdef Py_ssize_t i, o = 0
@@ -261,7 +277,7 @@ cdef inline Py_ssize_t _copy_url(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssi
         return u1 - u0
     for i in range(u0, u1):
         c = _byte(inp.data, inp.kind, i)
-        if not (squeeze and (T[c] & T_SPACE)):
+        if not _dropped(c, squeeze, T):
             dst[o] = c
             o += 1
     return o
@@ -277,7 +293,7 @@ def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t 
     cdef _Input inp = _Input(buf)
     cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
     cdef Py_ssize_t k, u0, u1, size = 0, o = 0
-    cdef bint squeeze
+    cdef int squeeze
     cdef bytes out
     cdef uint8_t *dst
     _clip_triples(arr, "join_urls", &first, &last)
@@ -366,7 +382,7 @@ def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t b
     cdef Py_ssize_t lens[MAX_LAYOUT]
     cdef bint lines = False
     cdef int64_t line
-    cdef bint squeeze
+    cdef int squeeze
     cdef bytes out
     cdef uint8_t *dst
     if nitems > MAX_LAYOUT:

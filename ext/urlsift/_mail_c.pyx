@@ -44,7 +44,7 @@ cdef int C_K_HREF = K_HREF
 cdef int C_K_SRC = K_SRC
 cdef int C_FALLBACK = FALLBACK
 from urlsift._scan_py import HYPHEN_BREAK as _HYPHEN_BREAK, TRIM_SHIFT as _TRIM_SHIFT, \
-    WRAPPED as _WRAPPED
+    WRAPPED as _WRAPPED, N_EDITS
 cdef int WRAPPED = _WRAPPED
 cdef int HYPHEN_BREAK = _HYPHEN_BREAK
 cdef int TRIM_SHIFT = _TRIM_SHIFT

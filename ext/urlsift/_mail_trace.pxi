@@ -38,7 +38,7 @@ cdef object _new(object cls, object url, object raw, object start, object end,
     _put(t, 9, at)
     _put(t, 10, True if low & WRAPPED else False)
     _put(t, 11, True if low & HYPHEN_BREAK else False)
-    _put(t, 12, <object>PyTuple_GET_ITEM(edits, (low & 127) * 2 + ((flags >> TRIM_SHIFT) > 0)))
+    _put(t, 12, <object>PyTuple_GET_ITEM(edits, (low & 255) * 2 + ((flags >> TRIM_SHIFT) > 0)))
     _put(t, 13, where)
     return t
 
@@ -145,14 +145,14 @@ def trace(triples, out, segs, msgs, names, piece, Py_ssize_t base, str source, t
     cdef Py_ssize_t total = tr.shape[0] // 3, nout = ov.shape[0], k = 0, s = 0, t, i, r, h
     cdef Py_ssize_t ms_start, ms_end, seg_start, kind, u0, u1, last_key = -1, key
     cdef int64_t offset, a, e, ida, ide, da, de, flags
-    cdef bint squeeze
+    cdef int squeeze
     cdef cbuf o = &ov[0] if nout else <cbuf>b""
     cdef list result = []
     cdef dict labels = {}
     cdef str raw, url
     cdef object message_id, date, at, part = None, where, start, end
-    if len(edits) != 256:
-        raise ValueError("edits must have 256 entries")
+    if len(edits) != N_EDITS:
+        raise ValueError(f"edits must have {N_EDITS} entries")
     for i in range(nmsgs):
         offset = ms[i * NMSG]
         a = ms[i * NMSG + 1]

@@ -46,6 +46,8 @@ cdef uint8_t T_ALPHA = _twin.T_ALPHA
 cdef uint8_t T_PLAIN = _twin.T_PLAIN
 DEF GLUE_REACH = 32              # the twin's GLUE_REACH (checked at import below)
 cdef Py_ssize_t GLUE_MIN = _twin.GLUE_MIN
+cdef Py_ssize_t MAX_ANGLE = _twin.MAX_ANGLE
+cdef int ANGLE = _twin.ANGLE
 cdef Py_ssize_t GLUE_BYTES = _twin.GLUE_BITS // 8
 assert _twin.GLUE_REACH == GLUE_REACH
 
@@ -90,16 +92,20 @@ cdef Py_ssize_t find_colon(const char_t *d, Py_ssize_t i, Py_ssize_t stop) noexc
 
 
 cdef struct Glue:
-    # the known scheme names of ``known`` (NUL-separated) and the bitmap of their hashes
+    # the known scheme names of ``known`` (NUL-separated) and the bitmap of their hashes;
+    # the schemes whose id may stand in angle brackets
     const uint8_t *names
     Py_ssize_t nm
     const uint8_t *bits
+    const uint8_t *angle
+    Py_ssize_t na
 
 
 cdef void glue_sections(const uint8_t *known, Py_ssize_t m, Glue *g) noexcept nogil:
     """Find the second list and the bitmap in ``known`` (the twin's module docstring)."""
     cdef Py_ssize_t i = 0, start
     g.nm = 0
+    g.na = 0
     if m < 2:
         return
     if known[0] == 0:               # no first list: the second starts right away
@@ -116,6 +122,26 @@ cdef void glue_sections(const uint8_t *known, Py_ssize_t m, Glue *g) noexcept no
     g.names = known + start
     g.nm = i + 1 - start
     g.bits = known + i + 2
+    g.angle = g.bits + GLUE_BYTES
+    g.na = m - (i + 2 + GLUE_BYTES)
+
+
+cdef Py_ssize_t angle_end(const char_t *d, Py_ssize_t n, const uint8_t *T,
+                          Py_ssize_t p) noexcept nogil:
+    """The twin's ``_angle``: the end of ``<id>`` after the colon at ``p``, or -1."""
+    cdef Py_ssize_t j = p + 2, lim = n if p + 2 + MAX_ANGLE > n else p + 2 + MAX_ANGLE
+    cdef bint at = False
+    cdef uint32_t c
+    while j < lim:
+        c = d[j]
+        if c == 62:
+            return j + 1 if at and j > p + 2 else -1
+        if not (cls(T, c) & T_BARE):
+            return -1
+        if c == 64:
+            at = True
+        j += 1
+    return -1
 
 
 cdef Py_ssize_t glued(const char_t *d, const uint8_t *T, Py_ssize_t s, Py_ssize_t p,
@@ -125,6 +151,11 @@ cdef Py_ssize_t glued(const char_t *d, const uint8_t *T, Py_ssize_t s, Py_ssize_
     cdef uint32_t h = 0, c, before
     cdef Py_ssize_t k, lo
     if g.nm == 0:
+        return s
+    # "http" and "https" are the run before almost every colon of a log: known (they
+    # head every list rules.py makes), so nothing is glued to them (the twin does the same)
+    if (p - s == 4 or (p - s == 5 and (d[s + 4] | 32) == 115)) and (d[s] | 32) == 104 \
+            and (d[s + 1] | 32) == 116 and (d[s + 2] | 32) == 116 and (d[s + 3] | 32) == 112:
         return s
     lo = p - GLUE_REACH
     if lo < s:
@@ -335,12 +366,29 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                         emit(o, s, end, flags | PREFIX)
                         pos = limit = end
                         continue
-        if (p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47) or is_known(d, s, p, known, m):
+        if p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47:
             end = bare(d, n, T, p, max_length, &flags)
             if end >= 0:
                 emit(o, s, end, flags)
                 pos = limit = end
                 continue
+            pos = p + 1
+            continue
+        if not is_known(d, s, p, known, m):
+            pos = p + 1
+            continue
+        # a known scheme without "//": news:<id> (the angle schemes are among them)
+        if p + 1 < n and d[p + 1] == 60 and g.na > 0 and is_known(d, s, p, g.angle, g.na):
+            end = angle_end(d, n, T, p)
+            if end >= 0:
+                emit(o, s, end, ANGLE)
+                pos = limit = end
+                continue
+        end = bare(d, n, T, p, max_length, &flags)
+        if end >= 0:
+            emit(o, s, end, flags)
+            pos = limit = end
+            continue
         pos = p + 1
 
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from array import array
 from typing import Any, Optional
 
-from ._scan_py import (HYPHEN_BREAK, PREFIX, T_SPACE, TRIM_SHIFT, WHITESPACE, WRAPPED,
-                       _view, count_newlines)
+from ._scan_py import (ANGLE, HYPHEN_BREAK, N_EDITS, PREFIX, T_SPACE, TRIM_SHIFT, WHITESPACE,
+                       WRAPPED, _view, count_newlines)
 
 __all__ = ["F_LINE", "F_OFFSET", "F_URL", "build", "join_positions", "join_urls", "triple_strings", "url_span"]
 
@@ -26,8 +26,12 @@ def url_span(s: int, e: int, f: int) -> tuple[int, int]:
     (15, 29)
     >>> url_span(3, 22, 1 << TRIM_SHIFT)         # a bare URL, one character trimmed
     (3, 21)
+    >>> url_span(0, 12, ANGLE)                   # news:<a@b.c>: the ">" left out (and the "<")
+    (0, 11)
     """
     low = f & 0xFF
+    if low & ANGLE:
+        return s, e - 1
     if low & WRAPPED:
         return s + (5 if low & PREFIX else 1), e - 1
     return s + (4 if low & PREFIX else 0), e - (f >> TRIM_SHIFT)
@@ -67,6 +71,8 @@ def triple_strings(hay: Any, n: int, s: int, e: int, f: int, table: bytes) -> tu
     url = raw[u0 - s:u1 - s]
     if low & WRAPPED and low & WHITESPACE:
         url = "".join(ch for ch in url if not table[ord(ch)] & T_SPACE)
+    elif low & ANGLE:
+        url = url.replace("<", "")
     return url, raw
 
 
@@ -83,8 +89,8 @@ def build(arr: "array[int]", buf: Any, offset: int, cls: type, edits: tuple, tab
     """``cls`` tuples (url, start, end, raw, wrapped, hyphen_break, edits, None) for the
     triples ``first`` to ``last`` of ``arr`` over ``buf``; offsets shifted by ``offset``."""
     first, last = _range(arr, first, last, "build")
-    if len(edits) != 256:
-        raise ValueError("edits must have 256 entries")
+    if len(edits) != N_EDITS:
+        raise ValueError(f"edits must have {N_EDITS} entries")
     hay = buf if isinstance(buf, str) else _view(buf)[1]
     n = len(hay)
     new = tuple.__new__
@@ -95,7 +101,7 @@ def build(arr: "array[int]", buf: Any, offset: int, cls: type, edits: tuple, tab
         low = f & 0xFF
         out.append(new(cls, (url, s + offset, e + offset, raw, bool(low & WRAPPED),
                              bool(low & HYPHEN_BREAK),
-                             edits[(low & 127) * 2 + ((f >> TRIM_SHIFT) > 0)], None)))
+                             edits[(low & 255) * 2 + ((f >> TRIM_SHIFT) > 0)], None)))
     return out
 
 
@@ -104,7 +110,7 @@ def join_urls(arr: "array[int]", buf: Any, table: bytes, first: int = 0,
     """The URLs of triples ``first`` to ``last``, each followed by a newline, as one bytes
     object: ``build``'s ``url``s without building a Match (the command's fast path)."""
     first, last = _range(arr, first, last, "join_urls")
-    matches = build(arr, buf, 0, tuple, ("",) * 256, table, first, last)
+    matches = build(arr, buf, 0, tuple, ("",) * N_EDITS, table, first, last)
     return "".join(m[0] + "\n" for m in matches).encode("ascii")
 
 
@@ -146,7 +152,7 @@ def join_positions(arr: "array[int]", buf: Any, table: bytes, layout: tuple, bas
                                             or item not in (F_URL, F_LINE, F_OFFSET)):
             raise ValueError(f"a layout item is bytes or 0, 1, 2, not {item!r}")
     first, last = _range(arr, first, last, "join_positions")
-    matches = build(arr, buf, 0, tuple, ("",) * 256, table, first, last)
+    matches = build(arr, buf, 0, tuple, ("",) * N_EDITS, table, first, last)
     lines = F_LINE in [i for i in layout if not isinstance(i, bytes)]
     pos, line = state[0] - base, state[1]
     out = []

@@ -806,7 +806,7 @@ def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, 
             result.append(tuple.__new__(cls, (
                 url, raw, start, end, message_id, date, part, False, source, at,
                 bool(low & WRAPPED), bool(low & HYPHEN_BREAK),
-                edits[(low & 127) * 2 + ((mf >> TRIM_SHIFT) > 0)], where)))
+                edits[(low & 255) * 2 + ((mf >> TRIM_SHIFT) > 0)], where)))
     return result
 
 

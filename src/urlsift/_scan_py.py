@@ -24,7 +24,9 @@ scheme characters is not a known scheme but ends in one (at least ``GLUE_MIN`` l
 after a letter or a ``.``, ``+``, ``-``), the scheme starts there (:func:`_glued`). The
 known schemes come in ``known`` too: ``known`` is the names found without ``//``, an
 empty name, every known scheme name, an empty name, and a bitmap of the names' hashes
-(``GLUE_BITS`` bits; the compiled twin probes it before comparing names).
+(``GLUE_BITS`` bits; the compiled twin probes it before comparing names), then the
+schemes whose id may stand in angle brackets (``news:<id@host>``, flag ANGLE: the URL
+is the span without its ``<`` and ``>``).
 """
 from __future__ import annotations
 
@@ -33,7 +35,7 @@ from typing import Any
 
 __all__ = [
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
-    "CUT_UNSAFE", "TRIM_SHIFT",
+    "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT", "N_EDITS", "MAX_ANGLE",
     "T_BARE", "T_TRIM", "T_SCHEME", "T_SPACE", "T_WRAP", "T_SPLIT", "T_ALPHA",
     "GLUE_REACH", "GLUE_MIN", "GLUE_BITS", "glue_hash", "known_blob",
     "scan", "count_newlines", "next_boundary",
@@ -47,7 +49,12 @@ HYPHEN_BREAK = 8   # a line break right after "-" inside the wrapper (RFC 1738 a
 TRUNCATED = 16     # a bare URL cut at max_length characters
 CUT_NON_ASCII = 32  # a bare URL ended by a non-ASCII character glued to it (‾, é, 。)
 CUT_UNSAFE = 64    # ... by an unsafe character glued to it: { } | \ ^ ` (not ")
+ANGLE = 128        # news:<id>, mid:<id>: the "<" and ">" around the id are not the URL's
 TRIM_SHIFT = 8
+#: Entries of the edits table the builders take: one per low byte, trimmed or not.
+N_EDITS = 512
+#: The longest ``<id>`` after ``news:`` or ``mid:`` (an RFC 5322 line).
+MAX_ANGLE = 998
 
 # ---- bits of the policy table (built in urlsift.text.rules from urlsift.charclass) ----
 T_BARE = 1     # may continue a bare URL
@@ -110,40 +117,65 @@ def glue_hash(name: bytes) -> int:
     return h
 
 
-def known_blob(slashless: tuple[str, ...], names: tuple[str, ...]) -> bytes:
+def known_blob(slashless: tuple[str, ...], names: tuple[str, ...],
+               angle: tuple[str, ...] = ()) -> bytes:
     """The ``known`` argument of :func:`scan`: see the module's docstring."""
     bits = bytearray(GLUE_BITS // 8)
     for name in names:
         h = glue_hash(name.encode("ascii")) % GLUE_BITS
         bits[h >> 3] |= 1 << (h & 7)
     return (b"".join(n.encode("ascii") + b"\0" for n in slashless) + b"\0"
-            + b"".join(n.encode("ascii") + b"\0" for n in names) + b"\0" + bytes(bits))
+            + b"".join(n.encode("ascii") + b"\0" for n in names) + b"\0" + bytes(bits)
+            + b"".join(n.encode("ascii") + b"\0" for n in angle))
 
 
-_names_of: dict[bytes, frozenset] = {}
+_sections_of: dict[bytes, tuple[frozenset, bytes]] = {}
 
 
-def _glue_names(known: bytes) -> frozenset:
-    """The known scheme names of a ``known`` blob (the second list), as a set."""
-    got = _names_of.get(known)
+def _sections(known: bytes) -> tuple[frozenset, bytes]:
+    """The known scheme names of a ``known`` blob (the second list) as a set, and the
+    list of angle-id schemes (NUL-separated, as :func:`_known` reads it)."""
+    got = _sections_of.get(known)
     if got is None:
         first = -1 if known[:1] == b"\0" else known.find(b"\0\0")
         rest = known[first + 2:] if first >= 0 or known[:1] == b"\0" else b""
         end = rest.find(b"\0\0")
-        got = frozenset(rest[:end].split(b"\0")) if end > 0 else frozenset()
-        if len(_names_of) > 16:
-            _names_of.clear()
-        _names_of[known] = got
+        if end > 0 and len(rest) >= end + 2 + GLUE_BITS // 8:
+            got = (frozenset(rest[:end].split(b"\0")), rest[end + 2 + GLUE_BITS // 8:])
+        else:
+            got = (frozenset(), b"")
+        if len(_sections_of) > 16:
+            _sections_of.clear()
+        _sections_of[known] = got
     return got
+
+
+def _angle(codes: Any, n: int, T: bytes, p: int) -> int:
+    """End (after ``>``) of an ``<id>`` right after the colon at ``p``: URL characters
+    with an ``@`` (a message-id), at most MAX_ANGLE of them, then ``>``; or -1."""
+    j = p + 2
+    lim = min(n, j + MAX_ANGLE)
+    at = False
+    while j < lim:
+        c = codes[j]
+        if c == _GT:
+            return j + 1 if at and j > p + 2 else -1
+        if c >= 256 or not T[c] & T_BARE:
+            return -1
+        at = at or c == 64
+        j += 1
+    return -1
 
 
 def _glued(codes: Any, T: bytes, s: int, p: int, known: bytes) -> int:
     """Where the scheme of the run ``codes[s:p]`` starts: ``s``, unless the run is no
     known scheme but its last letters are one (the longest such suffix, at least
     GLUE_MIN letters, after a letter or ``.+-``): then where that suffix starts."""
-    names = _glue_names(known)
+    names = _sections(known)[0]
     if not names:
         return s
+    if bytes(c | 32 for c in codes[s:p]) in (b"http", b"https"):
+        return s        # the compiled twin's shortcut: these head every list of rules.py
 
     def name(a: int) -> bytes:
         return bytes(c | 32 if 65 <= c <= 90 else c for c in codes[a:p])
@@ -340,13 +372,23 @@ def scan(buf: Any, start: int, stop: int, table: bytes, known: bytes,
                         out.extend((s, end, flags | PREFIX))
                         pos = limit = end
                         continue
-        if (p + 2 < n and codes[p + 1] == _SLASH and codes[p + 2] == _SLASH) or _known(
-                codes, s, p, known):
-            end, flags = _bare(codes, n, T, p, max_length)
+        slashes = p + 2 < n and codes[p + 1] == _SLASH and codes[p + 2] == _SLASH
+        if not slashes and not _known(codes, s, p, known):
+            pos = p + 1
+            continue
+        # a known scheme without "//": news:<id> (the angle schemes are among them)
+        if (not slashes and p + 1 < n and codes[p + 1] == _LT
+                and _known(codes, s, p, _sections(known)[1])):
+            end = _angle(codes, n, T, p)
             if end >= 0:
-                out.extend((s, end, flags))
+                out.extend((s, end, ANGLE))
                 pos = limit = end
                 continue
+        end, flags = _bare(codes, n, T, p, max_length)
+        if end >= 0:
+            out.extend((s, end, flags))
+            pos = limit = end
+            continue
         pos = p + 1
     return out
 

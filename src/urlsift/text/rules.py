@@ -14,23 +14,28 @@ from __future__ import annotations
 from importlib import resources
 
 from .. import charclass as cc
-from .._scan_py import (CUT_NON_ASCII, CUT_UNSAFE, HYPHEN_BREAK, PREFIX, T_ALPHA, T_BARE,
-                        T_PLAIN, T_SCHEME, T_SPACE, T_SPLIT, T_TRIM, T_WRAP, TRIM_SHIFT,
-                        TRUNCATED, WHITESPACE, WRAPPED, known_blob)
+from .._scan_py import (ANGLE, CUT_NON_ASCII, CUT_UNSAFE, HYPHEN_BREAK, N_EDITS, PREFIX,
+                        T_ALPHA, T_BARE, T_PLAIN, T_SCHEME, T_SPACE, T_SPLIT, T_TRIM, T_WRAP,
+                        TRIM_SHIFT, TRUNCATED, WHITESPACE, WRAPPED, known_blob)
 from ..model.registry import registered
 
 __all__ = [
     "KNOWN_WITHOUT_SLASHES", "TRIMMED", "WHITE_SPACE", "MAX_WRAPPER", "MAX_LENGTH", "TABLE",
     "KNOWN", "KNOWN_SCHEMES", "CHUNK", "EDIT_WRAPPER", "EDIT_PREFIX", "EDIT_WHITESPACE", "EDIT_TRIMMED",
-    "EDIT_TRUNCATED", "EDIT_CUT_NON_ASCII", "EDIT_CUT_UNSAFE",
+    "EDIT_TRUNCATED", "EDIT_CUT_NON_ASCII", "EDIT_CUT_UNSAFE", "EDIT_ANGLE", "ANGLE_ID_SCHEMES",
     # the flags of a scanned span (the core's, named here for users of scan())
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
-    "CUT_UNSAFE", "TRIM_SHIFT",
+    "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT",
 ]
 
 #: Schemes found without ``//`` after the colon (DESIGN "Extraction from text"):
 #: RFC 1738 §3.5 mailto, §3.6 news, §3.10 file; draft-www-uri-00 mid, cid, urn.
 KNOWN_WITHOUT_SLASHES: tuple[str, ...] = ("mailto", "news", "mid", "cid", "urn", "file")
+#: Schemes whose id is found in angle brackets in running text, which are not the URL's:
+#: ``wrote in message news:<id@host>`` gives ``news:id@host`` (RFC 1738 §3.6 article,
+#: draft-www-uri-00: "mid:" is the msg-id "with the constant <> wrapper removed").
+ANGLE_ID_SCHEMES: tuple[str, ...] = ("news", "mid", "cid")
+assert set(ANGLE_ID_SCHEMES) <= set(KNOWN_WITHOUT_SLASHES)   # the walk looks among those
 #: Trimmed from the end of a bare URL: sentence punctuation and quotes.
 TRIMMED = ".,;:!?'\""
 #: White space removed inside a wrapper (RFC 1738 appendix: "spaces, linebreaks, tabs").
@@ -50,6 +55,7 @@ EDIT_TRUNCATED = "truncated"
 #: U+203E for "~"), so the URL may go on past what was found.
 EDIT_CUT_NON_ASCII = "cut-at-non-ascii"
 EDIT_CUT_UNSAFE = "cut-at-unsafe"
+EDIT_ANGLE = "angle-brackets-removed"
 
 
 def _policy_table() -> bytes:
@@ -102,7 +108,7 @@ KNOWN_SCHEMES: tuple[str, ...] = tuple(dict.fromkeys(
     ("http", "https", *registered(), *sorted(_iana_schemes()))))
 #: The scanner's ``known``: the schemes found without ``//``, then KNOWN_SCHEMES (the
 #: common ones first: the compiled walk compares names in this order) and their hashes.
-KNOWN: bytes = known_blob(KNOWN_WITHOUT_SLASHES, KNOWN_SCHEMES)
+KNOWN: bytes = known_blob(KNOWN_WITHOUT_SLASHES, KNOWN_SCHEMES, ANGLE_ID_SCHEMES)
 
 
 def _edits_for(low: int, trimmed: bool) -> tuple[str, ...]:
@@ -121,11 +127,13 @@ def _edits_for(low: int, trimmed: bool) -> tuple[str, ...]:
         out.append(EDIT_CUT_NON_ASCII)
     if low & CUT_UNSAFE:
         out.append(EDIT_CUT_UNSAFE)
+    if low & ANGLE:
+        out.append(EDIT_ANGLE)
     return tuple(out)
 
 
-#: edits by ``(flags & 127) * 2 + trimmed``, handed to the core's ``build``.
-_EDITS = tuple(_edits_for(i // 2, bool(i % 2)) for i in range(256))
+#: edits by ``(flags & 255) * 2 + trimmed``, handed to the core's ``build``.
+_EDITS = tuple(_edits_for(i // 2, bool(i % 2)) for i in range(N_EDITS))
 
 
 #: Matches built per core call: bounds the memory of a huge input's match list.
