@@ -49,6 +49,10 @@ SHAPES: dict[str, Callable[[int], object]] = {
     "extract: n 'ab' then ':'": lambda n: list(urlsift.extract(("ab" * 20 + ":") * n)),
     "extract: n 'news:<a' unclosed": lambda n: list(urlsift.extract("news:<a" * n)),
     "extract: news:< then n letters": lambda n: list(urlsift.extract(("news:<" + "a" * 900) * (n // 900 + 1))),
+    "extract: quoted wrapper lines, n": lambda n: list(urlsift.extract(
+        "<http://a.example/" + "\n> b" * n + ">")),
+    "extract: n quote lines without an end": lambda n: list(urlsift.extract(
+        "<http://a/\n" + "> x\n" * n)),
     "extract: n '(' in a URL": lambda n: list(urlsift.extract("http://a/" + "(" * n)),
     "extract: n '<http://a' unclosed": lambda n: list(urlsift.extract("<http://a " * n)),
     "refang: n '[.]'": lambda n: list(urlsift.text.extract_refanged("hxxp://a" + "[.]b" * n)),

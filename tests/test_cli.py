@@ -499,9 +499,16 @@ def test_quoted_option(cli, tmp_path):
     path = tmp_path / "thread.txt"
     path.write_bytes(b"Bob wrote:\n> > see <URL:http://a.example/very-\n> > long/path> and\n"
                      b"> http://b.example/x\n")
-    assert lines(cli("extract", path)) == ["http://a.example/very-", "http://b.example/x"]
+    # the wrapper's second line is quoted and goes on to its ">": joined either way
+    # (issue 12: automatic where it cannot hurt); --quoted removes every prefix first
+    assert lines(cli("extract", path)) == ["http://a.example/very-long/path",
+                                           "http://b.example/x"]
     assert lines(cli("extract", "--quoted", path)) == ["http://a.example/very-long/path",
                                                         "http://b.example/x"]
+    # a quoted line with no ">" of its own is no continuation: the quote's ">" ends it
+    other = tmp_path / "other.txt"
+    other.write_bytes(b"> see <http://a.example/x\n> and more text\n")
+    assert lines(cli("extract", other)) == ["http://a.example/x"]
 
 
 def test_jsonl_escapes_what_needs_escaping(cli, tmp_path):

@@ -296,9 +296,12 @@ def test_stream_quoted_wrapper_across_a_block_boundary():
                                          chunk=chunk))
         assert [(f.url, f.line) for f in found] == [("ftp://ds.internic.net/rfc", 2)], chunk
         assert data[found[0].start:found[0].end] == b"<ftp://ds.internic.ne\n> t/rfc>"
-    # without the option the quote's ">" ends the wrapper (DESIGN.md: nothing else joins)
-    plain = [f.url for f in iter_stream_matches(io.BytesIO(data))]
-    assert plain == ["ftp://ds.internic.ne"]
+    # without the option too (issue 12): the ">" that starts the wrapper's second line is
+    # a quote prefix, since that line goes on to the wrapper's own ">"
+    for chunk in (64, 100, 4096):
+        plain = [(f.url, f.match.edits) for f in iter_stream_matches(io.BytesIO(data), chunk=chunk)]
+        assert plain == [("ftp://ds.internic.net/rfc",
+                          ("wrapper-removed", "whitespace-removed", "quote-prefixes-removed"))]
 
 
 # -- the walk on the bytes: threads, lines, engines ------------------------------------

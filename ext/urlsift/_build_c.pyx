@@ -34,6 +34,7 @@ cdef enum:
     DROP_NONE = 0
     DROP_SPACE = 1     # white space inside a wrapper
     DROP_LT = 2        # the "<" of news:<id>
+    DROP_QUOTES = 3    # white space and the ">" of reply-quote prefixes inside a wrapper
 cdef uint8_t T_SPACE = _twin.T_SPACE
 
 
@@ -89,7 +90,8 @@ cdef object _ascii(const void *data, int kind, Py_ssize_t s, Py_ssize_t e):
 
 
 cdef inline bint _dropped(uint8_t c, int drop, const uint8_t *T) noexcept nogil:
-    return (drop == DROP_SPACE and (T[c] & T_SPACE) != 0) or (drop == DROP_LT and c == 60)
+    return ((drop == DROP_SPACE and (T[c] & T_SPACE) != 0) or (drop == DROP_LT and c == 60)
+            or (drop == DROP_QUOTES and ((T[c] & T_SPACE) != 0 or c == 62)))
 
 
 cdef object _squeeze(str raw, Py_ssize_t a, Py_ssize_t b, int drop, const uint8_t *T):
@@ -162,7 +164,8 @@ cdef inline int _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t n, Py_ssiz
     elif low & WRAPPED:
         a[0] = s + (5 if low & PREFIX else 1)
         b[0] = e - 1
-        squeeze[0] = DROP_SPACE if (low & WHITESPACE) != 0 else DROP_NONE
+        squeeze[0] = (DROP_QUOTES if cut > 0 else DROP_SPACE) if (low & WHITESPACE) != 0 \
+            else DROP_NONE
     else:
         a[0] = s + (4 if low & PREFIX else 0)
         b[0] = e - cut

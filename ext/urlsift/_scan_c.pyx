@@ -36,6 +36,7 @@ cdef int TRUNCATED = _twin.TRUNCATED
 cdef int CUT_NON_ASCII = _twin.CUT_NON_ASCII
 cdef int CUT_UNSAFE = _twin.CUT_UNSAFE
 cdef int TRIM_SHIFT = _twin.TRIM_SHIFT
+cdef int QUOTED = _twin.QUOTED
 cdef uint8_t T_BARE = _twin.T_BARE
 cdef uint8_t T_TRIM = _twin.T_TRIM
 cdef uint8_t T_SCHEME = _twin.T_SCHEME
@@ -209,11 +210,29 @@ cdef bint is_known(const char_t *d, Py_ssize_t s, Py_ssize_t p,
     return False
 
 
+cdef Py_ssize_t quote_prefix_end(const char_t *d, const uint8_t *T, Py_ssize_t i,
+                                 Py_ssize_t lim) noexcept nogil:
+    """The twin's ``_quote_prefix_end``."""
+    cdef Py_ssize_t j = i, k
+    cdef uint32_t c
+    while j < lim and (d[j] == 62 or d[j] == 32 or d[j] == 9):
+        j += 1
+    k = j
+    while k < lim:
+        c = d[k]
+        if c == 62:
+            return j if k > j else -1
+        if c == 10 or c == 13 or not (cls(T, c) & (T_WRAP | T_SPACE)):
+            return -1
+        k += 1
+    return -1
+
+
 cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, const uint8_t *known,
                         Py_ssize_t m, Py_ssize_t lt, Py_ssize_t p, bint is_url,
                         Py_ssize_t max_wrapper, int *flags_out) noexcept nogil:
     cdef int flags = WRAPPED, st, breaks = 0
-    cdef Py_ssize_t count = 0, i, lim
+    cdef Py_ssize_t count = 0, i, j, lim
     cdef uint32_t c, c1 = 0, c2 = 0, prev = 58
     cdef uint8_t t
     if is_url:
@@ -231,7 +250,13 @@ cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, const u
             return -1
         c = d[i]
         if c == 62:
-            break
+            # first on its line: a reply-quote prefix when the line goes on to a ">"
+            j = quote_prefix_end(d, T, i, lim) if breaks == 1 else -1
+            if j < 0:
+                break
+            flags |= QUOTED | WHITESPACE
+            i = j
+            continue
         t = cls(T, c)
         if t & T_SPACE:
             flags |= WHITESPACE

@@ -70,7 +70,8 @@ def triple_strings(hay: Any, n: int, s: int, e: int, f: int, table: bytes) -> tu
     low = f & 0xFF
     url = raw[u0 - s:u1 - s]
     if low & WRAPPED and low & WHITESPACE:
-        url = "".join(ch for ch in url if not table[ord(ch)] & T_SPACE)
+        quotes = f >> TRIM_SHIFT > 0     # reply-quote prefixes inside: their ">" go too
+        url = "".join(ch for ch in url if not (table[ord(ch)] & T_SPACE or quotes and ch == ">"))
     elif low & ANGLE:
         url = url.replace("<", "")
     return url, raw

@@ -35,7 +35,7 @@ from typing import Any
 
 __all__ = [
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
-    "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT", "N_EDITS", "MAX_ANGLE",
+    "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT", "QUOTED", "N_EDITS", "MAX_ANGLE",
     "T_BARE", "T_TRIM", "T_SCHEME", "T_SPACE", "T_WRAP", "T_SPLIT", "T_ALPHA",
     "GLUE_REACH", "GLUE_MIN", "GLUE_BITS", "glue_hash", "known_blob",
     "scan", "count_newlines", "next_boundary",
@@ -51,6 +51,9 @@ CUT_NON_ASCII = 32  # a bare URL ended by a non-ASCII character glued to it (‾
 CUT_UNSAFE = 64    # ... by an unsafe character glued to it: { } | \ ^ ` (not ")
 ANGLE = 128        # news:<id>, mid:<id>: the "<" and ">" around the id are not the URL's
 TRIM_SHIFT = 8
+#: A wrapper trims nothing, so its count field says something else: QUOTED, reply-quote
+#: prefixes (">" at the start of a line inside it) to leave out of the URL.
+QUOTED = 1 << TRIM_SHIFT
 #: Entries of the edits table the builders take: one per low byte, trimmed or not.
 N_EDITS = 512
 #: The longest ``<id>`` after ``news:`` or ``mid:`` (an RFC 5322 line).
@@ -236,7 +239,13 @@ def _wrapper(codes: Any, n: int, T: bytes, known: bytes, lt: int, p: int, is_url
     while i < lim:
         c = codes[i]
         if c == _GT:
-            break
+            # first on its line: a reply-quote prefix when the line goes on to a ">"
+            j = _quote_prefix_end(codes, T, i, lim) if breaks == 1 else -1
+            if j < 0:
+                break
+            flags |= QUOTED | WHITESPACE
+            i = j
+            continue
         t = T[c] if c < 256 else 0
         if t & T_SPACE:
             flags |= WHITESPACE
@@ -273,6 +282,25 @@ def _wrapper(codes: Any, n: int, T: bytes, known: bytes, lt: int, p: int, is_url
     if st != 2 or count == 0 or (count == 2 and c1 == _SLASH and c2 == _SLASH):
         return -1, 0
     return i + 1, flags
+
+
+def _quote_prefix_end(codes: Any, T: bytes, i: int, lim: int) -> int:
+    """Where the text goes on after a reply-quote prefix (``>``, ``> >``, ``>> ``) that
+    starts at ``i``, the first character of a line inside a wrapper: when the rest of the
+    line is wrapper characters up to a ``>`` (the wrapper's end, RFC 1738's own mail:
+    ``<ftp://info.cer`` / ``>        n.ch/pub/...>``); else -1 (the ``>`` ends the wrapper)."""
+    j = i
+    while j < lim and codes[j] in (_GT, 32, 9):
+        j += 1
+    k = j
+    while k < lim:
+        c = codes[k]
+        if c == _GT:
+            return j if k > j else -1
+        if c >= 256 or c in (_LF, _CR) or not T[c] & (T_WRAP | T_SPACE):
+            return -1
+        k += 1
+    return -1
 
 
 def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int) -> tuple[int, int]:

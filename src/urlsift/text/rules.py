@@ -22,7 +22,7 @@ from ..model.registry import registered
 __all__ = [
     "KNOWN_WITHOUT_SLASHES", "TRIMMED", "WHITE_SPACE", "MAX_WRAPPER", "MAX_LENGTH", "TABLE",
     "KNOWN", "KNOWN_SCHEMES", "CHUNK", "EDIT_WRAPPER", "EDIT_PREFIX", "EDIT_WHITESPACE", "EDIT_TRIMMED",
-    "EDIT_TRUNCATED", "EDIT_CUT_NON_ASCII", "EDIT_CUT_UNSAFE", "EDIT_ANGLE", "ANGLE_ID_SCHEMES",
+    "EDIT_TRUNCATED", "EDIT_CUT_NON_ASCII", "EDIT_CUT_UNSAFE", "EDIT_ANGLE", "EDIT_QUOTES", "ANGLE_ID_SCHEMES",
     # the flags of a scanned span (the core's, named here for users of scan())
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
     "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT",
@@ -56,6 +56,7 @@ EDIT_TRUNCATED = "truncated"
 EDIT_CUT_NON_ASCII = "cut-at-non-ascii"
 EDIT_CUT_UNSAFE = "cut-at-unsafe"
 EDIT_ANGLE = "angle-brackets-removed"
+EDIT_QUOTES = "quote-prefixes-removed"
 
 
 def _policy_table() -> bytes:
@@ -119,8 +120,8 @@ def _edits_for(low: int, trimmed: bool) -> tuple[str, ...]:
         out.append(EDIT_PREFIX)
     if low & WHITESPACE:
         out.append(EDIT_WHITESPACE)
-    if trimmed:
-        out.append(EDIT_TRIMMED)
+    if trimmed:      # a wrapper's count field counts reply-quote prefixes, not trims
+        out.append(EDIT_QUOTES if low & WRAPPED else EDIT_TRIMMED)
     if low & TRUNCATED:
         out.append(EDIT_TRUNCATED)
     if low & CUT_NON_ASCII:
