@@ -15,7 +15,11 @@ _shtab_urlsift_completion_option_strings=(-h --help)
 _shtab_urlsift_man_option_strings=(-h --help)
 _shtab_urlsift_option_strings=(-h --help --version)
 
-
+_shtab_urlsift_extract_pos_0_COMPGEN=_shtab_compgen_files
+_shtab_urlsift_extract__o_COMPGEN=_shtab_compgen_files
+_shtab_urlsift_extract___output_COMPGEN=_shtab_compgen_files
+_shtab_urlsift_stats_pos_0_COMPGEN=_shtab_compgen_files
+_shtab_urlsift_validate_pos_0_COMPGEN=_shtab_compgen_files
 
 _shtab_urlsift_extract__f_choices=(text jsonl csv parquet)
 _shtab_urlsift_extract___format_choices=(text jsonl csv parquet)
