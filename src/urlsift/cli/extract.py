@@ -10,6 +10,7 @@ from operator import itemgetter
 
 from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines
 from ..model.equivalence import normalized
+from ..model.parts import cached_by_url
 from ..text.files import F_LINE, F_OFFSET, F_URL, position_lines, url_lines
 from .common import batches, error, read_errors, reason, write_or_fail
 from .grepstyle import POSITION_FIELDS, core_layout, line_template, summary_line, use_color
@@ -212,21 +213,13 @@ def _jsonl_layout(name: str, columns: Sequence[str]) -> tuple:
 def _normalized_key() -> Callable[[str], str]:
     """``--unique=normalized``: a URL's :func:`urlsift.normalized` form (DESIGN.md's
     equivalence, each URL worked out once), or its text when it has none."""
-    cache: dict[str, str] = {}
-
     def key(url: str) -> str:
-        got = cache.get(url)
-        if got is None:
-            try:
-                got = normalized(url)
-            except ValueError:
-                got = url
-            if len(cache) > 1_000_000:
-                cache.clear()
-            cache[url] = got
-        return got
+        try:
+            return normalized(url)
+        except ValueError:
+            return url
 
-    return key
+    return cached_by_url(key)
 
 
 def _keyed(batch: list, key: Callable[[str], str]) -> list:

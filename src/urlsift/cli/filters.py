@@ -21,6 +21,7 @@ from fnmatch import fnmatchcase
 from typing import Callable, Optional
 
 from ..model.parsing import parse
+from ..model.parts import cached_by_url
 
 __all__ = ["narrowed_schemes", "url_filter"]
 
@@ -42,20 +43,13 @@ def url_filter(args: argparse.Namespace) -> Optional[Callable[[str], bool]]:
     patterns = [p.lower() for p in getattr(args, "host", None) or ()]
     if not excluded and not patterns:
         return None
-    hosts: dict[str, bool] = {}
-
+    @cached_by_url
     def host_matches(url: str) -> bool:
-        got = hosts.get(url)
-        if got is None:
-            try:
-                host = parse(url, strict=False).host or ""
-            except ValueError:
-                host = ""
-            got = bool(host) and any(fnmatchcase(host.lower(), p) for p in patterns)
-            if len(hosts) > 1_000_000:
-                hosts.clear()
-            hosts[url] = got
-        return got
+        try:
+            host = parse(url, strict=False).host or ""
+        except ValueError:
+            host = ""
+        return bool(host) and any(fnmatchcase(host.lower(), p) for p in patterns)
 
     def keep(url: str) -> bool:
         if excluded and url.split(":", 1)[0].lower() in excluded:

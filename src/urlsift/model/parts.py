@@ -10,12 +10,12 @@ gets a ``path`` (docs/cli.md).
 from __future__ import annotations
 
 import codecs
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from .parsing import is_valid, parse
 
-__all__ = ["CHECK_COLUMNS", "EXTRA_PARTS", "PART_COLUMNS", "checks_getter", "parts_getter",
-           "plain_value", "utf8_text"]
+__all__ = ["CHECK_COLUMNS", "EXTRA_PARTS", "PART_COLUMNS", "cached_by_url", "checks_getter",
+           "parts_getter", "plain_value", "utf8_text"]
 
 #: The parsed parts ``--parts`` adds, in column order (CSV and Parquet have exactly these).
 PART_COLUMNS: tuple[str, ...] = (
@@ -29,36 +29,59 @@ EXTRA_PARTS: tuple[str, ...] = (
 )
 
 
-def parts_getter(extras: bool) -> Callable[[str], dict]:
-    """``url -> {part: value}`` for ``--parts`` (lenient parse), cached by URL."""
-    cache: dict[str, dict] = {}
+#: How many URLs a per-URL cache keeps before it starts again (bounded memory).
+CACHE_SIZE = 1_000_000
+V = TypeVar("V")
 
-    def parts(url: str) -> dict:
-        got = cache.get(url)
-        if got is not None:
-            return got
+
+def cached_by_url(fn: Callable[[str], V]) -> Callable[[str], V]:
+    """``fn`` with its results kept by URL (each distinct URL worked out once; the cache
+    starts again past CACHE_SIZE URLs): ``--parts``, ``--details``, ``--host``, ``--unique``.
+
+    >>> calls = []
+    >>> f = cached_by_url(lambda u: calls.append(u) or len(u))
+    >>> f("http://a/"), f("http://a/"), calls
+    (9, 9, ['http://a/'])
+    """
+    cache: dict[str, V] = {}
+
+    def get(url: str) -> V:
         try:
-            u = parse(url, strict=False)
-        except ValueError as exc:
-            got = dict.fromkeys(PART_COLUMNS)
-            got["parse_error"] = getattr(exc, "code", None) or str(exc)
-        else:
-            got = {name: plain_value(getattr(u, name, None)) for name in PART_COLUMNS}
-            if got["path"] is None:
-                # a scheme without a "path" of its own: its path-like part as written
-                # (docs/cli.md: ftp url-path, gopher path, news group or message-id...)
-                got["path"] = u.written("path")
-            if extras:
-                for name in EXTRA_PARTS:
-                    value = getattr(u, name, None)
-                    if value is not None:
-                        got[name] = plain_value(value)
-        if len(cache) > 1_000_000:
+            return cache[url]
+        except KeyError:
+            pass
+        got = fn(url)
+        if len(cache) > CACHE_SIZE:
             cache.clear()
         cache[url] = got
         return got
 
-    return parts
+    return get
+
+
+def parts_getter(extras: bool) -> Callable[[str], dict]:
+    """``url -> {part: value}`` for ``--parts`` (lenient parse), cached by URL."""
+
+    def parts(url: str) -> dict:
+        try:
+            u = parse(url, strict=False)
+        except ValueError as exc:
+            got: dict = dict.fromkeys(PART_COLUMNS)
+            got["parse_error"] = getattr(exc, "code", None) or str(exc)
+            return got
+        got = {name: plain_value(getattr(u, name, None)) for name in PART_COLUMNS}
+        if got["path"] is None:
+            # a scheme without a "path" of its own: its path-like part as written
+            # (docs/cli.md: ftp url-path, gopher path, news group or message-id...)
+            got["path"] = u.written("path")
+        if extras:
+            for name in EXTRA_PARTS:
+                value = getattr(u, name, None)
+                if value is not None:
+                    got[name] = plain_value(value)
+        return got
+
+    return cached_by_url(parts)
 
 
 #: What ``--details`` adds from the URL itself: valid by RFC 1738 exactly, and the codes
@@ -77,23 +100,15 @@ def checks_getter() -> Callable[[str], dict]:
     >>> check("http://a.example/~x"), check("http://a.example:99999/")
     ({'valid': False, 'problems': ['unsafe-char']}, {'valid': False, 'problems': ['bad-port']})
     """
-    cache: dict[str, dict] = {}
 
     def checks(url: str) -> dict:
-        got = cache.get(url)
-        if got is not None:
-            return got
         try:
             codes = list(dict.fromkeys(p.code for p in parse(url, strict=False).problems))
         except ValueError as exc:
             codes = [getattr(exc, "code", None) or "invalid"]
-        got = {"valid": is_valid(url, strict=True), "problems": codes}
-        if len(cache) > 1_000_000:
-            cache.clear()
-        cache[url] = got
-        return got
+        return {"valid": is_valid(url, strict=True), "problems": codes}
 
-    return checks
+    return cached_by_url(checks)
 
 
 def _percent_octets(exc: UnicodeError) -> tuple[str, int]:
