@@ -11,7 +11,7 @@ from hypothesis import given, strategies as st
 from urlsift import _scan_py, _select
 from urlsift._build_py import F_LINE, F_OFFSET, F_URL
 from urlsift.text.match import Match
-from urlsift.text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+from urlsift.text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, WRAPPED
 
 from test_scan_core import texts
 
@@ -57,7 +57,7 @@ def test_twins_join_the_same_url_lines(text, first, last):
         lo = min(max(first, 0), total)
         hi = total if last < 0 or last > total else last
         urls = [m[0] for m in TWINS["python"].build(arr, buf, 0, Match, _EDITS, TABLE)]
-        assert got["python"] == "".join(u + "\n" for u in urls[lo:max(lo, hi)]).encode("ascii")
+        assert got["python"] == "".join(u + "\n" for u in urls[lo:max(lo, hi)]).encode("utf-8")
 
 
 # ---- triples from a caller, and an input that changes under the scan (both cores) -----
@@ -79,16 +79,22 @@ def test_a_triple_that_does_not_fit_is_refused(core_kind, triple):
         core.build(arr, b"x" * 64, 0, Match, _EDITS, TABLE)
 
 
-def test_a_non_ascii_octet_inside_a_span_means_the_input_changed(core_kind):
-    # The scanner never reports a span holding a non-ASCII octet; when a mapped file is
-    # rewritten between the scan and the build, build says so instead of making a str
-    # marked ASCII that is not.
+def test_octets_that_the_scanner_never_reports_mean_the_input_changed(core_kind):
+    # The scanner reports ASCII and whole UTF-8 letters in a bare span, ASCII only in a
+    # wrapper; when a mapped file is rewritten between the scan and the build, build
+    # says so instead of making a str that lies.
     core = TWINS[core_kind]
-    arr = array("q", [0, 16, 0])
+    bare, wrapper = array("q", [0, 16, 0]), array("q", [0, 18, WRAPPED])
     with pytest.raises(OSError, match="changed"):
-        core.build(arr, b"http://a.ex\xe9m/ rest", 0, Match, _EDITS, TABLE)
+        core.build(bare, b"http://a.ex\xe9m/ rest", 0, Match, _EDITS, TABLE)   # no UTF-8
     with pytest.raises(OSError, match="changed"):
-        core.build(arr, "http://a.ex\u0129m/ rest", 0, Match, _EDITS, TABLE)
+        core.build(wrapper, "<http://a.ex\u0129m/> rest".encode(), 0, Match, _EDITS, TABLE)
+    with pytest.raises(OSError, match="changed"):
+        core.build(wrapper, "<http://a.ex\u0129m/> rest", 0, Match, _EDITS, TABLE)
+    # a bare span of UTF-8 letters is an IRI: the characters, offsets in octets
+    [m] = core.build(array("q", [0, 15, 0]), "http://a.ex\u0129m/ rest".encode(), 0, Match,
+                     _EDITS, TABLE)
+    assert (m.url, m.end, m.edits) == ("http://a.ex\u0129m/", 15, ("non-ascii",))
 
 
 def test_squeezed_wrappers_come_out_whole_and_alone(core_kind):
@@ -116,7 +122,7 @@ def test_join_positions_is_the_matches_with_their_lines(text, base):
             line += (buf[pos:m.start].count("\n") if isinstance(buf, str)
                      else buf[pos:m.start].count(b"\n"))
             pos = m.start
-            expected.append(b"f:%d:%d:%s\n" % (line, base + m.start, m.url.encode("ascii")))
+            expected.append(b"f:%d:%d:%s\n" % (line, base + m.start, m.url.encode("utf-8")))
         assert got == b"".join(expected)
         assert state[1] == line
 

@@ -969,12 +969,18 @@ def test_boundary_with_quotes_blanks_and_specials():
 @pytest.mark.parametrize("charset, body, url", [
     # UTF-16: the ASCII of the URL is two octets per character; it is found decoded
     (b"utf-16", "see http://utf16.example/a\n".encode("utf-16"), "http://utf16.example/a"),
-    (b"iso-8859-1", b"caf\xe9 http://latin.example/\xe9t\xe9\n", "http://latin.example/"),
+    # an IRI's letters go on in the part's own charset (latin-1 0xE9 is "é"): the walk
+    # hands such a part to email, which decodes it (the walk reads UTF-8 only)
+    (b"iso-8859-1", b"caf\xe9 http://latin.example/\xe9t\xe9\n", "http://latin.example/\u00e9t\u00e9"),
     (b"x-no-such-charset", b"caf\xe9 http://unknown.example/\n", "http://unknown.example/"),
-    (b"utf-8", b"caf\xc3\xa9 http://utf8.example/\xc3\xa9\n", "http://utf8.example/"),
+    (b"utf-8", b"caf\xc3\xa9 http://utf8.example/\xc3\xa9\n", "http://utf8.example/\u00e9"),
+    (None, "見て http://例え.jp/パス。\n".encode(), "http://例え.jp/パス"),
+    (b"us-ascii", b"8-bit http://ascii.example/a\xe9\n", "http://ascii.example/a"),   # U+FFFD
+    (b"koi8-r", "http://ru.example/Москва\n".encode("koi8-r"), "http://ru.example/Москва"),
 ])
 def test_charsets(charset, body, url):
-    msg = b"Content-Type: text/plain; charset=" + charset + b"\n\n" + body
+    msg = (b"Content-Type: text/plain" + (b"; charset=" + charset if charset else b"")
+           + b"\n\n" + body)
     found, errors = both_agree_on(FROM_LINE + msg)
     assert [m.url for m in found] == [url] and errors == []
     assert_message_agrees(msg)

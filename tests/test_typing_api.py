@@ -40,3 +40,28 @@ def test_revealed_types_are_precise():
     for line, want in expected.items():
         assert revealed[line] == want, f"line {line}: {revealed[line]} (expected {want})"
         assert "Any" not in revealed[line], f"line {line}: {revealed[line]}"
+
+
+def test_help_shows_types_not_strings():
+    # issue 13: PEP 563 left every annotation a string ("s: 'str'", "-> 'URL'" in help());
+    # urlsift._hints evaluates them at import
+    import inspect
+    import pydoc
+    import sys
+
+    import urlsift
+    from urlsift._hints import _functions_of
+
+    sig = inspect.signature(urlsift.parse)
+    assert sig.parameters["s"].annotation is str and sig.return_annotation is urlsift.URL
+    assert inspect.signature(urlsift.Match.parse).return_annotation is urlsift.URL
+    assert inspect.signature(urlsift.HttpURL.build).parameters["strict"].annotation is bool
+    page = pydoc.render_doc(urlsift.parse, renderer=pydoc.plaintext)
+    assert "s: str" in page and "'str'" not in page
+    left = {f.__qualname__ for name in urlsift.__all__ for f in _functions_of(getattr(urlsift, name))
+            if any(isinstance(v, str) for v in f.__annotations__.values())}
+    # what cannot be evaluated at import (urlsift._hints): MailMatch is for type checkers
+    # only (the mail layer is not loaded); array[int] needs Python 3.12
+    assert left <= {"extract_file", "scan"}
+    if sys.version_info >= (3, 12):
+        assert "scan" not in left

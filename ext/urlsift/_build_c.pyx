@@ -21,6 +21,9 @@ from urlsift import _build_py as _twin_build
 
 cdef extern from "Python.h":
     void *PyUnicode_DATA(object s)
+    bint PyUnicode_IS_ASCII(object s)
+    object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
+    object PyUnicode_Substring(object s, Py_ssize_t start, Py_ssize_t end)
 
 cdef int WRAPPED = _twin.WRAPPED
 cdef int PREFIX = _twin.PREFIX
@@ -29,6 +32,7 @@ cdef int HYPHEN_BREAK = _twin.HYPHEN_BREAK
 cdef int TRIM_SHIFT = _twin.TRIM_SHIFT
 cdef int ANGLE = _twin.ANGLE
 cdef Py_ssize_t N_EDITS = _twin.N_EDITS
+cdef Py_ssize_t EDITS_NON_ASCII = _twin.EDITS_NON_ASCII
 # What the copy of a URL leaves out of its span (``_url_span``'s ``drop``)
 cdef enum:
     DROP_NONE = 0
@@ -68,9 +72,10 @@ cdef extern from *:
 DEF AHEAD = 8
 
 
-cdef object _ascii(const void *data, int kind, Py_ssize_t s, Py_ssize_t e):
-    """buf[s:e] as a str, each unit read once and checked in the copy: the scanner only
-    reports printable ASCII and white space, so anything else means the input changed."""
+cdef object _span_text(const void *data, int kind, Py_ssize_t s, Py_ssize_t e, object text):
+    """buf[s:e] as a str, each unit read once and checked in the copy. ``text`` is the
+    str the data belongs to, or None for octets: those are UTF-8, and as the scanner
+    reports ASCII and whole UTF-8 letters only, anything else means the input changed."""
     cdef object out = PyUnicode_New(e - s, 127)
     cdef uint8_t *dst = <uint8_t *>PyUnicode_DATA(out)
     cdef Py_ssize_t i
@@ -84,9 +89,14 @@ cdef object _ascii(const void *data, int kind, Py_ssize_t s, Py_ssize_t e):
             c = (<const uint16_t *>data)[s + i] if kind == 2 else (<const uint32_t *>data)[s + i]
             seen |= c
             dst[i] = <uint8_t>c
-    if seen >= 128:
-        raise OSError(f"the input changed while it was read (a non-ASCII character in {s}..{e})")
-    return out
+    if seen < 128:
+        return out
+    if text is not None:                # a str: its characters as they are
+        return PyUnicode_Substring(text, s, e)
+    try:                                # the copy's octets, not the input's again
+        return PyUnicode_DecodeUTF8(<const char *>dst, e - s, NULL)
+    except UnicodeDecodeError:
+        raise OSError(f"the input changed while it was read (no UTF-8 in {s}..{e})") from None
 
 
 cdef inline bint _dropped(uint8_t c, int drop, const uint8_t *T) noexcept nogil:
@@ -175,11 +185,22 @@ cdef inline int _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t n, Py_ssiz
 
 
 cdef str triple_raw(const void *data, int kind, Py_ssize_t n, const int64_t *t,
-                    Py_ssize_t *u0, Py_ssize_t *u1, int *squeeze):
+                    Py_ssize_t *u0, Py_ssize_t *u1, int *squeeze, object text):
     """The raw span of the triple at ``t`` over ``data`` (``n`` units of ``kind``
-    octets), checked, read once; where its URL lies in it (``u0``, ``u1``, ``squeeze``)."""
+    octets; ``text``: the str they are, None for UTF-8 octets), checked, read once;
+    where its URL lies in it (``u0``, ``u1``, ``squeeze``)."""
     _url_span(t[0], t[1], t[2], n, u0, u1, squeeze)
-    return _ascii(data, kind, t[0], t[1])
+    cdef str raw = _span_text(data, kind, t[0], t[1], text)
+    if (t[2] & (WRAPPED | ANGLE)) and not PyUnicode_IS_ASCII(raw):
+        raise OSError(f"the input changed while it was read (a non-ASCII character in "
+                      f"{t[0]}..{t[1]})")
+    return raw
+
+
+cdef Py_ssize_t edits_index(str url, int64_t f) noexcept:
+    """The twin's edits_index: by the low byte, trimmed or not, non-ASCII or not."""
+    return ((f & 255) * 2 + ((f >> TRIM_SHIFT) > 0)
+            + (0 if PyUnicode_IS_ASCII(url) else EDITS_NON_ASCII))
 
 
 cdef str triple_url(str raw, const int64_t *t, Py_ssize_t u0, Py_ssize_t u1, int squeeze,
@@ -190,7 +211,9 @@ cdef str triple_url(str raw, const int64_t *t, Py_ssize_t u0, Py_ssize_t u1, int
         return raw
     if squeeze:
         return _squeeze(raw, u0 - s, u1 - s, squeeze, T)
-    return raw[u0 - s:u1 - s]
+    # what is cut at either end is ASCII ("URL:", trimmed punctuation): as many
+    # characters as octets, while a UTF-8 letter inside counts once in raw
+    return PyUnicode_Substring(raw, u0 - s, len(raw) - (t[1] - u1))
 
 
 cdef object _match(_Input inp, const int64_t *t, Py_ssize_t offset, object cls, tuple edits,
@@ -201,10 +224,11 @@ cdef object _match(_Input inp, const int64_t *t, Py_ssize_t offset, object cls, 
     cdef Py_ssize_t u0, u1
     cdef int squeeze
     cdef int low = f & 0xFF
-    cdef str raw = triple_raw(inp.data, inp.kind, inp.n, t, &u0, &u1, &squeeze)
-    return _new(cls, triple_url(raw, t, u0, u1, squeeze, T), t[0] + offset, t[1] + offset, raw,
-                low & WRAPPED, low & HYPHEN_BREAK,
-                <object>PyTuple_GET_ITEM(edits, (low & 255) * 2 + ((f >> TRIM_SHIFT) > 0)))
+    cdef str raw = triple_raw(inp.data, inp.kind, inp.n, t, &u0, &u1, &squeeze,
+                              None if inp.has_view else inp.keep)
+    cdef str url = triple_url(raw, t, u0, u1, squeeze, T)
+    return _new(cls, url, t[0] + offset, t[1] + offset, raw, low & WRAPPED, low & HYPHEN_BREAK,
+                <object>PyTuple_GET_ITEM(edits, edits_index(url, f)))
 
 
 cdef inline void _prefetch(_Input inp, const int64_t *a, Py_ssize_t k, Py_ssize_t last) noexcept:
@@ -300,6 +324,9 @@ def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t 
     cdef bytes out
     cdef uint8_t *dst
     _clip_triples(arr, "join_urls", &first, &last)
+    if not inp.has_view:            # a str: its characters made UTF-8 by the twin
+        inp.close()
+        return _twin_build.join_urls(arr, buf, table, first, last)
     try:
         for k in range(first, last):
             _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
@@ -405,6 +432,10 @@ def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t b
         else:
             raise ValueError(f"a layout item is bytes or 0, 1, 2, not {item!r}")
     _clip_triples(arr, "join_positions", &first, &last)
+    if not inp.has_view:            # a str: its characters made UTF-8 by the twin
+        inp.close()
+        return _twin_build.join_positions(arr, buf, table, layout, base, state, first, last,
+                                          json)
     pos = <Py_ssize_t>state[0] - base
     line = state[1]
     try:

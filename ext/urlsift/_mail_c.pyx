@@ -17,7 +17,7 @@ from libc.stdint cimport int64_t, uint8_t
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memchr, memcmp, memcpy
 
-from urlsift._build_c cimport triple_raw, triple_url
+from urlsift._build_c cimport edits_index, triple_raw, triple_url
 from urlsift._scan_c cimport Out, scan_octets, table_ptr
 
 import threading
@@ -153,6 +153,16 @@ cdef bint any_bad(cbuf b, Py_ssize_t a, Py_ssize_t e) noexcept nogil:
     cdef Py_ssize_t i
     for i in range(a, e):
         if is_bad_octet(b[i]):
+            return True
+    return False
+
+
+cdef bint glued_high(cbuf b, Py_ssize_t n) noexcept nogil:
+    """An octet over 0x7F right after an ASCII graphic one in ``b[:n]`` (the twin's
+    _GLUED_HIGH: where a URL could go on in another charset's letters)?"""
+    cdef Py_ssize_t i
+    for i in range(1, n):
+        if b[i] >= 128 and 0x21 <= b[i - 1] <= 0x7E:
             return True
     return False
 
@@ -396,7 +406,7 @@ cdef class _Walk:
         cdef Py_ssize_t ca = -1, ce = -1, ta = -1, te = -1, fa, fe, slash, nslash
         cdef Py_ssize_t main_end, bd[2], cs[2]
         cdef int64_t la, lb
-        cdef bint html
+        cdef bint html, utf8
         for i in range(nf):
             if ca < 0 and eq_lower(b, f[i].na, f[i].ne, "content-type"):
                 ca, ce = f[i].va, f[i].ve
@@ -440,6 +450,8 @@ cdef class _Walk:
             return FB
         if cs[0] >= 0 and not charset_ok(b, cs[0], cs[1], self.charsets, self.ncharsets):
             return FB
+        # the twin's _utf8: only a UTF-8 part's non-ASCII octets are scanned as they stand
+        utf8 = cs[0] < 0 or eq_lower(b, cs[0], cs[1], "utf-8") or eq_lower(b, cs[0], cs[1], "utf8")
         self.lab.n = 0
         if seclen:
             grow_add(&self.lab, section, seclen)
@@ -454,6 +466,8 @@ cdef class _Walk:
         la = self.label(&lb)
         if ta < 0 or te == ta or eq_lower(b, ta, te, "7bit") or eq_lower(b, ta, te, "8bit") \
                 or eq_lower(b, ta, te, "binary"):
+            if not utf8 and glued_high(b + body, e - body):
+                return FB
             if html:
                 if self.html(index, b + body, e - body, la, lb) == FB:
                     return FB
@@ -466,6 +480,8 @@ cdef class _Walk:
                     return FB
             else:
                 qp_decode(b + body, e - body, &self.dec)
+            if not utf8 and glued_high(<cbuf>self.dec.p, self.dec.n):
+                return FB
             if html:
                 if self.html(index, <cbuf>self.dec.p, self.dec.n, la, lb) == FB:
                     return FB

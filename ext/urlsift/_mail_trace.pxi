@@ -8,6 +8,8 @@ cdef extern from "Python.h":
     ctypedef struct PyObject
     PyObject *PyTuple_GET_ITEM(object t, Py_ssize_t i)
     void *PyUnicode_DATA(object s)
+    bint PyUnicode_IS_ASCII(object s)
+    const char *PyUnicode_AsUTF8AndSize(object s, Py_ssize_t *size) except NULL
     object _PyObject_GC_NewVar "(PyObject *)_PyObject_GC_NewVar"(PyTypeObject *t, Py_ssize_t n)
     void PyTuple_SET_ITEM(object t, Py_ssize_t i, object o)
     void Py_INCREF(object o)
@@ -38,16 +40,21 @@ cdef object _new(object cls, object url, object raw, object start, object end,
     _put(t, 9, at)
     _put(t, 10, True if low & WRAPPED else False)
     _put(t, 11, True if low & HYPHEN_BREAK else False)
-    _put(t, 12, <object>PyTuple_GET_ITEM(edits, (low & 255) * 2 + ((flags >> TRIM_SHIFT) > 0)))
+    _put(t, 12, <object>PyTuple_GET_ITEM(edits, edits_index(url, flags)))
     _put(t, 13, where)
     return t
 
 
-cdef bint _same_link(str url, cbuf d, Py_ssize_t a, Py_ssize_t e) noexcept:
-    # same_link(url, d[a:e].decode("latin-1")) (urlsift._mail_py.same_link), in place:
-    # url is ASCII (the scanner's), so an href octet over 127 never matches one of it
-    cdef const char *u = <const char *>PyUnicode_DATA(url)
-    cdef Py_ssize_t n = len(url)
+cdef bint _same_link(str url, cbuf d, Py_ssize_t a, Py_ssize_t e) except -1:
+    # same_link(url, d[a:e].decode("utf-8", "replace")) (urlsift._mail_py.same_link), in
+    # place: the UTF-8 octets of url against the href's (an ASCII url is its own)
+    cdef const char *u
+    cdef Py_ssize_t n
+    if PyUnicode_IS_ASCII(url):
+        u = <const char *>PyUnicode_DATA(url)
+        n = len(url)
+    else:
+        u = PyUnicode_AsUTF8AndSize(url, &n)
     if n == e - a and memcmp(u, d + a, n) == 0:
         return True
     while n and u[n - 1] == 47:
@@ -198,7 +205,7 @@ def trace(triples, out, segs, msgs, names, piece, Py_ssize_t base, str source, t
             r = s * NSEG
             if sg[r] != i:
                 break
-            raw = triple_raw(o, 1, nout, &tr[3 * k], &u0, &u1, &squeeze)
+            raw = triple_raw(o, 1, nout, &tr[3 * k], &u0, &u1, &squeeze, None)
             url = triple_url(raw, &tr[3 * k], u0, u1, squeeze, T)
             flags = tr[3 * k + 2]
             k += 1

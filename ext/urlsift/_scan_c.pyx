@@ -19,6 +19,7 @@ import array as _array_mod
 from urlsift import _scan_py as _twin
 
 cdef extern from "Python.h":
+    bint Py_UNICODE_ISALNUM(Py_UCS4 ch) nogil
     int PyUnicode_KIND(object s)
     void *PyUnicode_DATA(object s)
     Py_ssize_t PyUnicode_GET_LENGTH(object s)
@@ -51,6 +52,32 @@ cdef Py_ssize_t MAX_ANGLE = _twin.MAX_ANGLE
 cdef int ANGLE = _twin.ANGLE
 cdef Py_ssize_t GLUE_BYTES = _twin.GLUE_BITS // 8
 assert _twin.GLUE_REACH == GLUE_REACH
+DEF N_UNSPACED = 10              # len(_twin.UNSPACED)
+cdef uint32_t UNSPACED[N_UNSPACED]
+assert len(_twin.UNSPACED) == N_UNSPACED
+for _i in range(N_UNSPACED):
+    UNSPACED[_i] = _twin.UNSPACED[_i]
+from urlsift._marks import MARKS as _MARKS
+DEF MAX_MARKS = 2048             # room for the ranges of urlsift._marks (about 600 numbers)
+cdef uint32_t MARKS[MAX_MARKS]
+cdef Py_ssize_t N_MARKS = len(_MARKS)
+assert N_MARKS <= MAX_MARKS and N_MARKS % 2 == 0
+for _i in range(N_MARKS):
+    MARKS[_i] = _MARKS[_i]
+
+
+cdef inline bint is_mark(uint32_t c) noexcept nogil:
+    """The twin's is_mark: ``c`` within one of the MARKS ranges (a binary search)."""
+    cdef Py_ssize_t lo = 0, hi = N_MARKS // 2, mid
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if c > MARKS[2 * mid + 1]:
+            lo = mid + 1
+        elif c < MARKS[2 * mid]:
+            hi = mid
+        else:
+            return True
+    return False
 
 cdef array.array _Q = _array_mod.array("q")
 
@@ -294,13 +321,71 @@ cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, const u
     return i + 1
 
 
+cdef inline int utf8_at(const uint8_t *d, Py_ssize_t i, Py_ssize_t lim,
+                        uint32_t *cp) noexcept nogil:
+    """Length of the UTF-8 sequence at ``d[i]`` ending by ``lim`` (its code point in
+    ``cp``), or 0 when it is not one (the twin's utf8_at: no overlong, no surrogate)."""
+    cdef uint32_t b0 = d[i], lo = 0x80, hi = 0xBF, c
+    cdef int k, j
+    if 0xC2 <= b0 <= 0xDF:
+        k = 2
+        c = b0 & 0x1F
+    elif 0xE0 <= b0 <= 0xEF:
+        k = 3
+        c = b0 & 0x0F
+        if b0 == 0xE0:
+            lo = 0xA0
+        elif b0 == 0xED:
+            hi = 0x9F
+    elif 0xF0 <= b0 <= 0xF4:
+        k = 4
+        c = b0 & 0x07
+        if b0 == 0xF0:
+            lo = 0x90
+        elif b0 == 0xF4:
+            hi = 0x8F
+    else:
+        return 0
+    if i + k > lim:
+        return 0
+    for j in range(1, k):
+        b0 = d[i + j]
+        if b0 < lo or b0 > hi:
+            return 0
+        lo = 0x80
+        hi = 0xBF
+        c = (c << 6) | (b0 & 0x3F)
+    cp[0] = c
+    return k
+
+
+cdef int letter_at(const char_t *d, bint octets, Py_ssize_t e, Py_ssize_t lim) noexcept nogil:
+    """How many units the character over U+007F at ``d[e]`` adds to a bare URL (the
+    twin's letter_at): a letter or digit, not of an UNSPACED script right after an ASCII
+    letter or digit; else 0."""
+    cdef uint32_t c = d[e], before = d[e - 1]
+    cdef int k = 1, a
+    if char_t is uint8_t:           # (a compile-time test: one branch per width)
+        if octets:
+            k = utf8_at(d, e, lim, &c)
+            if k == 0:
+                return 0
+    if not (Py_UNICODE_ISALNUM(<Py_UCS4>c) or is_mark(c)):
+        return 0
+    if before < 128 and ((48 <= before <= 57) or (65 <= before <= 90) or (97 <= before <= 122)):
+        for a in range(0, N_UNSPACED, 2):
+            if UNSPACED[a] <= c <= UNSPACED[a + 1]:
+                return 0
+    return k
+
+
 cdef Py_ssize_t bare(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t colon,
-                     Py_ssize_t max_length, int *flags_out) noexcept nogil:
+                     Py_ssize_t max_length, bint octets, int *flags_out) noexcept nogil:
     cdef Py_ssize_t cs = colon + 1, lim, e, w
     cdef Py_ssize_t op = 0, cp = 0, ob = 0, cb = 0
     cdef uint32_t c
     cdef uint8_t k
-    cdef int flags = 0
+    cdef int flags = 0, u
     if cs + 1 < n and d[cs] == 47 and d[cs + 1] == 47:
         cs += 2
     lim = n if colon + 1 + max_length > n else colon + 1 + max_length
@@ -310,6 +395,12 @@ cdef Py_ssize_t bare(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t
         k = cls(T, c)
         if k & T_PLAIN:             # most characters: no bracket to count
             e += 1
+            continue
+        if c >= 128:                # a non-ASCII letter may go on (an IRI)
+            u = letter_at(d, octets, e, lim)
+            if u == 0:
+                break
+            e += u
             continue
         if not (k & T_BARE):
             break
@@ -352,7 +443,8 @@ cdef Py_ssize_t bare(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t
 
 cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                const uint8_t *T, const uint8_t *known, Py_ssize_t m,
-               Py_ssize_t max_wrapper, Py_ssize_t max_length, Out *o) noexcept nogil:
+               Py_ssize_t max_wrapper, Py_ssize_t max_length, bint octets,
+               Out *o) noexcept nogil:
     cdef Py_ssize_t pos = start, limit = start, p, low, s, q, end
     cdef bint is_url
     cdef int flags = 0
@@ -386,13 +478,13 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                 while q < n and (cls(T, d[q]) & T_SCHEME):
                     q += 1
                 if q < n and d[q] == 58:
-                    end = bare(d, n, T, q, max_length, &flags)
+                    end = bare(d, n, T, q, max_length, octets, &flags)
                     if end >= 0:
                         emit(o, s, end, flags | PREFIX)
                         pos = limit = end
                         continue
         if p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47:
-            end = bare(d, n, T, p, max_length, &flags)
+            end = bare(d, n, T, p, max_length, octets, &flags)
             if end >= 0:
                 emit(o, s, end, flags)
                 pos = limit = end
@@ -409,7 +501,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                 emit(o, s, end, ANGLE)
                 pos = limit = end
                 continue
-        end = bare(d, n, T, p, max_length, &flags)
+        end = bare(d, n, T, p, max_length, octets, &flags)
         if end >= 0:
             emit(o, s, end, flags)
             pos = limit = end
@@ -457,7 +549,7 @@ cdef Py_ssize_t boundary(const char_t *d, Py_ssize_t pos, Py_ssize_t stop,
 cdef void scan_octets(const uint8_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                       const uint8_t *T, const uint8_t *known, Py_ssize_t m,
                       Py_ssize_t max_wrapper, Py_ssize_t max_length, Out *o) noexcept nogil:
-    walk(d, n, start, stop, T, known, m, max_wrapper, max_length, o)
+    walk(d, n, start, stop, T, known, m, max_wrapper, max_length, True, o)
 
 
 cdef Py_ssize_t boundary_octets(const uint8_t *d, Py_ssize_t pos, Py_ssize_t stop,
@@ -521,13 +613,13 @@ def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table, bytes known,
         with nogil:
             if inp.kind == 1:
                 walk(<const uint8_t *>inp.data, inp.n, start, stop, T, K, m,
-                     max_wrapper, max_length, &o)
+                     max_wrapper, max_length, inp.has_view, &o)
             elif inp.kind == 2:
                 walk(<const uint16_t *>inp.data, inp.n, start, stop, T, K, m,
-                     max_wrapper, max_length, &o)
+                     max_wrapper, max_length, False, &o)
             else:
                 walk(<const uint32_t *>inp.data, inp.n, start, stop, T, K, m,
-                     max_wrapper, max_length, &o)
+                     max_wrapper, max_length, False, &o)
         if o.failed:
             raise MemoryError("scan: no memory for the match list")
         result = array.clone(_Q, o.n, False)

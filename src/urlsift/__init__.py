@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import charclass, codec
+from . import _hints, charclass, codec
 from ._select import KIND as CORE
 from ._select import bind as _bind
 from .errors import URLSyntaxError
@@ -46,5 +46,7 @@ __all__ = [
     "normalized", "quote", "resolve", "tokenize", "tokenize_many", "tokenize_offsets", "unquote",
     "unquote_to_bytes",
 ]
+
+_hints.resolve(globals()[name] for name in __all__)   # help() shows types, not strings
 
 del TYPE_CHECKING, annotations   # typing helpers, not part of the API (dir(urlsift))

@@ -13,10 +13,11 @@ from __future__ import annotations
 from array import array
 from typing import Any, Optional
 
-from ._scan_py import (ANGLE, HYPHEN_BREAK, N_EDITS, PREFIX, T_SPACE, TRIM_SHIFT, WHITESPACE,
-                       WRAPPED, _view, count_newlines)
+from ._scan_py import (ANGLE, EDITS_NON_ASCII, HYPHEN_BREAK, N_EDITS, PREFIX, T_SPACE,
+                       TRIM_SHIFT, WHITESPACE, WRAPPED, _view, count_newlines)
 
-__all__ = ["F_LINE", "F_OFFSET", "F_URL", "build", "join_positions", "join_urls", "triple_strings", "url_span"]
+__all__ = ["F_LINE", "F_OFFSET", "F_URL", "build", "edits_index", "join_positions", "join_urls",
+           "triple_strings", "url_span"]
 
 
 def url_span(s: int, e: int, f: int) -> tuple[int, int]:
@@ -45,17 +46,24 @@ def _check_span(s: int, e: int, f: int, n: int) -> tuple[int, int]:
 
 
 def _text(hay: Any, s: int, e: int) -> str:
-    """``hay[s:e]`` as ASCII text, read once; a non-ASCII octet means the input changed
-    under the scan (the scanner reports printable ASCII and white space only)."""
+    """``hay[s:e]`` as text, read once: octets are UTF-8 (the scanner reports ASCII and
+    whole UTF-8 letters only, so anything else means the input changed under the scan)."""
     if isinstance(hay, str):
-        text = hay[s:e]
-        if text.isascii():
-            return text
-    else:
-        octets = bytes(hay[s:e])
-        if octets.isascii():
-            return octets.decode("ascii")
-    raise OSError(f"the input changed while it was read (a non-ASCII octet in {s}..{e})")
+        return hay[s:e]
+    octets = bytes(hay[s:e])
+    if octets.isascii():
+        return octets.decode("ascii")
+    try:
+        return octets.decode("utf-8")
+    except UnicodeDecodeError:
+        raise OSError(f"the input changed while it was read (no UTF-8 in {s}..{e})") from None
+
+
+def edits_index(url: str, f: int) -> int:
+    """Where the edits of a match with flags ``f`` and this ``url`` stand in the edits
+    table (``N_EDITS`` entries): by the low byte, trimmed or not, non-ASCII or not."""
+    return ((f & 255) * 2 + ((f >> TRIM_SHIFT) > 0)
+            + (0 if url.isascii() else EDITS_NON_ASCII))
 
 
 def triple_strings(hay: Any, n: int, s: int, e: int, f: int, table: bytes) -> tuple[str, str]:
@@ -68,7 +76,11 @@ def triple_strings(hay: Any, n: int, s: int, e: int, f: int, table: bytes) -> tu
     u0, u1 = _check_span(s, e, f, n)
     raw = _text(hay, s, e)
     low = f & 0xFF
-    url = raw[u0 - s:u1 - s]
+    # what is cut at either end is ASCII ("URL:", trimmed punctuation), so the same count
+    # of characters as of octets: a UTF-8 letter inside counts once in raw
+    url = raw[u0 - s:len(raw) - (e - u1)]
+    if (low & (WRAPPED | ANGLE)) and not raw.isascii():
+        raise OSError(f"the input changed while it was read (a non-ASCII character in {s}..{e})")
     if low & WRAPPED and low & WHITESPACE:
         quotes = f >> TRIM_SHIFT > 0     # reply-quote prefixes inside: their ">" go too
         url = "".join(ch for ch in url if not (table[ord(ch)] & T_SPACE or quotes and ch == ">"))
@@ -101,8 +113,7 @@ def build(arr: "array[int]", buf: Any, offset: int, cls: type, edits: tuple, tab
         url, raw = triple_strings(hay, n, s, e, f, table)
         low = f & 0xFF
         out.append(new(cls, (url, s + offset, e + offset, raw, bool(low & WRAPPED),
-                             bool(low & HYPHEN_BREAK),
-                             edits[(low & 255) * 2 + ((f >> TRIM_SHIFT) > 0)], None)))
+                             bool(low & HYPHEN_BREAK), edits[edits_index(url, f)], None)))
     return out
 
 
@@ -112,7 +123,7 @@ def join_urls(arr: "array[int]", buf: Any, table: bytes, first: int = 0,
     object: ``build``'s ``url``s without building a Match (the command's fast path)."""
     first, last = _range(arr, first, last, "join_urls")
     matches = build(arr, buf, 0, tuple, ("",) * N_EDITS, table, first, last)
-    return "".join(m[0] + "\n" for m in matches).encode("ascii")
+    return "".join(m[0] + "\n" for m in matches).encode("utf-8")
 
 
 #: The fields of a ``join_positions`` layout: the URL, its 1-based line, its byte offset.
@@ -162,7 +173,7 @@ def join_positions(arr: "array[int]", buf: Any, table: bytes, layout: tuple, bas
         if lines and s > pos:
             line += count_newlines(buf, pos, s)
             pos = s
-        url = m[0].encode("ascii")
+        url = m[0].encode("utf-8")
         if json and not _json_plain(url):
             return None
         fields = (url, b"%d" % line, b"%d" % (base + s))

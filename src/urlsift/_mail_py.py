@@ -59,7 +59,7 @@ from array import array
 from bisect import bisect_right
 from typing import Any, Callable, Optional
 
-from ._build_py import triple_strings
+from ._build_py import edits_index, triple_strings
 from . import _scan_py
 from ._scan_py import HYPHEN_BREAK, TRIM_SHIFT, WRAPPED
 
@@ -87,6 +87,7 @@ _BAD_HEADER_OCTET = re.compile(rb"[^\t\r\n\x20-\x7e]")
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _QUOTE = re.compile(rb"[ \t]*>(?:[ \t]?>)*[ \t]?")
 _SCHEME = re.compile(rb"[A-Za-z][A-Za-z0-9+.\-]*:")
+_GLUED_HIGH = re.compile(rb"[\x21-\x7e][\x80-\xff]")
 _RAW_TEXT = (b"script", b"style")
 _HTML_ATTRS = {b"href": K_HREF, b"src": K_SRC}
 _NAME_END = b"\t\n\f\r />"
@@ -109,6 +110,15 @@ def _charset_ok(charset: Optional[bytes], allowed: list[bytes]) -> bool:
         if name.endswith(b"*") and cs.startswith(name[:-1]) or cs == name:
             return True
     return False
+
+
+def _utf8(charset: Optional[bytes]) -> bool:
+    """Is a part of this charset scanned as UTF-8 by ``email`` too (none said: UTF-8)?
+    Only then may its non-ASCII octets be scanned as they stand: an IRI's letters
+    continue a URL (``urlsift._scan_py``), and in another charset they are others. A
+    part of another charset with a non-ASCII octet right after an ASCII graphic one
+    (:data:`_GLUED_HIGH`: where a URL could go on) falls back."""
+    return charset is None or charset.lower() in (b"utf-8", b"utf8")
 
 
 def _line_end(buf: Any, p: int, stop: int) -> int:
@@ -281,7 +291,8 @@ class _Walk:
         cte = buf[cte_field[0]:cte_field[1]].lower() if cte_field else b""
         if cte_field and _BAD_HEADER_OCTET.search(cte):
             raise _Fallback
-        if not _charset_ok(_param(params, b"charset"), self.charsets):
+        charset = _param(params, b"charset")
+        if not _charset_ok(charset, self.charsets):
             raise _Fallback
         label = self.label(f"{section or '1'} ".encode() + full)
         if cte in (b"", b"7bit", b"8bit", b"binary"):
@@ -293,6 +304,8 @@ class _Walk:
             data, src = decoded, -1
         else:
             raise _Fallback                      # uuencode, an unknown encoding
+        if not _utf8(charset) and _GLUED_HIGH.search(data):
+            raise _Fallback     # letters of another charset may continue a URL once decoded
         if subtype == b"html":
             self.html(index, data, label)
         else:
@@ -778,7 +791,7 @@ def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, 
             kind, seg_start = segs[r + 4], segs[r + 1]
             if kind == K_HTML_TEXT and segs[r + 8] >= 0:
                 h = segs[r + 8] * SEG
-                if same_link(url, bytes(out[segs[h + 1]:segs[h + 2]]).decode("latin-1")):
+                if same_link(url, bytes(out[segs[h + 1]:segs[h + 2]]).decode("utf-8", "replace")):
                     continue        # <a href="U">U</a>: the href has said it already
             key = bytes(names[segs[r + 5]:segs[r + 6]])
             label = labels.get(key)
@@ -806,7 +819,7 @@ def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, 
             result.append(tuple.__new__(cls, (
                 url, raw, start, end, message_id, date, part, False, source, at,
                 bool(low & WRAPPED), bool(low & HYPHEN_BREAK),
-                edits[(low & 255) * 2 + ((mf >> TRIM_SHIFT) > 0)], where)))
+                edits[edits_index(url, mf)], where)))
     return result
 
 

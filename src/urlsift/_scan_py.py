@@ -19,6 +19,14 @@ The walk, for each ``:`` in ``[start, stop)`` (found with ``find``, i.e. ``memch
 
 A match needs something after ``scheme:`` (``scheme://``): ``http:`` alone is nothing.
 
+Non-ASCII letters (IRIs, RFC 3987: ``http://例え.jp/パス``, ``.../wiki/Straße``): a
+character over U+007F continues a bare URL when it is a letter, digit or mark
+(``str.isalnum``, or in :data:`urlsift._marks.MARKS`: a combining accent, a vowel sign;
+in bytes, a valid UTF-8 sequence of one), unless it belongs to a
+script written without spaces (:data:`UNSPACED`) and follows an ASCII letter or digit
+(``見てhttp://example.com谢谢`` gives ``http://example.com``). Anything else over U+007F
+ends the walk with CUT_NON_ASCII. Bytes are read as UTF-8; a str's characters as they are.
+
 A word glued to a scheme (``messagenews:...``, ``site.http://...``): when the run of
 scheme characters is not a known scheme but ends in one (at least ``GLUE_MIN`` letters,
 after a letter or a ``.``, ``+``, ``-``), the scheme starts there (:func:`_glued`). The
@@ -31,13 +39,17 @@ is the span without its ``<`` and ``>``).
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from typing import Any
+
+from ._marks import MARKS
 
 __all__ = [
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
     "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT", "QUOTED", "N_EDITS", "MAX_ANGLE",
     "T_BARE", "T_TRIM", "T_SCHEME", "T_SPACE", "T_WRAP", "T_SPLIT", "T_ALPHA",
-    "GLUE_REACH", "GLUE_MIN", "GLUE_BITS", "glue_hash", "known_blob",
+    "GLUE_REACH", "GLUE_MIN", "GLUE_BITS", "glue_hash", "known_blob", "UNSPACED",
+    "EDITS_NON_ASCII", "utf8_at", "letter_at", "is_mark",
     "scan", "count_newlines", "next_boundary",
 ]
 
@@ -54,8 +66,10 @@ TRIM_SHIFT = 8
 #: A wrapper trims nothing, so its count field says something else: QUOTED, reply-quote
 #: prefixes (">" at the start of a line inside it) to leave out of the URL.
 QUOTED = 1 << TRIM_SHIFT
-#: Entries of the edits table the builders take: one per low byte, trimmed or not.
-N_EDITS = 512
+#: Entries of the edits table the builders take: one per low byte, trimmed or not, and
+#: all of these again (from EDITS_NON_ASCII on) for a URL with non-ASCII letters.
+EDITS_NON_ASCII = 512
+N_EDITS = 2 * EDITS_NON_ASCII
 #: The longest ``<id>`` after ``news:`` or ``mid:`` (an RFC 5322 line).
 MAX_ANGLE = 998
 
@@ -76,6 +90,14 @@ GLUE_MIN = 3
 #: Bits of the bitmap of known-name hashes at the end of ``known``.
 GLUE_BITS = 8192
 
+#: Scripts written without spaces between words, as inclusive code point ranges: a letter
+#: of one glued to an ASCII letter or digit is the running text, not the URL (Thai,
+#: Lao, Myanmar, Khmer, Hangul Jamo, and from the CJK radicals on: kana, CJK, Hangul
+#: syllables, full-width forms). Korean writes spaces, but its particles are glued to
+#: the word before them (``http://example.com에서``).
+UNSPACED = (0x0E00, 0x0EFF, 0x1000, 0x109F, 0x1100, 0x11FF, 0x1780, 0x17FF,
+            0x2E80, 0x10FFFF)
+
 _COLON, _LT, _GT, _SLASH, _MINUS = 58, 60, 62, 47, 45
 _LF, _CR, _QUOTE = 10, 13, 34
 _OPEN_P, _CLOSE_P, _OPEN_B, _CLOSE_B = 40, 41, 91, 93
@@ -87,7 +109,8 @@ _last_str: list[Any] = [None, None]
 
 
 def _view(buf: Any) -> tuple[Any, Any, Any]:
-    """(codes, haystack, colon): int-indexable codes and a ``.find``-able haystack."""
+    """(codes, haystack, colon): int-indexable codes and a ``.find``-able haystack; the
+    codes are code points when ``colon`` is ``":"`` (a str), else octets (UTF-8)."""
     if isinstance(buf, str):
         if _last_str[0] is not buf:
             _last_str[:] = [buf, memoryview(buf.encode("utf-32-le", "surrogatepass")).cast("I")]
@@ -303,7 +326,57 @@ def _quote_prefix_end(codes: Any, T: bytes, i: int, lim: int) -> int:
     return -1
 
 
-def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int) -> tuple[int, int]:
+def utf8_at(codes: Any, i: int, lim: int) -> tuple[int, int]:
+    """(code point, length) of the UTF-8 sequence starting at ``codes[i]`` and ending
+    by ``lim``, or (-1, 0) when it is not one (RFC 3629: no overlong form, no surrogate).
+
+    >>> utf8_at("é!".encode(), 0, 3), utf8_at(bytes([0xED, 0xA0, 0x80]), 0, 3), utf8_at(bytes([0xC3]), 0, 1)
+    ((233, 2), (-1, 0), (-1, 0))
+    """
+    b0 = codes[i]
+    k = 2 if 0xC2 <= b0 <= 0xDF else 3 if 0xE0 <= b0 <= 0xEF else 4 if 0xF0 <= b0 <= 0xF4 else 0
+    if k == 0 or i + k > lim:
+        return -1, 0
+    try:
+        return ord(bytes(codes[i:i + k]).decode("utf-8")), k
+    except UnicodeDecodeError:
+        return -1, 0
+
+
+def letter_at(codes: Any, octets: bool, e: int, lim: int) -> int:
+    """How many units the non-ASCII character at ``codes[e]`` (over U+007F) adds to a
+    bare URL: its length when it is a letter or digit that may continue one (see the
+    module's docstring), else 0."""
+    if octets:
+        c, k = utf8_at(codes, e, lim)
+        if k == 0:
+            return 0
+    else:
+        c, k = codes[e], 1
+    if not (chr(c).isalnum() or is_mark(c)):
+        return 0
+    before = codes[e - 1]
+    if before < 128 and chr(before).isalnum() and _unspaced(c):
+        return 0
+    return k
+
+
+def is_mark(c: int) -> bool:
+    """Is ``c`` a Unicode mark (category M; :mod:`urlsift._marks`)?
+
+    >>> is_mark(0x0301), is_mark(0x093F), is_mark(ord("e"))
+    (True, True, False)
+    """
+    i = bisect_right(MARKS, c)
+    return i % 2 == 1 or (i > 0 and MARKS[i - 1] == c)
+
+
+def _unspaced(c: int) -> bool:
+    return any(UNSPACED[a] <= c <= UNSPACED[a + 1] for a in range(0, len(UNSPACED), 2))
+
+
+def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int,
+          octets: bool) -> tuple[int, int]:
     """(walk end, flags with trim count) of a bare URL whose scheme ends at ``colon``,
     or (-1, 0) when nothing is left after the scheme."""
     cs = colon + 1
@@ -314,7 +387,13 @@ def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int) -> tuple[in
     op = cp = ob = cb = 0
     while e < lim:
         c = codes[e]
-        if c >= 256 or not T[c] & T_BARE:
+        if c >= 128:
+            k = letter_at(codes, octets, e, lim)
+            if k == 0:
+                break
+            e += k
+            continue
+        if not T[c] & T_BARE:
             break
         if c == _OPEN_P:
             op += 1
@@ -331,7 +410,7 @@ def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int) -> tuple[in
     w = e
     while e > cs:
         c = codes[e - 1]
-        if T[c] & T_TRIM:
+        if c < 256 and T[c] & T_TRIM:
             e -= 1
         elif c == _CLOSE_P and op < cp:
             cp -= 1
@@ -362,6 +441,7 @@ def scan(buf: Any, start: int, stop: int, table: bytes, known: bytes,
     wrapper or URL that starts before it is finished whole).
     """
     codes, hay, colon = _view(buf)
+    octets = colon != ":"
     n = len(codes)
     T = table
     out = array("q")
@@ -395,7 +475,7 @@ def scan(buf: Any, start: int, stop: int, table: bytes, known: bytes,
                 while q < n and codes[q] < 256 and T[codes[q]] & T_SCHEME:
                     q += 1
                 if q < n and codes[q] == _COLON:
-                    end, flags = _bare(codes, n, T, q, max_length)
+                    end, flags = _bare(codes, n, T, q, max_length, octets)
                     if end >= 0:
                         out.extend((s, end, flags | PREFIX))
                         pos = limit = end
@@ -412,7 +492,7 @@ def scan(buf: Any, start: int, stop: int, table: bytes, known: bytes,
                 out.extend((s, end, ANGLE))
                 pos = limit = end
                 continue
-        end, flags = _bare(codes, n, T, p, max_length)
+        end, flags = _bare(codes, n, T, p, max_length, octets)
         if end >= 0:
             out.extend((s, end, flags))
             pos = limit = end

@@ -36,10 +36,10 @@ class Writer:
         raise NotImplementedError
 
     def write_lines(self, data: bytes) -> None:
-        """ASCII lines already made (the plain fast path): straight to the bytes layer."""
+        """UTF-8 lines already made (the plain fast path): straight to the bytes layer."""
         buffer = getattr(self.out, "buffer", None)
         if buffer is None:
-            self.out.write(data.decode("ascii"))
+            self.out.write(data.decode("utf-8"))
             return
         self.out.flush()   # keep the order with what went through the text layer
         buffer.write(data)

@@ -258,7 +258,7 @@ def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: A
         sub.extend(keep[3 * k:3 * k + 3])
     drop = set()
     for k, m, h in zip(index, matches_of(out, sub), checks[1::2]):
-        href = bytes(out[segs[h * SEG + 1]:segs[h * SEG + 2]]).decode("latin-1")
+        href = bytes(out[segs[h * SEG + 1]:segs[h * SEG + 2]]).decode("utf-8", "replace")
         if same_link(m[0], href):
             drop.add(k)
     if not drop:

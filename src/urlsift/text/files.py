@@ -319,7 +319,7 @@ def _open(path: PathArg) -> tuple[BinaryIO, Any]:
 
 
 def url_lines(path: PathArg, *, jobs: int = 1) -> Iterator[bytes]:
-    """The URLs of a file as ASCII lines (each URL and a newline), piece by piece: the
+    """The URLs of a file as UTF-8 lines (each URL and a newline), piece by piece: the
     ``url`` of every match of :func:`scan_file`, without building the matches (the
     command's plain output). The file is opened at once, so a bad path raises here.
     """
@@ -328,7 +328,7 @@ def url_lines(path: PathArg, *, jobs: int = 1) -> Iterator[bytes]:
     f, mm = _open(path)
     if mm is None:     # a pipe, a device, an empty file: the streamed matches
         matches = _opened(f, mm, jobs, None, False)
-        return ("".join([m[0] + "\n" for m in ms]).encode("ascii") for ms in matches)
+        return ("".join([m[0] + "\n" for m in ms]).encode("utf-8") for ms in matches)
     return _mapped_lines(f, mm, jobs)
 
 
@@ -387,7 +387,7 @@ def _laid_out(matches: list[Match], layout: tuple, json: bool) -> bytes:
     out = []
     for m in matches:
         url = _json.dumps(m.url)[1:-1] if json else m.url
-        fields = (url.encode("ascii"), b"%d" % (m.line or 0), b"%d" % m.start)
+        fields = (url.encode("utf-8"), b"%d" % (m.line or 0), b"%d" % m.start)
         out.append(b"".join(i if isinstance(i, bytes) else fields[i] for i in layout))
     return b"".join(out)
 

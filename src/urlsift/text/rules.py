@@ -14,7 +14,8 @@ from __future__ import annotations
 from importlib import resources
 
 from .. import charclass as cc
-from .._scan_py import (ANGLE, CUT_NON_ASCII, CUT_UNSAFE, HYPHEN_BREAK, N_EDITS, PREFIX,
+from .._scan_py import (ANGLE, CUT_NON_ASCII, CUT_UNSAFE, EDITS_NON_ASCII, HYPHEN_BREAK,
+                        N_EDITS, PREFIX,
                         T_ALPHA, T_BARE, T_PLAIN, T_SCHEME, T_SPACE, T_SPLIT, T_TRIM, T_WRAP,
                         TRIM_SHIFT, TRUNCATED, WHITESPACE, WRAPPED, known_blob)
 from ..model.registry import registered
@@ -22,7 +23,8 @@ from ..model.registry import registered
 __all__ = [
     "KNOWN_WITHOUT_SLASHES", "TRIMMED", "WHITE_SPACE", "MAX_WRAPPER", "MAX_LENGTH", "TABLE",
     "KNOWN", "KNOWN_SCHEMES", "CHUNK", "EDIT_WRAPPER", "EDIT_PREFIX", "EDIT_WHITESPACE", "EDIT_TRIMMED",
-    "EDIT_TRUNCATED", "EDIT_CUT_NON_ASCII", "EDIT_CUT_UNSAFE", "EDIT_ANGLE", "EDIT_QUOTES", "ANGLE_ID_SCHEMES",
+    "EDIT_TRUNCATED", "EDIT_CUT_NON_ASCII", "EDIT_CUT_UNSAFE", "EDIT_ANGLE", "EDIT_QUOTES", "EDIT_NON_ASCII",
+    "ANGLE_ID_SCHEMES",
     # the flags of a scanned span (the core's, named here for users of scan())
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
     "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT",
@@ -57,6 +59,9 @@ EDIT_CUT_NON_ASCII = "cut-at-non-ascii"
 EDIT_CUT_UNSAFE = "cut-at-unsafe"
 EDIT_ANGLE = "angle-brackets-removed"
 EDIT_QUOTES = "quote-prefixes-removed"
+#: Not an edit either: the URL holds non-ASCII letters, as written (an IRI, RFC 3987;
+#: RFC 1738 §2.2 would have them %-encoded, so ``valid="strict"`` drops it).
+EDIT_NON_ASCII = "non-ascii"
 
 
 def _policy_table() -> bytes:
@@ -112,7 +117,7 @@ KNOWN_SCHEMES: tuple[str, ...] = tuple(dict.fromkeys(
 KNOWN: bytes = known_blob(KNOWN_WITHOUT_SLASHES, KNOWN_SCHEMES, ANGLE_ID_SCHEMES)
 
 
-def _edits_for(low: int, trimmed: bool) -> tuple[str, ...]:
+def _edits_for(low: int, trimmed: bool, non_ascii: bool) -> tuple[str, ...]:
     out = []
     if low & WRAPPED:
         out.append(EDIT_WRAPPER)
@@ -130,11 +135,15 @@ def _edits_for(low: int, trimmed: bool) -> tuple[str, ...]:
         out.append(EDIT_CUT_UNSAFE)
     if low & ANGLE:
         out.append(EDIT_ANGLE)
+    if non_ascii:
+        out.append(EDIT_NON_ASCII)
     return tuple(out)
 
 
-#: edits by ``(flags & 255) * 2 + trimmed``, handed to the core's ``build``.
-_EDITS = tuple(_edits_for(i // 2, bool(i % 2)) for i in range(N_EDITS))
+#: edits by ``(flags & 255) * 2 + trimmed``, and EDITS_NON_ASCII on for a URL with
+#: non-ASCII letters, handed to the core's ``build`` (``_build_py.edits_index``).
+_EDITS = tuple(_edits_for(i % EDITS_NON_ASCII // 2, bool(i % 2), i >= EDITS_NON_ASCII)
+               for i in range(N_EDITS))
 
 
 #: Matches built per core call: bounds the memory of a huge input's match list.
