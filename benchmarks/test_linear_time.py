@@ -53,6 +53,9 @@ SHAPES: dict[str, Callable[[int], object]] = {
         "<http://a.example/" + "\n> b" * n + ">")),
     "extract: n quote lines without an end": lambda n: list(urlsift.extract(
         "<http://a/\n" + "> x\n" * n)),
+    "extract: IRI, n letters": lambda n: list(urlsift.extract("http://例え.jp/" + "パ" * n)),
+    "extract: IRI, n 'http://é' bytes": lambda n: list(urlsift.extract("http://é".encode() * n)),
+    "extract: n 'x谢' after a URL": lambda n: list(urlsift.extract(("http://a.example/x谢" * n).encode())),
     "extract: n '(' in a URL": lambda n: list(urlsift.extract("http://a/" + "(" * n)),
     "extract: n '<http://a' unclosed": lambda n: list(urlsift.extract("<http://a " * n)),
     "refang: n '[.]'": lambda n: list(urlsift.text.extract_refanged("hxxp://a" + "[.]b" * n)),
@@ -62,6 +65,8 @@ SHAPES: dict[str, Callable[[int], object]] = {
         b"Content-Type: text/html\n\n" + b"</" * n)),
     "mail: n quoted lines": lambda n: list(iter_message_urls(
         b"\n" + b"> <URL:http://a.example/x-\n" * n)),
+    "mail: latin-1 part, n 'http://a\\xe9 '": lambda n: list(iter_message_urls(
+        b"Content-Type: text/plain; charset=latin-1\n\n" + b"http://a\xe9 " * n)),
 }
 
 

@@ -155,3 +155,25 @@ def _built(kind, arr, data):
         return list(_select.twins("_build")[kind].build(arr, data, 0, Match, _EDITS, TABLE))
     except OSError:      # a lone surrogate's octets: never in a scanner's span
         return "OSError"
+
+
+def test_the_marks_table_is_this_pythons_unicode():
+    # urlsift/_marks.py is generated (tools/gen_marks.py); on the Unicode version it was
+    # made with, it is exactly the category-M ranges
+    import importlib.util
+    import unicodedata
+    from pathlib import Path
+
+    from urlsift import _marks, _scan_py
+    if unicodedata.unidata_version != _marks.UNICODE_VERSION:
+        pytest.skip(f"marks made for Unicode {_marks.UNICODE_VERSION}, this Python has "
+                    f"{unicodedata.unidata_version}")
+    tool = Path(__file__).resolve().parent.parent / "tools" / "gen_marks.py"
+    spec = importlib.util.spec_from_file_location("gen_marks", tool)
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    assert gen.render() == Path(_marks.__file__).read_text()
+    for c in (0x0301, 0x093F, 0x094D, 0x0E31, 0x3099, 0xFE20, 0xE0100):
+        assert _scan_py.is_mark(c) and unicodedata.category(chr(c))[0] == "M"
+    for c in (0x0300 - 1, 0x0370, ord("a"), 0x4F8B):
+        assert not _scan_py.is_mark(c)
