@@ -385,25 +385,26 @@ def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int,
     lim = min(n, colon + 1 + max_length)
     e = colon + 1
     op = cp = ob = cb = 0
-    while e < lim:
-        c = codes[e]
-        if c >= 128:
-            k = letter_at(codes, octets, e, lim)
-            if k == 0:
+    while True:
+        while e < lim:
+            c = codes[e]
+            if c >= 128 or not T[c] & T_BARE:
                 break
-            e += k
-            continue
-        if not T[c] & T_BARE:
-            break
-        if c == _OPEN_P:
-            op += 1
-        elif c == _CLOSE_P:
-            cp += 1
-        elif c == _OPEN_B:
-            ob += 1
-        elif c == _CLOSE_B:
-            cb += 1
-        e += 1
+            if c == _OPEN_P:
+                op += 1
+            elif c == _CLOSE_P:
+                cp += 1
+            elif c == _OPEN_B:
+                ob += 1
+            elif c == _CLOSE_B:
+                cb += 1
+            e += 1
+        if e < lim and codes[e] >= 128:     # a non-ASCII letter may go on (an IRI)
+            k = letter_at(codes, octets, e, lim)
+            if k:
+                e += k
+                continue
+        break
     flags = 0
     if e == lim and lim < n and codes[lim] < 256 and T[codes[lim]] & T_BARE:
         flags |= TRUNCATED
