@@ -128,6 +128,10 @@ def test_the_command_writes_utf8_and_valid_json(tmp_path):
     status, data = _cli(tmp_path, "-f", "jsonl", "--with-position")
     assert [json.loads(x)["url"] for x in data.splitlines()] == ["http://例え.jp/パス",
                                                                 "http://a.example/x"]
+    # the same octets whichever path made the line (the core's JSON lines, the
+    # writer's): the UTF-8 of the letters as it is, not \u escapes
+    for args in (("-f", "jsonl"), ("-f", "jsonl", "-n"), ("-f", "jsonl", "--details")):
+        assert '{"url": "http://例え.jp/パス"'.encode() in _cli(tmp_path, *args)[1]
 
 
 PIECES = ["http://", "a", "例え", "パス", ".", "/", " ", "é", "e\u0301", "‾", "。", "x",

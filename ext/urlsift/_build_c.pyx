@@ -389,11 +389,11 @@ DEF MAX_LAYOUT = 16
 
 
 cdef inline bint _json_plain(const uint8_t *p, Py_ssize_t n) noexcept:
-    """True when ``p[:n]`` can stand in a JSON string as it is (printable ASCII, no
-    quote, no backslash)."""
+    """True when ``p[:n]`` can stand in a JSON string as it is (no control character,
+    quote or backslash; the UTF-8 of an IRI's letters stands as it is)."""
     cdef Py_ssize_t i
     for i in range(n):
-        if p[i] < 32 or p[i] > 126 or p[i] == 34 or p[i] == 92:
+        if p[i] < 32 or p[i] == 127 or p[i] == 34 or p[i] == 92:
             return False
     return True
 

@@ -386,7 +386,7 @@ def _laid_out(matches: list[Match], layout: tuple, json: bool) -> bytes:
     import json as _json
     out = []
     for m in matches:
-        url = _json.dumps(m.url)[1:-1] if json else m.url
+        url = _json.dumps(m.url, ensure_ascii=False)[1:-1] if json else m.url
         fields = (url.encode("utf-8"), b"%d" % (m.line or 0), b"%d" % m.start)
         out.append(b"".join(i if isinstance(i, bytes) else fields[i] for i in layout))
     return b"".join(out)
