@@ -22,8 +22,9 @@ __all__ = ["resolve"]
 
 
 def _functions_of(obj: Any) -> Iterable[Any]:
-    """``obj`` if it is a function; a class's own functions and property getters (and
-    those of its urlsift base classes)."""
+    """``obj`` if it is a function; a class's own functions (and those of its urlsift
+    base classes). Property getters are left alone: ``help()`` shows no signature of a
+    property, and evaluating theirs doubled the cost at import."""
     if inspect.isfunction(obj):
         yield obj
         return
@@ -33,9 +34,7 @@ def _functions_of(obj: Any) -> Iterable[Any]:
         if not cls.__module__.startswith("urlsift"):
             continue
         for value in vars(cls).values():
-            if isinstance(value, property):
-                value = value.fget
-            elif isinstance(value, (classmethod, staticmethod)):
+            if isinstance(value, (classmethod, staticmethod)):
                 value = value.__func__
             if inspect.isfunction(value):
                 yield value
