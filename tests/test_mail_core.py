@@ -91,10 +91,29 @@ def test_a_line_that_is_no_header_starts_the_body():
     b"Content-Type: multipart/mixed; boundary=b\n\nthe boundary never comes\n",
     b"Content-Type: text/html\n\n<base href='http://b.example/'><a href=x>x</a>\n",
     b"Content-Type: text/html\n\n<a href='http://a.example/\n",               # tag not closed
+    # a URL glued to a non-ASCII octet of a charset other than UTF-8: email decodes it
+    # and the letter goes on with the URL (an IRI), the walk reads UTF-8 only
+    b"Content-Type: text/plain; charset=iso-8859-1\n\nhttp://a.example/caf\xe9\n",
+    b"Content-Type: text/plain; charset=koi8-r\nContent-Transfer-Encoding: quoted-printable"
+    b"\n\nsee http://ru.example/=ED=CF\n",
+    b"Content-Type: text/html; charset=us-ascii\n\nhttp&#58;//a.example/caf\xc3\xa9\n",  # &#58; is ":"
 ])
 def test_what_email_reads_differently_falls_back(spool):
     segments, messages = walk(spool, whole=True)
     assert segments == [] and messages[0][7] == FALLBACK
+
+
+@pytest.mark.parametrize("spool", [
+    # non-ASCII octets of another charset where no URL can go on: the walk keeps them
+    "Content-Type: text/plain; charset=iso-8859-1\n\ncafé http://a.example/ là\n".encode("latin-1"),
+    "Content-Type: text/plain; charset=iso-8859-1\n\nà http://a.example/\n".encode("latin-1"),
+    # UTF-8 (or no charset said): the walk reads the letters itself
+    "Content-Type: text/plain; charset=utf-8\n\nhttp://例え.jp/パス\n".encode(),
+    "Content-Type: text/plain\n\nhttp://例え.jp/パス\n".encode(),
+])
+def test_non_ascii_the_walk_reads_itself(spool):
+    segments, messages = walk(spool, whole=True)
+    assert segments != [] and messages[0][7] == 0
 
 
 # -- MIME (RFC 2045, RFC 2046) ---------------------------------------------------------

@@ -157,13 +157,19 @@ cdef bint any_bad(cbuf b, Py_ssize_t a, Py_ssize_t e) noexcept nogil:
     return False
 
 
-cdef bint glued_high(cbuf b, Py_ssize_t n) noexcept nogil:
-    """An octet over 0x7F right after an ASCII graphic one in ``b[:n]`` (the twin's
-    _GLUED_HIGH: where a URL could go on in another charset's letters)?"""
+cdef bint url_glued_high(cbuf b, Py_ssize_t n) noexcept nogil:
+    """The twin's _url_glued_high: an octet over 0x7F right after a run of ASCII graphic
+    octets holding a ":" or "&" (where a URL could go on in another charset's letters)?"""
     cdef Py_ssize_t i
-    for i in range(1, n):
-        if b[i] >= 128 and 0x21 <= b[i - 1] <= 0x7E:
-            return True
+    cdef bint run = False, colon = False
+    for i in range(n):
+        if 0x21 <= b[i] <= 0x7E:
+            run = True
+            colon = colon or b[i] == 58 or b[i] == 38
+        else:
+            if b[i] >= 128 and run and colon:
+                return True
+            run = colon = False
     return False
 
 
@@ -466,7 +472,7 @@ cdef class _Walk:
         la = self.label(&lb)
         if ta < 0 or te == ta or eq_lower(b, ta, te, "7bit") or eq_lower(b, ta, te, "8bit") \
                 or eq_lower(b, ta, te, "binary"):
-            if not utf8 and glued_high(b + body, e - body):
+            if not utf8 and url_glued_high(b + body, e - body):
                 return FB
             if html:
                 if self.html(index, b + body, e - body, la, lb) == FB:
@@ -480,7 +486,7 @@ cdef class _Walk:
                     return FB
             else:
                 qp_decode(b + body, e - body, &self.dec)
-            if not utf8 and glued_high(<cbuf>self.dec.p, self.dec.n):
+            if not utf8 and url_glued_high(<cbuf>self.dec.p, self.dec.n):
                 return FB
             if html:
                 if self.html(index, <cbuf>self.dec.p, self.dec.n, la, lb) == FB:

@@ -87,7 +87,7 @@ _BAD_HEADER_OCTET = re.compile(rb"[^\t\r\n\x20-\x7e]")
 _LONE_CR = re.compile(rb"\r(?!\n)")
 _QUOTE = re.compile(rb"[ \t]*>(?:[ \t]?>)*[ \t]?")
 _SCHEME = re.compile(rb"[A-Za-z][A-Za-z0-9+.\-]*:")
-_GLUED_HIGH = re.compile(rb"[\x21-\x7e][\x80-\xff]")
+_GRAPHIC_RUN = re.compile(rb"[\x21-\x7e]+")
 _RAW_TEXT = (b"script", b"style")
 _HTML_ATTRS = {b"href": K_HREF, b"src": K_SRC}
 _NAME_END = b"\t\n\f\r />"
@@ -115,10 +115,27 @@ def _charset_ok(charset: Optional[bytes], allowed: list[bytes]) -> bool:
 def _utf8(charset: Optional[bytes]) -> bool:
     """Is a part of this charset scanned as UTF-8 by ``email`` too (none said: UTF-8)?
     Only then may its non-ASCII octets be scanned as they stand: an IRI's letters
-    continue a URL (``urlsift._scan_py``), and in another charset they are others. A
-    part of another charset with a non-ASCII octet right after an ASCII graphic one
-    (:data:`_GLUED_HIGH`: where a URL could go on) falls back."""
+    continue a URL (``urlsift._scan_py``), and in another charset they are others: a
+    part of another charset where a URL could go on into one falls back
+    (:func:`_url_glued_high`)."""
     return charset is None or charset.lower() in (b"utf-8", b"utf8")
+
+
+def _url_glued_high(data: bytes) -> bool:
+    """Is a non-ASCII octet glued to a run of ASCII graphic characters holding a ``:``
+    or a ``&`` (where a URL may stand: every URL has its colon, in HTML perhaps as a
+    character reference, ``http&#58;//``, and up to its first non-ASCII character it is
+    such a run)? ``café`` is not, ``http://a/caf\xe9`` is. One pass.
+
+    >>> _url_glued_high("café là".encode("latin-1")), _url_glued_high(b"http://a/caf\xe9")
+    (False, True)
+    """
+    n = len(data)
+    for run in _GRAPHIC_RUN.finditer(data):
+        if run.end() < n and data[run.end()] >= 0x80 and (b":" in run.group()
+                                                          or b"&" in run.group()):
+            return True
+    return False
 
 
 def _line_end(buf: Any, p: int, stop: int) -> int:
@@ -304,7 +321,7 @@ class _Walk:
             data, src = decoded, -1
         else:
             raise _Fallback                      # uuencode, an unknown encoding
-        if not _utf8(charset) and _GLUED_HIGH.search(data):
+        if not _utf8(charset) and _url_glued_high(data):
             raise _Fallback     # letters of another charset may continue a URL once decoded
         if subtype == b"html":
             self.html(index, data, label)
