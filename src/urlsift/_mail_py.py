@@ -125,10 +125,11 @@ def _url_glued_high(data: bytes) -> bool:
     """Is a non-ASCII octet glued to a run of ASCII graphic characters holding a ``:``
     or a ``&`` (where a URL may stand: every URL has its colon, in HTML perhaps as a
     character reference, ``http&#58;//``, and up to its first non-ASCII character it is
-    such a run)? ``café`` is not, ``http://a/caf\xe9`` is. One pass.
+    such a run)? In Latin-1, ``café`` is not, ``http://a/café`` is. One pass.
 
-    >>> _url_glued_high("café là".encode("latin-1")), _url_glued_high(b"http://a/caf\xe9")
-    (False, True)
+    >>> latin1 = ["café là".encode("latin-1"), "http://a/café".encode("latin-1")]
+    >>> [_url_glued_high(text) for text in latin1]
+    [False, True]
     """
     n = len(data)
     for run in _GRAPHIC_RUN.finditer(data):
