@@ -181,3 +181,18 @@ def test_the_marks_table_is_this_pythons_unicode():
         assert _scan_py.is_mark(c) and unicodedata.category(chr(c))[0] == "M"
     for c in (0x0300 - 1, 0x0370, ord("a"), 0x4F8B):
         assert not _scan_py.is_mark(c)
+
+
+def test_stats_keep_their_columns_with_wide_host_names(tmp_path, capsys):
+    # 例え.jp is 7 characters but 9 terminal columns (例, え are East Asian wide):
+    # padded by columns, its count stands under every other count
+    src = tmp_path / "in.txt"
+    src.write_bytes("http://例え.jp/パス http://de.wikipedia.org/wiki/x\n".encode())
+    assert main(["stats", str(src)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    hosts = [line for line in lines if line.startswith(("例え.jp", "de.wikipedia.org"))]
+    import unicodedata
+
+    def columns(text):
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    assert len(hosts) == 2 and {columns(line) for line in hosts} == {columns(lines[0])}

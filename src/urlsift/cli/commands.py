@@ -273,8 +273,20 @@ def cmd_stats(args: argparse.Namespace) -> int:
     return 2 if skipped else status
 
 
+def _columns(text: str) -> int:
+    """Terminal columns of ``text``: East Asian wide and full-width characters take two
+    (an IDN host such as ``例え.jp``), combining marks none."""
+    import unicodedata
+    return sum(0 if unicodedata.combining(ch) else
+               2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _padded(text: str, width: int) -> str:
+    return text + " " * max(0, width - _columns(text))
+
+
 def _table(report: dict, top: int) -> str:
-    width = max([24] + [len(k) + 2 for section in ("schemes", "hosts", "problems")
+    width = max([24] + [_columns(k) + 2 for section in ("schemes", "hosts", "problems")
                         for k in report[section]])
     lines = [f"{'URLs found':<{width}}{report['urls']:>10}",
              f"{'distinct URLs':<{width}}{report['distinct']:>10}",
@@ -282,5 +294,6 @@ def _table(report: dict, top: int) -> str:
     for title, section in (("scheme", "schemes"), (f"top {top} hosts", "hosts"),
                            ("invalid by code", "problems")):
         lines += ["", f"{title:<{width}}{'URLs':>10}"]
-        lines += [f"{k:<{width}}{v:>10}" for k, v in report[section].items()] or ["  (none)"]
+        lines += [f"{_padded(k, width)}{v:>10}"
+                  for k, v in report[section].items()] or ["  (none)"]
     return "\n".join(lines) + "\n"
