@@ -10,6 +10,7 @@ mapped file can change a URL, never the memory around it.
 """
 from __future__ import annotations
 
+import re
 from array import array
 from typing import Any, Optional
 
@@ -131,10 +132,13 @@ F_URL, F_LINE, F_OFFSET = 0, 1, 2
 MAX_LAYOUT = 16
 
 
+_JSON_ESCAPED = re.compile(rb'[\x00-\x1f"\\\x7f]')
+
+
 def _json_plain(url: bytes) -> bool:
     """True when ``url`` can stand in a JSON string as it is (no control character,
     quote or backslash; the UTF-8 of an IRI's letters stands as it is)."""
-    return not any(c < 32 or c in (34, 92, 127) for c in url)
+    return _JSON_ESCAPED.search(url) is None
 
 
 def join_positions(arr: "array[int]", buf: Any, table: bytes, layout: tuple, base: int,

@@ -2,7 +2,7 @@
 annotations`` (PEP 563) so that ``X | None`` and ``list[str]`` read the same on every
 Python it supports, which leaves every annotation a string — ``help(urlsift.parse)``
 showed ``s: 'str'`` and ``-> 'URL'``. :func:`resolve` evaluates them once, at import,
-for the public functions and the methods and properties of the public classes.
+for the public functions and the methods of the public classes.
 
 An annotation that cannot be evaluated here stays a string: a name imported only for
 type checkers (``MailMatch``: the mail layer is not loaded with the package) or a form
@@ -49,7 +49,7 @@ def resolve(objects: Iterable[Any]) -> None:
             if id(func) in seen:
                 continue
             seen.add(id(func))
-            ann = func.__dict__.get("__annotations__") or getattr(func, "__annotations__", None)
+            ann = getattr(func, "__annotations__", None)
             if not ann or not any(isinstance(v, str) for v in ann.values()):
                 continue
             try:

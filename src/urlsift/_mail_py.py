@@ -61,7 +61,7 @@ from typing import Any, Callable, Optional
 
 from ._build_py import edits_index, triple_strings
 from . import _scan_py
-from ._scan_py import HYPHEN_BREAK, TRIM_SHIFT, WRAPPED
+from ._scan_py import HYPHEN_BREAK, WRAPPED
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
            "FALLBACK", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
@@ -133,8 +133,8 @@ def _url_glued_high(data: bytes) -> bool:
     """
     n = len(data)
     for run in _GRAPHIC_RUN.finditer(data):
-        if run.end() < n and data[run.end()] >= 0x80 and (b":" in run.group()
-                                                          or b"&" in run.group()):
+        a, e = run.span()
+        if e < n and data[e] >= 0x80 and (data.find(b":", a, e) >= 0 or data.find(b"&", a, e) >= 0):
             return True
     return False
 
