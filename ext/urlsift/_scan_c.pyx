@@ -18,6 +18,110 @@ from libc.string cimport memchr, memcpy
 import array as _array_mod
 from urlsift import _scan_py as _twin
 
+cdef extern from *:
+    """
+    /* The prefilter of walk(): the next colon in d[i, stop) that may end a URL's scheme:
+       one with '/' after it, or after one of the np pairs (pairs[2k] the last character
+       of a name, pairs[2k+1] the one before it, in lower case). Any other colon cannot
+       (walk() would skip it after reading the trie), so it is skipped 16 octets at a
+       time with SSE2 (as memchr does; x86-64 always has it), octet by octet elsewhere.
+       The plain walk (memchr for every colon) is the reference; tests compare them. */
+    #include <stdint.h>
+    #include <string.h>
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    #define URLSIFT_SSE2 1
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static inline int urlsift_ctz(unsigned x) { unsigned long r; _BitScanForward(&r, x); return (int)r; }
+    #else
+    #define urlsift_ctz __builtin_ctz
+    #endif
+    #endif
+    static inline int urlsift_candidate(const uint8_t *d, Py_ssize_t p, Py_ssize_t n,
+                                        const uint8_t *pairs, int np) {
+        uint8_t a, b;
+        int k;
+        if (p + 1 < n && d[p + 1] == '/') return 1;
+        if (p < 2) return 0;
+        a = d[p - 1] | 0x20; b = d[p - 2] | 0x20;
+        for (k = 0; k < np; k++)
+            if (a == pairs[2 * k] && b == pairs[2 * k + 1]) return 1;
+        return 0;
+    }
+    /* the pairs as the blocks compare them, made once per walk */
+    typedef struct {
+        const uint8_t *pairs;
+        int np;
+    #ifdef URLSIFT_SSE2
+        __m128i last[16], before[16];
+    #endif
+    } urlsift_prefilter;
+    static void urlsift_prefilter_init(urlsift_prefilter *f, const uint8_t *pairs, int np) {
+        int k;
+        f->pairs = pairs;
+        f->np = np < 0 ? 0 : (np > 16 ? 16 : np);
+    #ifdef URLSIFT_SSE2
+        for (k = 0; k < f->np; k++) {
+            f->last[k] = _mm_set1_epi8((char)pairs[2 * k]);
+            f->before[k] = _mm_set1_epi8((char)pairs[2 * k + 1]);
+        }
+    #endif
+    }
+    static Py_ssize_t urlsift_next_candidate(const uint8_t *d, Py_ssize_t i, Py_ssize_t stop,
+                                             Py_ssize_t n, const urlsift_prefilter *f) {
+        int k;
+    #ifdef URLSIFT_SSE2
+        const __m128i colon = _mm_set1_epi8(':'), slash = _mm_set1_epi8('/');
+        const __m128i lower = _mm_set1_epi8(0x20);
+    #endif
+        while (i < stop) {
+    #ifdef URLSIFT_SSE2
+            if (i >= 2 && i + 17 <= n && i + 16 <= stop) {
+                __m128i c = _mm_loadu_si128((const __m128i *)(d + i));
+                int hits = _mm_movemask_epi8(_mm_cmpeq_epi8(c, colon));
+                if (hits) {
+                    __m128i next = _mm_loadu_si128((const __m128i *)(d + i + 1));
+                    int first = hits & _mm_movemask_epi8(_mm_cmpeq_epi8(next, slash));
+                    /* "://" (most URLs): no need to look at the pairs before the first */
+                    if (first) hits &= (first ^ (first - 1));
+                    __m128i p1 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 1)), lower);
+                    __m128i p2 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 2)), lower);
+                    __m128i cand = _mm_setzero_si128();
+                    if (hits != first) {
+                        for (k = 0; k < f->np; k++)
+                            cand = _mm_or_si128(cand, _mm_and_si128(_mm_cmpeq_epi8(p1, f->last[k]),
+                                                                    _mm_cmpeq_epi8(p2, f->before[k])));
+                    }
+                    hits &= _mm_movemask_epi8(cand) | first;
+                    if (hits) return i + urlsift_ctz((unsigned)hits);
+                }
+                i += 16;
+                continue;
+            }
+    #endif
+            {
+                const uint8_t *hit = (const uint8_t *)memchr(d + i, ':', (size_t)(stop - i));
+                if (hit == NULL) return -1;
+                i = hit - d;
+                if (urlsift_candidate(d, i, n, f->pairs, f->np)) return i;
+                i++;
+            }
+        }
+        (void)k;
+        return -1;
+    }
+    """
+    ctypedef struct Prefilter "urlsift_prefilter":
+        pass
+    void prefilter_init "urlsift_prefilter_init" (Prefilter *f, const uint8_t *pairs,
+                                                  int np) noexcept nogil
+    Py_ssize_t next_candidate "urlsift_next_candidate" (
+        const uint8_t *d, Py_ssize_t i, Py_ssize_t stop, Py_ssize_t n,
+        const Prefilter *f) noexcept nogil
+    bint is_candidate "urlsift_candidate" (const uint8_t *d, Py_ssize_t p, Py_ssize_t n,
+                                           const uint8_t *pairs, int np) noexcept nogil
+
 cdef extern from "Python.h":
     bint Py_UNICODE_ISALNUM(Py_UCS4 ch) nogil
     int PyUnicode_KIND(object s)
@@ -52,6 +156,9 @@ cdef Py_ssize_t MAX_ANGLE = _twin.MAX_ANGLE
 cdef int ANGLE = _twin.ANGLE
 assert _twin.GLUE_REACH == GLUE_REACH
 DEF N_SYMBOLS = 40               # the twin's N_SYMBOLS (checked below)
+DEF MAX_PAIRS = 16               # the twin's MAX_PAIRS (next_candidate's room)
+assert _twin.MAX_PAIRS == MAX_PAIRS
+cdef int NO_PREFILTER = _twin.NO_PREFILTER
 assert _twin.N_SYMBOLS == N_SYMBOLS
 cdef Py_ssize_t HEAD = _twin._HEAD
 cdef uint8_t K_KNOWN = _twin.K_KNOWN
@@ -116,6 +223,42 @@ cdef inline uint8_t cls(const uint8_t *T, uint32_t c) noexcept nogil:
     return T[c] if c < 256 else 0
 
 
+cdef bint PREFILTER = True     # off: every colon is walked (the reference; tests compare)
+
+
+def _set_prefilter(bint on):
+    """Turn the prefilter of the walk on or off (for tests); returns what it was."""
+    global PREFILTER
+    was = PREFILTER
+    PREFILTER = on
+    return was
+
+
+cdef Py_ssize_t find_candidate(const char_t *d, Py_ssize_t i, Py_ssize_t stop, Py_ssize_t n,
+                               const Trie *t, const Prefilter *f) noexcept nogil:
+    """The next colon in ``d[i:stop]`` that may end a URL's scheme (next_candidate);
+    -1 when there is none. Every colon when there is no prefilter."""
+    cdef uint32_t a, b
+    cdef int k
+    if not PREFILTER or t.np < 0:
+        return find_colon(d, i, stop)
+    if char_t is uint8_t:
+        return next_candidate(d, i, stop, n, f)
+    else:
+        while i < stop:
+            if d[i] == 58:
+                if i + 1 < n and d[i + 1] == 47:
+                    return i
+                if i >= 2:
+                    a = d[i - 1] | 32
+                    b = d[i - 2] | 32
+                    for k in range(t.np):
+                        if a == t.pairs[2 * k] and b == t.pairs[2 * k + 1]:
+                            return i
+            i += 1
+        return -1
+
+
 cdef Py_ssize_t find_colon(const char_t *d, Py_ssize_t i, Py_ssize_t stop) noexcept nogil:
     cdef const void *hit
     if char_t is uint8_t:
@@ -139,6 +282,8 @@ cdef struct Trie:
     const uint8_t *attrs
     const uint8_t *kids
     Py_ssize_t nodes
+    const uint8_t *pairs       # the prefilter's pairs (known_blob), np of them
+    int np                     # -1: no prefilter (a name too short, too many pairs)
 
 
 cdef bint trie_open(const uint8_t *known, Py_ssize_t m, Trie *t, bint check) noexcept nogil:
@@ -151,8 +296,16 @@ cdef bint trie_open(const uint8_t *known, Py_ssize_t m, Trie *t, bint check) noe
         return False                                    # "USK1"
     nodes = known[4] | (<Py_ssize_t>known[5] << 8) | (<Py_ssize_t>known[6] << 16) \
         | (<Py_ssize_t>known[7] << 24)
-    if nodes <= 0 or nodes >= 65536 or m != HEAD + nodes * (1 + 2 * N_SYMBOLS):
+    if nodes <= 0 or nodes >= 65536 or m <= HEAD + nodes * (1 + 2 * N_SYMBOLS):
         return False
+    k = HEAD + nodes * (1 + 2 * N_SYMBOLS)            # the prefilter's count
+    if known[k] == NO_PREFILTER and m == k + 1:
+        t.np = -1
+    elif known[k] <= MAX_PAIRS and m == k + 1 + 2 * known[k]:
+        t.np = known[k]
+    else:
+        return False
+    t.pairs = known + k + 1
     k = HEAD + nodes
     if check:
         for i in range(256):
@@ -201,13 +354,19 @@ cdef Py_ssize_t after_ellipsis(const char_t *d, const uint8_t *T, Py_ssize_t s,
                                Py_ssize_t p) noexcept nogil:
     """The twin's _after_ellipsis: where a scheme starts after the run's last ``..``."""
     cdef Py_ssize_t k = p - 1
-    while k > s:
-        if d[k] == 46 and d[k - 1] == 46:
+    while k > s:                # every other one: a ".." holds one of them
+        if d[k] == 46:
+            if d[k - 1] != 46:
+                if k + 1 < p and d[k + 1] == 46:
+                    k += 1
+                else:
+                    k -= 2
+                    continue
             k += 1
             while k < p and not (T[d[k]] & T_ALPHA):
                 k += 1
             return k if k < p else s
-        k -= 1
+        k -= 2
     return s
 
 
@@ -544,9 +703,11 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     cdef uint8_t att[GLUE_REACH + 1]
     cdef uint8_t seen, whole
     cdef Trie t
+    cdef Prefilter f
     trie_open(known, m, &t, False)     # checked by known_ptr when it was handed over
+    prefilter_init(&f, t.pairs, t.np)
     while pos < stop and not o.failed:
-        p = find_colon(d, pos, stop)
+        p = find_candidate(d, pos, stop, n, &t, &f)
         if p < 0:
             break
         slashes = p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47

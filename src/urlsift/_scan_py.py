@@ -157,6 +157,8 @@ SHAPE_MASK, SHAPE_GROUP, SHAPE_ADDRESS, SHAPE_PATH = 96, 32, 64, 96
 #: The trie's alphabet: RFC 1738 §5 scheme characters, either case; 0 = none.
 SCHEME_SYMBOLS = "abcdefghijklmnopqrstuvwxyz0123456789+-."
 N_SYMBOLS = len(SCHEME_SYMBOLS) + 1
+#: The prefilter holds at most MAX_PAIRS pairs; NO_PREFILTER: the count of none.
+MAX_PAIRS, NO_PREFILTER = 16, 255
 _MAGIC = b"USK1"
 _HEAD = len(_MAGIC) + 4 + 256
 
@@ -168,7 +170,12 @@ def known_blob(names: "dict[str, int]") -> bytes:
     Layout: ``USK1``, the node count (4 octets, little-endian), 256 octets mapping a
     character to its symbol (A-Z as a-z; 0 for none), one attribute octet per node,
     then for each node N_SYMBOLS children of 2 octets little-endian (0: none; node 0 is
-    the root). A name is at most GLUE_REACH characters long.
+    the root). A name is at most GLUE_REACH characters long. Last, the prefilter's
+    pairs: their count, then the last and the last but one character (lower case) of
+    each name that may stand without ``//`` (K_SLASHLESS, K_URL), so that a colon not
+    after one of them, nor before a ``/``, is skipped unread (the compiled twin's
+    next_candidate); a count of NO_PREFILTER when such a name is shorter than 2 or the
+    pairs are more than MAX_PAIRS.
 
     >>> blob = known_blob({"news": K_KNOWN | K_SLASHLESS})
     >>> _suffixes(b"xnews:", 0, 5, _trie(blob))
@@ -198,6 +205,14 @@ def known_blob(names: "dict[str, int]") -> bytes:
     if sys.byteorder == "big":
         kids.byteswap()
     table = kids.tobytes()
+    ends = [name for name, bits in names.items() if bits & (K_SLASHLESS | K_URL)]
+    pairs = sorted({(name[-1] + name[-2]).lower().encode("ascii") for name in ends
+                    if len(name) >= 2})
+    if any(len(name) < 2 for name in ends) or len(pairs) > MAX_PAIRS:
+        pairs, count = [], NO_PREFILTER
+    else:
+        count = len(pairs)
+    table += bytes([count]) + b"".join(pairs)
     return _MAGIC + len(attrs).to_bytes(4, "little") + bytes(sym) + bytes(attrs) + table
 
 
@@ -221,9 +236,12 @@ def _trie(known: bytes) -> Any:
     got = None
     if len(known) >= _HEAD and known[:4] == _MAGIC:
         nodes = int.from_bytes(known[4:8], "little")
-        if 0 < nodes < 1 << 16 and len(known) == _HEAD + nodes * (1 + 2 * N_SYMBOLS):
+        end = _HEAD + nodes * (1 + 2 * N_SYMBOLS)
+        count = known[end] if 0 < nodes < 1 << 16 and len(known) > end else -1
+        if count == NO_PREFILTER and len(known) == end + 1 or \
+                0 <= count <= MAX_PAIRS and len(known) == end + 1 + 2 * count:
             sym = known[8:_HEAD]
-            kids = array("H", known[_HEAD + nodes:])
+            kids = array("H", known[_HEAD + nodes:end])
             if sys.byteorder == "big":
                 kids.byteswap()
             if max(sym) < N_SYMBOLS and max(kids) < nodes:
