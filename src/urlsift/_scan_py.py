@@ -186,22 +186,28 @@ def known_blob(names: "dict[str, int]") -> bytes:
         sym[ord(ch)] = i
         if ch.isalpha():
             sym[ord(ch.upper())] = i
-    attrs = bytearray([0])
-    kids = array("H", bytes(2 * N_SYMBOLS))
+    symbols = set(SCHEME_SYMBOLS)
+    edges: list[dict[int, int]] = [{}]            # the children of each node, by symbol
+    attrs = bytearray(1)
     for name, bits in names.items():
-        if not name or len(name) > GLUE_REACH or any(ch not in SCHEME_SYMBOLS for ch in name):
+        if not name or len(name) > GLUE_REACH or not symbols.issuperset(name):
             raise ValueError(f"not a scheme name the trie can hold: {name!r}")
         node = 0
         for ch in reversed(name):
-            slot = node * N_SYMBOLS + sym[ord(ch)]
-            if not kids[slot]:
-                if len(attrs) >= 1 << 16:
-                    raise ValueError("too many scheme names for the trie")
-                kids[slot] = len(attrs)
+            x = sym[ord(ch)]
+            child = edges[node].get(x)
+            if child is None:
+                child = edges[node][x] = len(attrs)
+                edges.append({})
                 attrs.append(0)
-                kids.extend([0] * N_SYMBOLS)
-            node = kids[slot]
+            node = child
         attrs[node] |= bits
+    if len(attrs) >= 1 << 16:
+        raise ValueError("too many scheme names for the trie")
+    kids = array("H", bytes(2 * N_SYMBOLS * len(attrs)))
+    for node, children in enumerate(edges):
+        for x, child in children.items():
+            kids[node * N_SYMBOLS + x] = child
     if sys.byteorder == "big":
         kids.byteswap()
     table = kids.tobytes()
