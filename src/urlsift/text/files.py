@@ -161,11 +161,13 @@ def _forget(mm: Any, a: int, b: int) -> None:
 
 
 def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
-            make: Callable[..., Iterator[Any]] = match_lists) -> Iterator[Any]:
+            make: Callable[..., Iterator[Any]] = match_lists,
+            progress: Optional[Callable[[int], None]] = None) -> Iterator[Any]:
     """Pieces scanned on ``jobs`` threads (the walk releases the GIL); their matches
-    built here by ``make`` (lists of Match, or lines of bytes), in file order. With
-    ``jobs`` > 1 the pieces are scanned by ``Pipeline`` (compiled core: on threads).
-    A file that shrinks meanwhile ends it with FileShrankError (:mod:`.mapping`)."""
+    built here by ``make`` (lists of Match, or lines of bytes), in file order; the
+    octets of each piece told to ``progress`` once it is done. With ``jobs`` > 1 the
+    pieces are scanned by ``Pipeline`` (compiled core: on threads). A file that
+    shrinks meanwhile ends it with FileShrankError (:mod:`.mapping`)."""
     n = len(mm)
     last_end = 0
     state = [0, 1]
@@ -180,6 +182,8 @@ def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
             yield _with_lines(ms, mm, 0, state) if line_numbers else ms
         if shrank:
             watch.check()       # raises: the matches before the new end are out
+        if progress is not None:
+            progress(b - a)
         if b - forgotten >= FORGET_EVERY:
             _forget(mm, forgotten, b)
             forgotten = b - b % _PAGE
@@ -207,7 +211,8 @@ def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
         watch.close()
 
 
-def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Match]]:
+def _streamed(f: BinaryIO, block: int, line_numbers: bool,
+              progress: Optional[Callable[[int], None]] = None) -> Iterator[list[Match]]:
     buf = bytearray()
     base = 0                  # input offset of buf[0]
     last_end = 0
@@ -229,6 +234,8 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Matc
                     raise Watch.shrank(f, size, _regular_size(f) or base + len(buf))
             else:
                 buf += data
+                if progress is not None:
+                    progress(len(data))
         n = len(buf)
         if eof:
             stop = n
@@ -318,26 +325,29 @@ def _open(path: PathArg) -> tuple[BinaryIO, Any]:
     return f, mm
 
 
-def url_lines(path: PathArg, *, jobs: int = 1) -> Iterator[bytes]:
+def url_lines(path: PathArg, *, jobs: int = 1,
+              progress: Optional[Callable[[int], None]] = None) -> Iterator[bytes]:
     """The URLs of a file as UTF-8 lines (each URL and a newline), piece by piece: the
     ``url`` of every match of :func:`scan_file`, without building the matches (the
-    command's plain output). The file is opened at once, so a bad path raises here.
+    command's plain output). The file is opened at once, so a bad path raises here;
+    ``progress`` is told the octets of each piece scanned (or read).
     """
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise ValueError(f"jobs must be a positive int, not {jobs!r}")
     f, mm = _open(path)
     if mm is None:     # a pipe, a device, an empty file: the streamed matches
-        matches = _opened(f, mm, jobs, None, False)
+        matches = _opened(f, mm, jobs, None, False, progress)
         return ("".join([m[0] + "\n" for m in ms]).encode("utf-8") for ms in matches)
-    return _mapped_lines(f, mm, jobs)
+    return _mapped_lines(f, mm, jobs, progress=progress)
 
 
 def _mapped_lines(f: BinaryIO, mm: Any, jobs: int,
-                  make: Callable[..., Iterator[bytes]] = _lines) -> Iterator[bytes]:
+                  make: Callable[..., Iterator[bytes]] = _lines,
+                  progress: Optional[Callable[[int], None]] = None) -> Iterator[bytes]:
     try:
         if hasattr(mmap, "MADV_SEQUENTIAL"):
             mm.madvise(mmap.MADV_SEQUENTIAL)
-        yield from _mapped(f, mm, jobs, PIECE_SIZE, False, make)
+        yield from _mapped(f, mm, jobs, PIECE_SIZE, False, make, progress)
     finally:
         mm.close()
         f.close()
@@ -347,8 +357,8 @@ def _mapped_lines(f: BinaryIO, mm: Any, jobs: int,
 F_URL, F_LINE, F_OFFSET = 0, 1, 2
 
 
-def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1,
-                   json: bool = False) -> Iterator[bytes]:
+def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1, json: bool = False,
+                   progress: Optional[Callable[[int], None]] = None) -> Iterator[bytes]:
     """One line per URL of a file, laid out by ``layout`` — literal bytes and the fields
     :data:`F_URL`, :data:`F_LINE` (1-based) and :data:`F_OFFSET` (of the raw span) —
     piece by piece: made in the core, no Match built (the command's ``--with-position``
@@ -365,7 +375,7 @@ def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1,
         raise ValueError(f"jobs must be a positive int, not {jobs!r}")
     f, mm = _open(path)
     if mm is None:     # a pipe, a device, an empty file, the pure core: the matches
-        matches = _opened(f, mm, jobs, None, F_LINE in layout)
+        matches = _opened(f, mm, jobs, None, F_LINE in layout, progress)
         return (_laid_out(ms, layout, json) for ms in matches)
     state = [0, 1]
 
@@ -378,7 +388,7 @@ def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1,
         else:
             yield got
 
-    return _mapped_lines(f, mm, jobs, lines)
+    return _mapped_lines(f, mm, jobs, lines, progress)
 
 
 def _laid_out(matches: list[Match], layout: tuple, json: bool) -> bytes:
@@ -393,16 +403,17 @@ def _laid_out(matches: list[Match], layout: tuple, json: bool) -> bytes:
 
 
 def _opened(f: BinaryIO, mm: Any, jobs: int, block_size: Optional[int],
-            line_numbers: bool) -> Iterator[list[Match]]:
+            line_numbers: bool,
+            progress: Optional[Callable[[int], None]] = None) -> Iterator[list[Match]]:
     if block_size is None:
         block_size = BLOCK_SIZE if mm is None else PIECE_SIZE
     try:
         if mm is None:
-            yield from _streamed(f, block_size, line_numbers)
+            yield from _streamed(f, block_size, line_numbers, progress)
         else:
             if hasattr(mmap, "MADV_SEQUENTIAL"):
                 mm.madvise(mmap.MADV_SEQUENTIAL)
-            yield from _mapped(f, mm, jobs, block_size, line_numbers)
+            yield from _mapped(f, mm, jobs, block_size, line_numbers, progress=progress)
     finally:
         if mm is not None:
             mm.close()
