@@ -24,8 +24,25 @@ Pairs = List[Tuple[int, str]]
 REGEX = re.compile(r"""(?:https?|ftp)://[^\s<>"']+""")
 _TRAIL = ".,;:!?)"
 
-#: a URL with a scheme (``x:`` not followed by a digit, so ``host:443`` is none)
-SCHEMED = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:(?!\d)")
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):(.*)", re.S)
+_PORT = re.compile(r"\d+(?:/.*)?", re.S)
+
+
+def is_schemed(url: str) -> bool:
+    """Whether a found URL has a scheme: ``x://...``, or ``x:...`` where ``x`` has no dot
+    and what follows is not a port (``example.com:8080/x`` and ``localhost:80`` have none;
+    ``news:3A1B@host``, ``mailto:a@b``, ``akka.tcp://h`` have one).
+
+    >>> [is_schemed(u) for u in ["news:3A1B@h", "localhost:80/x", "example.com:8/x", "www.a.com"]]
+    [True, False, False, False]
+    """
+    m = _SCHEME.match(url)
+    if not m:
+        return False
+    scheme, rest = m.groups()
+    if rest.startswith("//"):
+        return True
+    return "." not in scheme and not _PORT.fullmatch(rest)
 
 
 def _line_of(starts: List[int], offset: int) -> int:
