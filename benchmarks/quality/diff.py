@@ -11,8 +11,9 @@ as for the tests). The two sets of (file, line, url) are compared. Changes on on
 whose spans overlap are paired and named (``start moved left: compound scheme kept
 whole``, ``end moved: shorter``...); a URL with no partner is ``new`` or ``gone``, named
 by what stands before it (nothing, a glued word, punctuation). Each group also shows the
-match's ``edits``. ``--keep`` keeps nothing new: it is the default to keep the built ref
-for the next run; ``--clean`` removes it afterwards.
+match's ``edits`` and whether the ref's and the tree's URL pass lenient validation
+(``valid/lenient-invalid``; all matches are compared, also those ``valid="lenient"`` would
+drop). The built ref is kept for the next run; ``--clean`` removes it afterwards.
 """
 from __future__ import annotations
 
@@ -149,7 +150,8 @@ def main(argv: Optional[list] = None) -> int:
     for where in sorted(set(gone) | set(new)):
         for name, d, a in classify(gone.get(where, []), new.get(where, [])):
             edits = ",".join(sorted(set((d or {}).get("edits", [])) | set((a or {}).get("edits", []))))
-            groups[f"{name} [{edits or 'no edits'}]"].append((where[0], where[1], d, a))
+            valid = "/".join(("valid" if m["valid"] else "lenient-invalid") if m else "-" for m in (d, a))
+            groups[f"{name} [{edits or 'no edits'}] ({valid})"].append((where[0], where[1], d, a))
     print(f"{args.ref} ({git('rev-parse', '--short', args.ref)}, {h_ref['core']}): {len(ref)} URLs; "
           f"working tree ({h_work['core']}): {len(work)} URLs; "
           f"{sum(len(v) for v in gone.values())} gone, {sum(len(v) for v in new.values())} new")

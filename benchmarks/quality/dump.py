@@ -4,8 +4,10 @@
 
 The first line says which urlsift ran (``{"urlsift": path, "core": kind}``); then one
 object per match: file, line, col (characters into the line), url, raw, edits, before
-(up to 16 characters before the match on its line). Only ``urlsift.extract`` (lenient)
-is used, so any version of the package can be dumped.
+(up to 16 characters before the match on its line), valid (``urlsift.is_valid(url,
+strict=False)``). Every match is dumped, also those lenient validation drops: the
+extraction rules are what is compared. Only public API is used, so any version of the
+package can be dumped.
 """
 from __future__ import annotations
 
@@ -32,12 +34,13 @@ def main() -> int:
     for _, name, path in corpus.corpus_files(data):
         text = corpus.read_text(path)
         starts = corpus.line_starts(text)
-        for m in urlsift.extract(text, valid="lenient"):
+        for m in urlsift.extract(text):
             line = bisect.bisect_right(starts, m.start)
             col = m.start - starts[line - 1]
             out.write(json.dumps({"file": name, "line": line, "col": col, "url": m.url,
                                   "raw": m.raw, "edits": list(m.edits),
-                                  "before": text[max(starts[line - 1], m.start - 16):m.start]},
+                                  "before": text[max(starts[line - 1], m.start - 16):m.start],
+                                  "valid": urlsift.is_valid(m.url, strict=False)},
                                  ensure_ascii=False) + "\n")
     return 0
 

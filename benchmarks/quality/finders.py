@@ -3,6 +3,8 @@
 - **urlsift**: ``urlsift.extract(text, valid="lenient")``; a match belongs to the line its
   ``start`` is on; the URL is ``Match.url`` (wrapper, white space and trimmed
   punctuation already out).
+- **urlsift (unvalidated)**: ``urlsift.extract(text)`` with no ``valid=``: shows the
+  false URLs lenient validation hides (``file:123`` from ``Makefile:123``).
 - **regex**: :data:`REGEX`, the plain pattern people write in scripts (``https?://``,
   ``ftp://`` up to white space, ``<``, ``>``, ``"``, ``'``), then the trailing
   ``. , ; : ! ? )`` taken off — a fair grep-style baseline, not a straw man.
@@ -53,6 +55,13 @@ def urlsift_pairs(text: str, starts: List[int]) -> Pairs:
     """urlsift's URLs of a text, lenient."""
     import urlsift
     return [(_line_of(starts, m.start), m.url) for m in urlsift.extract(text, valid="lenient")]
+
+
+def urlsift_all_pairs(text: str, starts: List[int]) -> Pairs:
+    """urlsift's URLs of a text without validation (``extract(text)``): what the
+    extraction rules give before ``valid="lenient"`` drops the ones that do not parse."""
+    import urlsift
+    return [(_line_of(starts, m.start), m.url) for m in urlsift.extract(text)]
 
 
 def regex_pairs(text: str, starts: List[int]) -> Pairs:
