@@ -25,14 +25,14 @@ import sys
 import tempfile
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import corpus  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 DUMP = HERE / "dump.py"
-Match = Dict[str, object]
+Match = Dict[str, Any]
 
 
 def git(*args: str, cwd: Path = corpus.ROOT) -> str:
@@ -92,7 +92,7 @@ def _prefix_kind(prefix: str) -> str:
 
 def classify(gone: List[Match], new: List[Match]) -> List[Tuple[str, Optional[Match], Optional[Match]]]:
     """(group name, the ref's match, the tree's match) for the changes of one line."""
-    out = []
+    out: List[Tuple[str, Optional[Match], Optional[Match]]] = []
     left = list(new)
     for d in gone:
         ds, de = int(d["col"]), int(d["col"]) + len(str(d["raw"]))

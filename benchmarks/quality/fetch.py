@@ -16,6 +16,7 @@ import hashlib
 import json
 import subprocess
 import sys
+import urllib.parse
 import urllib.request
 from pathlib import Path
 from typing import Optional
@@ -35,7 +36,7 @@ def fetch_one(entry: dict, mirror: Optional[Path]) -> bytes:
                               check=True, capture_output=True).stdout
     else:
         url = RAW.format(repo=entry["repo"], commit=entry["commit"],
-                         path=urllib.request.quote(entry["path"]))
+                         path=urllib.parse.quote(entry["path"]))
         with urllib.request.urlopen(url, timeout=60) as r:
             data = r.read()
     if "lines" in entry:
