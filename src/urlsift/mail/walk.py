@@ -28,11 +28,10 @@ from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from .._select import cores
-from ..text.extraction import _filter, matches_of, scan, url_lines_of
+from ..text.extraction import _filter, scan, url_lines_of
 from ..text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 from . import spool
 from .html import _unescape as html_unescape
-from .html import same_link
 from .message import (URL_HEADERS, MailMatch, _Options, clean, iso_date, message_matches,
                       options, print_error, where_of)
 
@@ -253,21 +252,25 @@ def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: A
     from array import array
 
     index = checks[0::2]
-    sub = array("q")
-    for k in index:
-        sub.extend(keep[3 * k:3 * k + 3])
+    sub = array("q", [x for k in index for x in keep[3 * k:3 * k + 3]])
+    # the URLs as the lines the core makes (no Match built), compared with the hrefs as
+    # octets: UTF-8 octets are equal exactly when their text is (an href that is no
+    # UTF-8 equals no URL either way)
+    urls = url_lines_of(out, sub).split(b"\n")
     drop = set()
-    for k, m, h in zip(index, matches_of(out, sub), checks[1::2]):
-        href = bytes(out[segs[h * SEG + 1]:segs[h * SEG + 2]]).decode("utf-8", "replace")
-        if same_link(m[0], href):
+    for k, url, h in zip(index, urls, checks[1::2]):
+        href = bytes(out[segs[h * SEG + 1]:segs[h * SEG + 2]])
+        if url == href or url.rstrip(b"/") == href.rstrip(b"/"):     # same_link's rule
             drop.add(k)
     if not drop:
         return keep, cuts
-    kept = array("q")
-    for k in range(len(keep) // 3):
-        if k not in drop:
-            kept.extend(keep[3 * k:3 * k + 3])
     dropped = sorted(drop)
+    kept = array("q")
+    after = 0                      # the runs between the dropped ones, a slice each
+    for k in dropped:
+        kept.extend(keep[3 * after:3 * k])
+        after = k + 1
+    kept.extend(keep[3 * after:])
     moved = array("q", cuts)
     for i in range(1, len(moved), 2):
         moved[i] -= bisect_left(dropped, cuts[i])     # the dropped ones before the cut
