@@ -598,6 +598,8 @@ cdef inline Py_ssize_t ascii_walk(const char_t *d, const uint8_t *T, Py_ssize_t 
         elif c == 91:
             br[2] += 1
         elif c == 93:
+            if br[3] >= br[2] and e + 1 < lim and d[e + 1] == 40:
+                break               # "](" closing no "[": Markdown's [URL](URL) (the twin)
             br[3] += 1
         e += 1
     return e
@@ -635,7 +637,7 @@ cdef inline Py_ssize_t finish(const char_t *d, Py_ssize_t n, const uint8_t *T,
         c = d[w]
         if c >= 128:
             flags |= CUT_NON_ASCII
-        elif (T[c] & T_WRAP) and c != 34:
+        elif (T[c] & T_WRAP) and c != 34 and c != 93:
             flags |= CUT_UNSAFE
     flags_out[0] = flags | ((w - e) << TRIM_SHIFT)
     return w

@@ -509,6 +509,8 @@ def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int,
             elif c == _OPEN_B:
                 ob += 1
             elif c == _CLOSE_B:
+                if cb >= ob and e + 1 < lim and codes[e + 1] == _OPEN_P:
+                    break           # "](" closing no "[": Markdown's [URL](URL)
                 cb += 1
             e += 1
         if e < lim and codes[e] >= 128:     # a non-ASCII letter may go on (an IRI)
@@ -541,7 +543,7 @@ def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int,
         c = codes[w]
         if c >= 128:
             flags |= CUT_NON_ASCII
-        elif T[c] & T_WRAP and c != _QUOTE:
+        elif T[c] & T_WRAP and c != _QUOTE and c != _CLOSE_B:   # "](" is no cut
             flags |= CUT_UNSAFE
     return w, flags | ((w - e) << TRIM_SHIFT)
 
