@@ -10,7 +10,7 @@ from operator import itemgetter
 
 from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines
 from ..model.equivalence import normalized
-from ..model.parts import cached_by_url
+from ..model.parts import CACHE_SIZE, cached_by_url
 from ..text.files import F_LINE, F_OFFSET, F_URL, position_lines, url_lines
 from .common import batches, error, read_errors, reason, write_or_fail
 from .grepstyle import POSITION_FIELDS, core_layout, line_template, summary_line, use_color
@@ -179,12 +179,21 @@ class _LineSifter:
     by its octets; ``--unique`` counts are kept by octets and told at the end."""
 
     def __init__(self, args: argparse.Namespace) -> None:
-        keep = url_filter(args)
-        self.keep = None if keep is None else cached_by_url(
-            lambda octets: keep(octets.decode("utf-8", "surrogateescape")))
+        self.url_keep = url_filter(args)          # cached by URL itself
+        self.keep = None if self.url_keep is None else self._keep
+        self.kept: dict[bytes, bool] = {}
         self.mode = args.unique
         self.seen: set[bytes] = set()
         self.counts: Counter[bytes] = Counter()
+
+    def _keep(self, octets: bytes) -> bool:
+        got = self.kept.get(octets)
+        if got is None:
+            assert self.url_keep is not None
+            if len(self.kept) > CACHE_SIZE:
+                self.kept.clear()
+            got = self.kept[octets] = self.url_keep(octets.decode("utf-8", "surrogateescape"))
+        return got
 
     def lines(self, data: bytes) -> bytes:
         """What of ``data`` (URL lines) is written now: b"" while counting."""
