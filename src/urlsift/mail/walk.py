@@ -28,6 +28,7 @@ from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from .._select import cores
+from ..text.bom import bom_length
 from ..text.extraction import _filter, scan, url_lines_of
 from ..text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 from . import spool
@@ -115,11 +116,14 @@ def maildir_urls(name: str, *, schemes: Optional[Iterable[str]] = None,
 
 def message_urls_fast(data: bytes, source: str, opts: _Options,
                       report: Callable[[str], None]) -> list[MailMatch]:
-    """The URLs of one message file (a Maildir's): the walk, or ``email`` for it."""
+    """The URLs of one message file (a Maildir's): the walk, or ``email`` for it. A UTF-8
+    byte-order mark before its headers is passed over (``file_offset`` counts it)."""
     if len(data) > spool.MESSAGE_MAX:
         return message_matches(source, None, spool.SpoolError(
             f"message larger than {spool._size(spool.MESSAGE_MAX)}"), opts, report)
-    return _piece_urls(data, 0, source, opts, report, spool.MESSAGE_MAX, True)[0]
+    skip = bom_length(data)      # a BOM before the headers: passed over, offsets count it
+    return _piece_urls(data[skip:] if skip else data, skip, source, opts, report,
+                       spool.MESSAGE_MAX, True)[0]
 
 
 def _piece_urls(piece: bytes, base: int, name: str, opts: _Options,

@@ -141,7 +141,9 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     ``"-"`` (stdin), an open binary file or an empty file is streamed in blocks.
     Offsets are octets from the start of the file; ``line_numbers=True`` fills
     ``Match.line``. A file that cannot be opened raises ``OSError`` naming it.
-    (``urlsift.extract_file`` is this plus ``mbox=True`` for mail spools.)
+    The octets are scanned as they are: a compressed file is not decompressed here,
+    nor an mbox read as mail — ``urlsift.extract_file`` opens a path as the command
+    does (decompressed, mail detected) and comes here for text.
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("wb", suffix=".log", delete=False) as f:

@@ -24,7 +24,7 @@ from .mapping import Watch
 from .match import Match
 from .rules import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 
-__all__ = ["F_LINE", "F_OFFSET", "F_URL", "scan_file", "url_lines", "position_lines", "scan_buffer", "BLOCK_SIZE", "PIECE_SIZE", "WINDOW"]
+__all__ = ["check_counts", "F_LINE", "F_OFFSET", "F_URL", "scan_file", "url_lines", "position_lines", "scan_buffer", "BLOCK_SIZE", "PIECE_SIZE", "WINDOW"]
 
 #: Size of the pieces a mapped file or a buffer is cut into (one scanner call each).
 #: Small enough that a piece's octets are still in the CPU cache when its matches are
@@ -222,7 +222,12 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool,
     want = block + LOOKAHEAD  # octets held before a cut is looked for
     while True:
         while not eof and len(buf) < want:
-            data = f.read(block)
+            try:
+                data = f.read(block)
+            except (OSError, EOFError):
+                # a compressed input cut short, a disk error: the matches before it first
+                yield from _streamed_tail(buf, base, last_end, state, line_numbers)
+                raise
             if isinstance(data, str):
                 raise TypeError(f"extract_file needs a binary file, not text: open "
                                 f"{getattr(f, 'name', f)!r} with 'rb'")
@@ -284,6 +289,15 @@ def _streamed_tail(buf: bytearray, base: int, last_end: int, state: list[int],
         yield _with_lines(ms, buf, base, state) if line_numbers else ms
 
 
+def check_counts(jobs: Any, block_size: Any = None) -> None:
+    """``jobs`` is a positive int, ``block_size`` None or one: else ValueError."""
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise ValueError(f"jobs must be a positive int, not {jobs!r}")
+    if block_size is not None and (not isinstance(block_size, int) or isinstance(block_size, bool)
+                                   or block_size < 1):
+        raise ValueError(f"block_size must be a positive int, not {block_size!r}")
+
+
 def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bool = False,
               block_size: Optional[int] = None) -> Iterator[list[Match]]:
     """Lists of the matches of a file, piece by piece, in file order: mapped when it is a non-empty regular file,
@@ -292,11 +306,7 @@ def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bo
     Arguments are checked and the file is opened at once (a bad path raises here, not
     at the first ``next``); the file is closed when the iterator ends or is closed.
     """
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-        raise ValueError(f"jobs must be a positive int, not {jobs!r}")
-    if block_size is not None and (not isinstance(block_size, int) or isinstance(block_size, bool)
-                                   or block_size < 1):
-        raise ValueError(f"block_size must be a positive int, not {block_size!r}")
+    check_counts(jobs, block_size)
     if hasattr(path, "read"):
         return _streamed(path, block_size or BLOCK_SIZE, line_numbers)  # type: ignore[arg-type]
     if path == "-" or path == b"-":
