@@ -77,23 +77,36 @@ cdef extern from *:
     #endif
         while (i < stop) {
     #ifdef URLSIFT_SSE2
+            if (i + 33 <= n && i + 32 <= stop) {     /* no colon in 32 octets: on */
+                __m128i a = _mm_loadu_si128((const __m128i *)(d + i));
+                __m128i b = _mm_loadu_si128((const __m128i *)(d + i + 16));
+                if (!_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(a, colon),
+                                                    _mm_cmpeq_epi8(b, colon)))) {
+                    i += 32;
+                    continue;
+                }
+            }
             if (i >= 2 && i + 17 <= n && i + 16 <= stop) {
                 __m128i c = _mm_loadu_si128((const __m128i *)(d + i));
                 int hits = _mm_movemask_epi8(_mm_cmpeq_epi8(c, colon));
                 if (hits) {
                     __m128i next = _mm_loadu_si128((const __m128i *)(d + i + 1));
                     int first = hits & _mm_movemask_epi8(_mm_cmpeq_epi8(next, slash));
-                    /* "://" (most URLs): no need to look at the pairs before the first */
-                    if (first) hits &= (first ^ (first - 1));
-                    __m128i p1 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 1)), lower);
-                    __m128i p2 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 2)), lower);
-                    __m128i cand = _mm_setzero_si128();
-                    if (hits != first) {
+                    if (first) {
+                        /* a ":/" (most URLs): the answer unless a colon before it is one */
+                        first &= -first;
+                        if (!(hits & (first - 1))) return i + urlsift_ctz((unsigned)first);
+                        hits &= first | (first - 1);
+                    }
+                    {
+                        __m128i p1 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 1)), lower);
+                        __m128i p2 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 2)), lower);
+                        __m128i cand = _mm_setzero_si128();
                         for (k = 0; k < f->np; k++)
                             cand = _mm_or_si128(cand, _mm_and_si128(_mm_cmpeq_epi8(p1, f->last[k]),
                                                                     _mm_cmpeq_epi8(p2, f->before[k])));
+                        hits &= _mm_movemask_epi8(cand) | first;
                     }
-                    hits &= _mm_movemask_epi8(cand) | first;
                     if (hits) return i + urlsift_ctz((unsigned)hits);
                 }
                 i += 16;
@@ -700,7 +713,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                Py_ssize_t max_wrapper, Py_ssize_t max_length, bint octets,
                Out *o) noexcept nogil:
     cdef Py_ssize_t pos = start, limit = start, p, low, s, q, end, depth, k
-    cdef bint is_url, slashes, glued
+    cdef bint is_url, glued
     cdef int flags = 0
     cdef uint8_t att[GLUE_REACH + 1]
     cdef uint8_t seen, whole
@@ -712,17 +725,34 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
         p = find_candidate(d, pos, stop, n, &t, &f)
         if p < 0:
             break
-        slashes = p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47
-        depth = 0
-        att[0] = 0
-        if not slashes:
-            # what the run before the colon ends in, read once (at most GLUE_REACH
-            # steps); with "//" after the colon no name matters (the run is the scheme)
-            depth = suffixes(d, limit, p, &t, att, &seen)
-            if not (seen & (K_SLASHLESS | K_URL)):
-                pos = p + 1             # no "//" and no scheme found without: no URL
-                continue
         low = p
+        if p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47:
+            # "//" after the colon: the run before it is the scheme, whole (RFC 1738 §5)
+            while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
+                low -= 1
+            s = low
+            while s < p and not (T[d[s]] & T_ALPHA):
+                s += 1
+            if s < p:
+                s = after_ellipsis(d, T, s, p)
+                if s == low and s - 1 >= limit and d[s - 1] == 60:
+                    end = wrapper(d, n, T, False, s - 1, p, False, max_wrapper, &flags)
+                    if end >= 0:
+                        emit(o, s - 1, end, flags)
+                        pos = limit = end
+                        continue
+                end = url_end(d, n, T, p, max_length, octets, &flags)
+                if end >= 0:
+                    emit(o, s, end, flags)
+                    pos = limit = end
+                    continue
+            pos = p + 1
+            continue
+        # what the run before the colon ends in, read once (at most GLUE_REACH steps)
+        depth = suffixes(d, limit, p, &t, att, &seen)
+        if not (seen & (K_SLASHLESS | K_URL)):
+            pos = p + 1                 # no "//" and no scheme found without: no URL
+            continue
         while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
             low -= 1
         s = low
@@ -731,11 +761,9 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
         if s == p:
             pos = p + 1
             continue
-        if slashes:
-            s = after_ellipsis(d, T, s, p)
         whole = att[p - s] if p - s <= depth else 0
         glued = False
-        if not slashes and not (whole & K_KNOWN):
+        if not (whole & K_KNOWN):
             k = glue(d, T, s, p, att, depth)
             if k >= 0:
                 s = k
@@ -760,18 +788,17 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                         emit(o, s, end, flags | PREFIX)
                         pos = limit = end
                         continue
-        if not slashes:
-            if not (whole & K_SLASHLESS) or (low > limit and d[low - 1] == 58
-                                            and known_before(d, T, limit, low - 1, &t)):
-                pos = p + 1
+        if not (whole & K_SLASHLESS) or (low > limit and d[low - 1] == 58
+                                        and known_before(d, T, limit, low - 1, &t)):
+            pos = p + 1
+            continue
+        # news:<id> (the angle schemes are among the slashless ones)
+        if p + 1 < n and d[p + 1] == 60 and (whole & K_ANGLE):
+            end = angle_end(d, n, T, p)
+            if end >= 0:
+                emit(o, s, end, ANGLE)
+                pos = limit = end
                 continue
-            # news:<id> (the angle schemes are among the slashless ones)
-            if p + 1 < n and d[p + 1] == 60 and (whole & K_ANGLE):
-                end = angle_end(d, n, T, p)
-                if end >= 0:
-                    emit(o, s, end, ANGLE)
-                    pos = limit = end
-                    continue
         end = url_end(d, n, T, p, max_length, octets, &flags)
         if end >= 0 and (glued or (whole & K_SHAPE_ALWAYS)) and not fits(
                 d, T, whole & SHAPE_MASK, p + 1, end - (flags >> TRIM_SHIFT)):
