@@ -54,8 +54,9 @@ _CHAR = (r"\\u(?![dD][89a-fA-F])[0-9a-fA-F]{{4}}"
 #: a run (group 1), and the escaped quote that may close it (read as '"')
 _RUN = "(" + _START + r"(?:[{bare}{high}]+|\\/|" + _CHAR + r')*)(?:\\")?'
 _CLASS = "".join(re.escape(c) for c in _BARE)
-_RUN_S = re.compile(_RUN.format(bare=_CLASS, high="\u0080-\U0010ffff"))
-_RUN_B = re.compile(_RUN.format(bare=_CLASS, high="\\x80-\\xff").encode("ascii"))
+#: the run patterns for str and bytes, compiled when first needed (the str one takes
+#: milliseconds, which every start of the command would pay)
+_RUNS: dict[bool, Any] = {}
 _START_S = re.compile(_START)
 _START_B = re.compile(_START.encode("ascii"))
 _BACKSLASH_B = re.compile(rb"\\")
@@ -97,6 +98,18 @@ def run_starts(buf: Any) -> list[int]:
     """
     rx = _START_S if isinstance(buf, str) else _START_B
     return [m.start() for m in rx.finditer(buf)]
+
+
+def _run_pattern(is_str: bool) -> Any:
+    """The compiled run pattern for str (``is_str``) or bytes."""
+    rx = _RUNS.get(is_str)
+    if rx is None:
+        if is_str:
+            rx = re.compile(_RUN.format(bare=_CLASS, high="\u0080-\U0010ffff"))
+        else:
+            rx = re.compile(_RUN.format(bare=_CLASS, high="\\x80-\\xff").encode("ascii"))
+        _RUNS[is_str] = rx
+    return rx
 
 
 def _char(cp: int, is_str: bool) -> Any:
@@ -228,7 +241,7 @@ def unescape_json(text: T) -> tuple[T, JsonMap]:
     """
     jmap = JsonMap()
     is_str = isinstance(text, str)
-    rx: Any = _RUN_S if is_str else _RUN_B
+    rx = _run_pattern(is_str)
     quote: Any = _QUOTE[is_str]
     delta = 0               # what the runs rewritten so far changed the length by
 
