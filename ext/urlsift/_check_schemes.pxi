@@ -53,7 +53,7 @@ cdef int r_gopher(W *w, Py_ssize_t start, Py_ssize_t b) except -1:
     %09 and the gopher+ string after the second (RFC 1738 §3.4's split, kept for the
     messages). All three are walked as *xchar: §5's selector = *xchar takes in the
     "%09" and all after it, so a search with "/" or "?" is in §5's language (the
-    warning ``ambiguous-search`` says so, ``urlsift.model.schemes.gopher``)."""
+    warning ``ambiguous-search`` says so, in ``u.warnings``, ``urlsift.model.security``)."""
     cdef Py_ssize_t sel, t1, t2
     sel = start + (3 if start < b and at(w, start) == 0x25 and start + 3 <= b else 1)
     t1 = find_tab(w, sel if sel < b else b, b)

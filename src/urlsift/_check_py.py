@@ -360,7 +360,7 @@ def _r_gopher(w: _Walk, r: tuple, rs: int, b: int) -> None:
     # "=" ] has no "/" or "?", but the selector (*xchar) takes in "%09" and everything
     # after it, so every *xchar gopher-path is in §5's language: all three parts are
     # walked as xchar, split as §3.4 says (for the messages). A "/" or "?" in the search
-    # is the warning ambiguous-search (model/schemes/gopher.py; docs/decisions.md).
+    # is the warning ambiguous-search (model/security.py, u.warnings; docs/decisions.md).
     s = w.s
     if rs == b:
         return
