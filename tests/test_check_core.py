@@ -139,7 +139,11 @@ def test_refusing_problem_is_the_first_by_position(s):
         if pool:
             assert got == min(pool, key=lambda g: g[0])
         elif groups:
-            assert got == 1          # lenient mode accepts every problem
+            # lenient mode accepts every problem: the object, in the same walk, with
+            # every problem of the strict grammar (issue 27), positions in s
+            shift = len(s) - len(text)
+            assert [(p.position, p.code) for p in got.problems] == \
+                [(g[0] + shift, CODES[g[1]]) for g in sorted(groups, key=lambda g: g[0])]
         else:
             assert not isinstance(got, (int, tuple))
 
@@ -149,11 +153,15 @@ def test_refusing_problem_examples():
     cfg = registry.config(mod)
     # RFC 1738 §2.1: upper case scheme (lenient), then §2.2: space is unsafe (lenient)
     assert mod.parse_new("HTTP://h/a b", cfg, True)[:2] == (0, CODES.index("uppercase-scheme"))
-    assert mod.parse_new("HTTP://h/a b", cfg, False) == 1
+    u = mod.parse_new("HTTP://h/a b", cfg, False)
+    assert [(p.position, p.code) for p in u.problems] == [(0, "uppercase-scheme"),
+                                                           (10, "unsafe-char")]
     # §3.1 port = digits: fatal; strict refuses at the first problem, lenient at it
     assert mod.parse_new("HTTP://h:x/", cfg, True)[:2] == (0, CODES.index("uppercase-scheme"))
     assert mod.parse_new("HTTP://h:x/", cfg, False)[:2] == (9, CODES.index("bad-port"))
-    assert mod.parse_new("URL:http://h/a b", cfg, False) == 1
+    u = mod.parse_new("URL:http://h/a b", cfg, False)     # positions in s, prefix too
+    assert (u.raw, u.path, [(p.position, p.code) for p in u.problems]) == \
+        ("URL:http://h/a b", "/a b", [(14, "unsafe-char")])
     assert mod.parse_new("URL:http://h/a b", cfg, True)[:2] == (10, CODES.index("unsafe-char"))
 
 

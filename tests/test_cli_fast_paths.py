@@ -87,3 +87,35 @@ def test_jsonl_file_name_that_is_not_utf8_becomes_percent_octets(tmp_path):
     rec = json.loads(got)
     assert rec["file"] == os.fsdecode(os.path.join(os.fsencode(str(tmp_path)), b"caf%E9.log"))
     got.decode("utf-8")           # valid UTF-8 throughout
+
+
+@pytest.mark.parametrize("opts", [["-u"], ["--unique=plain"], ["--unique=normalized"],
+                                  ["--host", "*.example"], ["--host", "a.example", "-u"],
+                                  ["--exclude-schemes", "news,mailto"]])
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_unique_and_filters_on_the_core_lines_are_the_records_output(big_log, tmp_path,
+                                                                       monkeypatch, opts, jobs):
+    # issue 27: --unique, --host, --exclude-schemes sift the lines made in the core
+    # (_LineSifter) instead of building a Match per URL; the same octets either way
+    args = ["-j", jobs, big_log, *opts]
+    fast = _run(args, str(tmp_path / "fast"))
+    monkeypatch.setattr(extract_cmd, "_plain_lines", lambda *a, **k: None)
+    slow = _run(args, str(tmp_path / "slow"))
+    assert fast == slow
+    assert fast
+
+
+def test_unique_counts_by_hand(tmp_path):
+    # three URLs, one twice and one written with %2D for "-" (the same URL normalized,
+    # RFC 1738 §2.2: an octet may be written as its escape); counts first, then the URL
+    path = tmp_path / "u.log"
+    path.write_bytes(b"http://a.example/x-y http://b.example/ http://a.example/x%2Dy\n"
+                     b"again http://b.example/\n")
+    # (as uniq -c: the count right-aligned in 7 columns)
+    got = _run(["-u", str(path)], str(tmp_path / "o")).decode().splitlines()
+    assert got == ["      2 http://b.example/", "      1 http://a.example/x-y",
+                   "      1 http://a.example/x%2Dy"]
+    got = _run(["--unique=normalized", str(path)], str(tmp_path / "o")).decode().split()
+    assert got == ["2", "http://a.example/x-y", "2", "http://b.example/"]
+    got = _run(["--unique=plain", str(path)], str(tmp_path / "o")).decode().splitlines()
+    assert got == ["http://a.example/x-y", "http://b.example/", "http://a.example/x%2Dy"]

@@ -131,7 +131,7 @@ def test_an_interrupted_run_leaves_the_old_output_and_no_temporary_file(tmp_path
     out.write_text("old\n")
     import urlsift.cli.extract as extract_module
 
-    def interrupted(name, jobs=1):
+    def interrupted(name, jobs=1, progress=None):
         yield b"http://half.example/\n"
         raise KeyboardInterrupt
 

@@ -341,3 +341,20 @@ def test_extract_says_what_it_takes():
 def test_dir_shows_no_typing_helpers():
     import urlsift
     assert not {"TYPE_CHECKING", "annotations"} & set(dir(urlsift))
+
+
+@pytest.mark.parametrize("text, urls", [
+    # Markdown's [text](target): a "](" that closes no "[" of the URL ends it
+    ("[http://a.example/](http://a.example/)", ["http://a.example/", "http://a.example/"]),
+    ("see [http://a.example/x](https://b.example/y).",
+     ["http://a.example/x", "https://b.example/y"]),
+    ("[docs](http://a.example/wiki/Foo_(bar))", ["http://a.example/wiki/Foo_(bar)"]),
+    # a "[" of the URL's own is closed by its "]": IPv6 literals, PHP's a[]=1
+    ("http://[2001:db8::1]:80/x", ["http://[2001:db8::1]:80/x"]),
+    ("http://a.example/?a[](b)", ["http://a.example/?a[](b)"]),
+])
+def test_markdown_link_text_and_target_are_two_urls(text, urls):
+    for data in (text, text.encode()):
+        got = list(extract(data))
+        assert [m.url for m in got] == urls
+        assert all("cut-at-unsafe" not in m.edits for m in got)

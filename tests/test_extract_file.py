@@ -245,8 +245,11 @@ def test_mbox_true_walks_a_spool_message_by_message(tmp_path):
     found = list(urlsift.extract_file(spool, mbox=True))
     assert [m.url for m in found] == ["http://www.example.org/a/very/long/path?x=1"]
     assert found[0].message_id == "<m1@example.org>"
-    # without mbox=True the raw text is scanned, and the soft break cuts the URL
-    assert [m.url for m in urlsift.extract_file(spool)] == ["http://www.example.org/a/very/long/pa="]
+    # the default (mbox=None) sees the From line and walks it as mail too; mbox=False
+    # scans the raw text, and the soft break cuts the URL
+    assert list(urlsift.extract_file(spool)) == found
+    assert [m.url for m in urlsift.extract_file(spool, mbox=False)] == [
+        "http://www.example.org/a/very/long/pa="]
 
 
 

@@ -274,6 +274,16 @@ def test_maildir_skips_what_is_no_regular_file(tmp_path, monkeypatch):
         f"skipping message '{cur / '3.big:2,S'}': message larger than 100 bytes"])
 
 
+def _text_before(data, cut):
+    """The octets of text zstandard itself makes of the cut stream ``cut`` (its reader
+    ends a cut frame silently): what urlsift hands out before the error."""
+    import zstandard
+    made = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(cut), read_across_frames=True)
+    text = made.read()
+    assert data.startswith(text)
+    return len(text)
+
+
 @pytest.fixture
 def zst_lines():
     zstandard = pytest.importorskip("zstandard")
@@ -290,8 +300,9 @@ def test_truncated_zstd_is_a_one_line_read_error(run, tmp_path, zst_lines):
         proc = run("validate", path)
         assert proc.returncode == 2, cut
         assert proc.stderr.decode().splitlines()[0] == (
-            f"urlsift: cannot read '{path}': Compressed file ended before the end of a "
-            "zstd frame was reached"), cut
+            f"urlsift: cannot read '{path}': zstd data cut short: the file ends at octet "
+            f"{cut} inside the compressed data, after {_text_before(data, whole[:cut])} "
+            f"octets of text"), cut
         with pytest.raises(EOFError), open_input(path) as stream:
             stream.read()
 

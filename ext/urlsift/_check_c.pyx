@@ -325,8 +325,9 @@ def validate_many(urls, Config cfg, bint strict=True):
     return out
 
 
-cdef object new_url(Config cfg, Py_ssize_t idx, str text, tuple t, str raw):
-    """An instance of cfg.classes[idx] with its slots set, built without __init__."""
+cdef object new_url(Config cfg, Py_ssize_t idx, str text, tuple t, str raw, tuple flat=()):
+    """An instance of cfg.classes[idx] with its slots set, built without __init__
+    (``raw``: the text as given, with the flat problems lenient mode accepted)."""
     if cfg._off[1] < 0 or idx >= len(cfg.classes):   # checked first: no bounds checks below
         raise TypeError("Config has no classes/slots to build URL objects")
     cdef object cls = cfg.classes[idx]
@@ -344,7 +345,7 @@ cdef object new_url(Config cfg, Py_ssize_t idx, str text, tuple t, str raw):
     Py_INCREF(t)
     (<PyObject **>((<char *>o) + cfg._off[1]))[0] = <PyObject *>t
     if raw is not None:
-        x = (raw, ())
+        x = (raw, flat)
         Py_INCREF(x)
         (<PyObject **>((<char *>o) + cfg._off[2]))[0] = <PyObject *>x
     obj = <object>o      # a second reference: give back the one tp_alloc returned
@@ -364,7 +365,8 @@ def parse_new(s, Config cfg=None, strict=None):
     with ``strict`` None, the worst problem, 1 or 2, as an int; with ``strict`` a bool,
     the problem that refuses ``s`` as (position, code, part, start, end), positions
     in the text without the prefix (strict: the first of all; lenient: the first
-    fatal one), or 1 when lenient mode accepts every problem."""
+    fatal one); lenient mode builds the object of a URL whose every problem it accepts
+    too, its problems kept as the flat groups of ``problems`` (issue 27: one walk)."""
     if cfg is None:
         cfg = _default
         if cfg is None:
@@ -376,23 +378,28 @@ def parse_new(s, Config cfg=None, strict=None):
     cdef W w
     cdef Py_ssize_t r[17]
     cdef Py_ssize_t idx, skip = prefix(<str>s)
+    cdef list flat = None
     if strict is None:
         init(&w, <str>s, skip, cfg, STOP_ANY, None)
     else:
-        # one walk that never stops (a clean URL costs the same) and keeps only the
-        # first problem that refuses s (the first by position may not be found first)
-        init(&w, <str>s, skip, cfg, COLLECT, None)
+        # one walk that never stops (a clean URL costs the same) and keeps the first
+        # problem that refuses s (the first by position may not be found first); in
+        # lenient mode every problem too, for the object of a URL it accepts
+        if not strict:
+            flat = []
+        init(&w, <str>s, skip, cfg, COLLECT, flat)
         w.pick = 1 if strict else 2
     idx = walk(&w, cfg, r)
     if w.worst:
-        if strict is not None:
-            if w.best[1] < 0:
-                return 1
+        if strict is None:
+            return w.worst if w.worst == 2 else _worst_of(<str>s, skip, cfg)
+        if w.best[1] >= 0:
             return (w.best[0], w.best[1], w.best[2], w.best[3], w.best[4])
-        return w.worst if w.worst == 2 else _worst_of(<str>s, skip, cfg)
     t = (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
-         r[11], r[12], r[13], r[14], r[15], r[16], idx, 0)
+         r[11], r[12], r[13], r[14], r[15], r[16], idx, w.worst)
     PyObject_GC_UnTrack(<void *>t)    # ints only: what the collector would find out itself
+    if w.worst:
+        return new_url(cfg, idx, s[skip:] if skip else s, t, s, tuple(flat))
     if skip:
         return new_url(cfg, idx, s[skip:], t, s)
     return new_url(cfg, idx, s, t, None)

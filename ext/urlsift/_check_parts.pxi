@@ -15,7 +15,7 @@ cdef struct W:
     PyObject *out       # a list in COLLECT mode, else NULL
     int worst
     bint stop
-    int pick            # COLLECT without a list: 1 keep the first problem, 2 the first fatal
+    int pick            # COLLECT: 1 keep the first problem, 2 the first fatal (in best)
     Py_ssize_t best[5]  # the kept problem: position, code, part, start, end (code -1: none)
 
 
@@ -27,7 +27,7 @@ cdef inline unsigned int at(W *w, Py_ssize_t i) noexcept:
 cdef int add(W *w, Py_ssize_t pos, int code, int part, Py_ssize_t a, Py_ssize_t b) except -1:
     if w.out != NULL:
         (<list>w.out).extend((pos, code, part, a, b))
-    elif w.pick and (w.best[1] < 0 or pos < w.best[0]) and (w.pick == 1 or not w.lenient[code]):
+    if w.pick and (w.best[1] < 0 or pos < w.best[0]) and (w.pick == 1 or not w.lenient[code]):
         # the first by position; on a tie the first found, as min() over the flat list
         w.best[0] = pos
         w.best[1] = code

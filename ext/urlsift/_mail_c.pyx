@@ -18,7 +18,7 @@ from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memchr, memcmp, memcpy
 
 from urlsift._build_c cimport edits_index, triple_raw, triple_url
-from urlsift._scan_c cimport Out, scan_octets, table_ptr
+from urlsift._scan_c cimport Out, known_ptr, scan_octets, table_ptr
 
 import threading
 from array import array

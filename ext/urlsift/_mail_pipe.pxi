@@ -66,7 +66,7 @@ cdef class MailPipeline:
         self.unescape = unescape
         self.table, self.known = table, known
         self.T = table_ptr(table)
-        self.K = <const uint8_t *>(<char *>known)
+        self.K = known_ptr(known)
         self.m = len(known)
         self.max_wrapper, self.max_length = max_wrapper, max_length
         # each worker walks one piece, and two more wait to be taken

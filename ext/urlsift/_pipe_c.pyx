@@ -26,7 +26,7 @@ from libc.string cimport memcpy
 import array as _array_mod
 import threading
 
-from urlsift._scan_c cimport Out, scan_octets, boundary_octets
+from urlsift._scan_c cimport Out, known_ptr, scan_octets, boundary_octets
 
 cdef array.array _Q = _array_mod.array("q")
 
@@ -81,7 +81,7 @@ cdef class Pipeline:
         self.block, self.window = block, window
         self.table, self.known = table, known
         self.T = <const uint8_t *>PyBytes_AS_STRING(table)
-        self.K = <const uint8_t *>PyBytes_AS_STRING(known)
+        self.K = known_ptr(known)
         self.m = PyBytes_GET_SIZE(known)
         self.max_wrapper, self.max_length = max_wrapper, max_length
         # each worker scans one piece, the taker one more, and two wait to be taken

@@ -18,6 +18,7 @@ cdef Py_ssize_t boundary_octets(const uint8_t *d, Py_ssize_t pos, Py_ssize_t sto
                                 const uint8_t *T) noexcept nogil
 
 cdef const uint8_t *table_ptr(bytes table) except NULL
+cdef const uint8_t *known_ptr(bytes known) except NULL
 
 cdef class _Input:
     # a borrowed view of str data (its 1-, 2- or 4-byte form) or of a buffer

@@ -18,6 +18,110 @@ from libc.string cimport memchr, memcpy
 import array as _array_mod
 from urlsift import _scan_py as _twin
 
+cdef extern from *:
+    """
+    /* The prefilter of walk(): the next colon in d[i, stop) that may end a URL's scheme:
+       one with '/' after it, or after one of the np pairs (pairs[2k] the last character
+       of a name, pairs[2k+1] the one before it, in lower case). Any other colon cannot
+       (walk() would skip it after reading the trie), so it is skipped 16 octets at a
+       time with SSE2 (as memchr does; x86-64 always has it), octet by octet elsewhere.
+       The plain walk (memchr for every colon) is the reference; tests compare them. */
+    #include <stdint.h>
+    #include <string.h>
+    #if defined(__SSE2__) || defined(_M_X64)
+    #include <emmintrin.h>
+    #define URLSIFT_SSE2 1
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static inline int urlsift_ctz(unsigned x) { unsigned long r; _BitScanForward(&r, x); return (int)r; }
+    #else
+    #define urlsift_ctz __builtin_ctz
+    #endif
+    #endif
+    static inline int urlsift_candidate(const uint8_t *d, Py_ssize_t p, Py_ssize_t n,
+                                        const uint8_t *pairs, int np) {
+        uint8_t a, b;
+        int k;
+        if (p + 1 < n && d[p + 1] == '/') return 1;
+        if (p < 2) return 0;
+        a = d[p - 1] | 0x20; b = d[p - 2] | 0x20;
+        for (k = 0; k < np; k++)
+            if (a == pairs[2 * k] && b == pairs[2 * k + 1]) return 1;
+        return 0;
+    }
+    /* the pairs as the blocks compare them, made once per walk */
+    typedef struct {
+        const uint8_t *pairs;
+        int np;
+    #ifdef URLSIFT_SSE2
+        __m128i last[16], before[16];
+    #endif
+    } urlsift_prefilter;
+    static void urlsift_prefilter_init(urlsift_prefilter *f, const uint8_t *pairs, int np) {
+        int k;
+        f->pairs = pairs;
+        f->np = np < 0 ? 0 : (np > 16 ? 16 : np);
+    #ifdef URLSIFT_SSE2
+        for (k = 0; k < f->np; k++) {
+            f->last[k] = _mm_set1_epi8((char)pairs[2 * k]);
+            f->before[k] = _mm_set1_epi8((char)pairs[2 * k + 1]);
+        }
+    #endif
+    }
+    static Py_ssize_t urlsift_next_candidate(const uint8_t *d, Py_ssize_t i, Py_ssize_t stop,
+                                             Py_ssize_t n, const urlsift_prefilter *f) {
+        int k;
+    #ifdef URLSIFT_SSE2
+        const __m128i colon = _mm_set1_epi8(':'), slash = _mm_set1_epi8('/');
+        const __m128i lower = _mm_set1_epi8(0x20);
+    #endif
+        while (i < stop) {
+    #ifdef URLSIFT_SSE2
+            if (i >= 2 && i + 17 <= n && i + 16 <= stop) {
+                __m128i c = _mm_loadu_si128((const __m128i *)(d + i));
+                int hits = _mm_movemask_epi8(_mm_cmpeq_epi8(c, colon));
+                if (hits) {
+                    __m128i next = _mm_loadu_si128((const __m128i *)(d + i + 1));
+                    int first = hits & _mm_movemask_epi8(_mm_cmpeq_epi8(next, slash));
+                    /* "://" (most URLs): no need to look at the pairs before the first */
+                    if (first) hits &= (first ^ (first - 1));
+                    __m128i p1 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 1)), lower);
+                    __m128i p2 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 2)), lower);
+                    __m128i cand = _mm_setzero_si128();
+                    if (hits != first) {
+                        for (k = 0; k < f->np; k++)
+                            cand = _mm_or_si128(cand, _mm_and_si128(_mm_cmpeq_epi8(p1, f->last[k]),
+                                                                    _mm_cmpeq_epi8(p2, f->before[k])));
+                    }
+                    hits &= _mm_movemask_epi8(cand) | first;
+                    if (hits) return i + urlsift_ctz((unsigned)hits);
+                }
+                i += 16;
+                continue;
+            }
+    #endif
+            {
+                const uint8_t *hit = (const uint8_t *)memchr(d + i, ':', (size_t)(stop - i));
+                if (hit == NULL) return -1;
+                i = hit - d;
+                if (urlsift_candidate(d, i, n, f->pairs, f->np)) return i;
+                i++;
+            }
+        }
+        (void)k;
+        return -1;
+    }
+    """
+    ctypedef struct Prefilter "urlsift_prefilter":
+        pass
+    void prefilter_init "urlsift_prefilter_init" (Prefilter *f, const uint8_t *pairs,
+                                                  int np) noexcept nogil
+    Py_ssize_t next_candidate "urlsift_next_candidate" (
+        const uint8_t *d, Py_ssize_t i, Py_ssize_t stop, Py_ssize_t n,
+        const Prefilter *f) noexcept nogil
+    bint is_candidate "urlsift_candidate" (const uint8_t *d, Py_ssize_t p, Py_ssize_t n,
+                                           const uint8_t *pairs, int np) noexcept nogil
+
 cdef extern from "Python.h":
     bint Py_UNICODE_ISALNUM(Py_UCS4 ch) nogil
     int PyUnicode_KIND(object s)
@@ -50,8 +154,23 @@ DEF GLUE_REACH = 32              # the twin's GLUE_REACH (checked at import belo
 cdef Py_ssize_t GLUE_MIN = _twin.GLUE_MIN
 cdef Py_ssize_t MAX_ANGLE = _twin.MAX_ANGLE
 cdef int ANGLE = _twin.ANGLE
-cdef Py_ssize_t GLUE_BYTES = _twin.GLUE_BITS // 8
 assert _twin.GLUE_REACH == GLUE_REACH
+DEF N_SYMBOLS = 40               # the twin's N_SYMBOLS (checked below)
+DEF MAX_PAIRS = 16               # the twin's MAX_PAIRS (next_candidate's room)
+assert _twin.MAX_PAIRS == MAX_PAIRS
+cdef int NO_PREFILTER = _twin.NO_PREFILTER
+assert _twin.N_SYMBOLS == N_SYMBOLS
+cdef Py_ssize_t HEAD = _twin._HEAD
+cdef uint8_t K_KNOWN = _twin.K_KNOWN
+cdef uint8_t K_SLASHLESS = _twin.K_SLASHLESS
+cdef uint8_t K_ANGLE = _twin.K_ANGLE
+cdef uint8_t K_GLUE = _twin.K_GLUE
+cdef uint8_t K_URL = _twin.K_URL
+cdef uint8_t K_SHAPE_ALWAYS = _twin.K_SHAPE_ALWAYS
+cdef uint8_t SHAPE_MASK = _twin.SHAPE_MASK
+cdef uint8_t SHAPE_GROUP = _twin.SHAPE_GROUP
+cdef uint8_t SHAPE_ADDRESS = _twin.SHAPE_ADDRESS
+cdef uint8_t SHAPE_PATH = _twin.SHAPE_PATH
 DEF N_UNSPACED = 10              # len(_twin.UNSPACED)
 cdef uint32_t UNSPACED[N_UNSPACED]
 assert len(_twin.UNSPACED) == N_UNSPACED
@@ -104,6 +223,42 @@ cdef inline uint8_t cls(const uint8_t *T, uint32_t c) noexcept nogil:
     return T[c] if c < 256 else 0
 
 
+cdef bint PREFILTER = True     # off: every colon is walked (the reference; tests compare)
+
+
+def _set_prefilter(bint on):
+    """Turn the prefilter of the walk on or off (for tests); returns what it was."""
+    global PREFILTER
+    was = PREFILTER
+    PREFILTER = on
+    return was
+
+
+cdef Py_ssize_t find_candidate(const char_t *d, Py_ssize_t i, Py_ssize_t stop, Py_ssize_t n,
+                               const Trie *t, const Prefilter *f) noexcept nogil:
+    """The next colon in ``d[i:stop]`` that may end a URL's scheme (next_candidate);
+    -1 when there is none. Every colon when there is no prefilter."""
+    cdef uint32_t a, b
+    cdef int k
+    if not PREFILTER or t.np < 0:
+        return find_colon(d, i, stop)
+    if char_t is uint8_t:
+        return next_candidate(d, i, stop, n, f)
+    else:
+        while i < stop:
+            if d[i] == 58:
+                if i + 1 < n and d[i + 1] == 47:
+                    return i
+                if i >= 2:
+                    a = d[i - 1] | 32
+                    b = d[i - 2] | 32
+                    for k in range(t.np):
+                        if a == t.pairs[2 * k] and b == t.pairs[2 * k + 1]:
+                            return i
+            i += 1
+        return -1
+
+
 cdef Py_ssize_t find_colon(const char_t *d, Py_ssize_t i, Py_ssize_t stop) noexcept nogil:
     cdef const void *hit
     if char_t is uint8_t:
@@ -119,39 +274,139 @@ cdef Py_ssize_t find_colon(const char_t *d, Py_ssize_t i, Py_ssize_t stop) noexc
         return -1
 
 
-cdef struct Glue:
-    # the known scheme names of ``known`` (NUL-separated) and the bitmap of their hashes;
-    # the schemes whose id may stand in angle brackets
-    const uint8_t *names
-    Py_ssize_t nm
-    const uint8_t *bits
-    const uint8_t *angle
-    Py_ssize_t na
+cdef struct Trie:
+    # the known scheme names read backwards from the colon (the twin's known_blob):
+    # symbol of each character, attributes of each node, N_SYMBOLS children per node
+    # (2 octets little-endian each; 0: none); nodes == 0: no name is known
+    const uint8_t *sym
+    const uint8_t *attrs
+    const uint8_t *kids
+    Py_ssize_t nodes
+    const uint8_t *pairs       # the prefilter's pairs (known_blob), np of them
+    int np                     # -1: no prefilter (a name too short, too many pairs)
 
 
-cdef void glue_sections(const uint8_t *known, Py_ssize_t m, Glue *g) noexcept nogil:
-    """Find the second list and the bitmap in ``known`` (the twin's module docstring)."""
-    cdef Py_ssize_t i = 0, start
-    g.nm = 0
-    g.na = 0
-    if m < 2:
-        return
-    if known[0] == 0:               # no first list: the second starts right away
-        start = 1
+cdef bint trie_open(const uint8_t *known, Py_ssize_t m, Trie *t, bint check) noexcept nogil:
+    """Read the trie of a ``known`` blob into ``t``; False (and no name known) when the
+    blob is not one (the twin's _trie). With ``check``, every child index is checked
+    (known_ptr does, once per blob), so the walk follows them without a bound check."""
+    cdef Py_ssize_t nodes, i, k
+    t.nodes = 0
+    if m < HEAD or known[0] != 85 or known[1] != 83 or known[2] != 75 or known[3] != 49:
+        return False                                    # "USK1"
+    nodes = known[4] | (<Py_ssize_t>known[5] << 8) | (<Py_ssize_t>known[6] << 16) \
+        | (<Py_ssize_t>known[7] << 24)
+    if nodes <= 0 or nodes >= 65536 or m <= HEAD + nodes * (1 + 2 * N_SYMBOLS):
+        return False
+    k = HEAD + nodes * (1 + 2 * N_SYMBOLS)            # the prefilter's count
+    if known[k] == NO_PREFILTER and m == k + 1:
+        t.np = -1
+    elif known[k] <= MAX_PAIRS and m == k + 1 + 2 * known[k]:
+        t.np = known[k]
     else:
-        while i + 1 < m and not (known[i] == 0 and known[i + 1] == 0):
+        return False
+    t.pairs = known + k + 1
+    k = HEAD + nodes
+    if check:
+        for i in range(256):
+            if known[8 + i] >= N_SYMBOLS:
+                return False
+        for i in range(nodes * N_SYMBOLS):
+            if (known[k + 2 * i] | (<Py_ssize_t>known[k + 2 * i + 1] << 8)) >= nodes:
+                return False
+    t.sym = known + 8
+    t.attrs = known + HEAD
+    t.kids = known + k
+    t.nodes = nodes
+    return True
+
+
+cdef inline Py_ssize_t suffixes(const char_t *d, Py_ssize_t lo, Py_ssize_t p, const Trie *t,
+                                uint8_t *att, uint8_t *seen) noexcept nogil:
+    """The twin's _suffixes: ``att[k]`` the attributes of the ``k`` characters before
+    the colon at ``p``, for k up to the depth returned; ``seen`` their union."""
+    cdef Py_ssize_t depth = 0, k = p - 1, node = 0, x
+    cdef uint32_t c
+    cdef uint8_t u = 0
+    att[0] = 0
+    if t.nodes == 0:
+        seen[0] = 0
+        return 0
+    while k >= lo and depth < GLUE_REACH:
+        c = d[k]
+        if c >= 256:
+            break
+        x = node * N_SYMBOLS + t.sym[c]
+        if t.sym[c] == 0:
+            break
+        node = t.kids[2 * x] | (<Py_ssize_t>t.kids[2 * x + 1] << 8)
+        if node == 0:
+            break
+        depth += 1
+        att[depth] = t.attrs[node]
+        u |= att[depth]
+        k -= 1
+    seen[0] = u
+    return depth
+
+
+cdef Py_ssize_t after_ellipsis(const char_t *d, const uint8_t *T, Py_ssize_t s,
+                               Py_ssize_t p) noexcept nogil:
+    """The twin's _after_ellipsis: where a scheme starts after the run's last ``..``."""
+    cdef Py_ssize_t k = p - 1
+    while k > s:                # every other one: a ".." holds one of them
+        if d[k] == 46:
+            if d[k - 1] != 46:
+                if k + 1 < p and d[k + 1] == 46:
+                    k += 1
+                else:
+                    k -= 2
+                    continue
+            k += 1
+            while k < p and not (T[d[k]] & T_ALPHA):
+                k += 1
+            return k if k < p else s
+        k -= 2
+    return s
+
+
+cdef Py_ssize_t glue(const char_t *d, const uint8_t *T, Py_ssize_t s, Py_ssize_t p,
+                     const uint8_t *att, Py_ssize_t depth) noexcept nogil:
+    """The twin's _glue: where a K_GLUE scheme glued to a word starts, or -1."""
+    cdef Py_ssize_t k
+    while depth >= GLUE_MIN:
+        k = p - depth
+        if (att[depth] & K_GLUE) and k > s and (T[d[k - 1]] & T_ALPHA):
+            return k
+        depth -= 1
+    return -1
+
+
+cdef bint fits(const char_t *d, const uint8_t *T, uint8_t shape, Py_ssize_t a,
+               Py_ssize_t b) noexcept nogil:
+    """The twin's _fits: has ``d[a:b]`` (after a slashless scheme's colon) its shape?"""
+    cdef Py_ssize_t i
+    cdef bint at = False, group
+    cdef uint32_t c
+    if shape == SHAPE_PATH:
+        return a < b and d[a] == 47
+    for i in range(a + 1, b - 1):
+        if d[i] == 64:
+            at = True
+            break
+    if shape == SHAPE_ADDRESS:
+        return at
+    if shape == SHAPE_GROUP:
+        if b - a == 1 and d[a] == 42:
+            return True
+        group = a < b and cls(T, d[a]) & T_ALPHA
+        i = a
+        while group and i < b:
+            c = d[i]
+            group = (cls(T, c) & T_SCHEME) or c == 95
             i += 1
-        start = i + 2
-    i = start
-    while i + 1 < m and not (known[i] == 0 and known[i + 1] == 0):
-        i += 1
-    if i + 2 + GLUE_BYTES > m or start >= m:
-        return                       # an old-style list: no glued schemes
-    g.names = known + start
-    g.nm = i + 1 - start
-    g.bits = known + i + 2
-    g.angle = g.bits + GLUE_BYTES
-    g.na = m - (i + 2 + GLUE_BYTES)
+        return group or at
+    return True
 
 
 cdef Py_ssize_t angle_end(const char_t *d, Py_ssize_t n, const uint8_t *T,
@@ -172,69 +427,18 @@ cdef Py_ssize_t angle_end(const char_t *d, Py_ssize_t n, const uint8_t *T,
     return -1
 
 
-cdef Py_ssize_t glued(const char_t *d, const uint8_t *T, Py_ssize_t s, Py_ssize_t p,
-                      Glue *g) noexcept nogil:
-    """The twin's ``_glued``: the hashes of the run's suffixes probed in the bitmap first."""
-    cdef uint32_t hs[GLUE_REACH + 1]
-    cdef uint32_t h = 0, c, before
-    cdef Py_ssize_t k, lo
-    if g.nm == 0:
-        return s
-    # "http" and "https" are the run before almost every colon of a log: known (they
-    # head every list rules.py makes), so nothing is glued to them (the twin does the same)
-    if (p - s == 4 or (p - s == 5 and (d[s + 4] | 32) == 115)) and (d[s] | 32) == 104 \
-            and (d[s + 1] | 32) == 116 and (d[s + 2] | 32) == 116 and (d[s + 3] | 32) == 112:
-        return s
-    lo = p - GLUE_REACH
-    if lo < s:
-        lo = s
-    k = p - 1
-    while k >= lo:
-        c = d[k]
-        if 65 <= c <= 90:
-            c += 32
-        h = h * 31 + c
-        hs[p - k] = h
-        k -= 1
-    if p - s <= GLUE_REACH and probe(g, hs[p - s]) and is_known(d, s, p, g.names, g.nm):
-        return s
-    k = lo if lo > s else s + 1
-    while k <= p - GLUE_MIN:
-        before = d[k - 1]
-        if ((T[d[k]] & T_ALPHA) and ((T[before] & T_ALPHA) or before == 43 or before == 45
-                                     or before == 46)
-                and probe(g, hs[p - k]) and is_known(d, k, p, g.names, g.nm)):
-            return k
-        k += 1
-    return s
-
-
-cdef inline bint probe(Glue *g, uint32_t h) noexcept nogil:
-    h = h % (GLUE_BYTES * 8)
-    return (g.bits[h >> 3] >> (h & 7)) & 1
-
-
-cdef bint is_known(const char_t *d, Py_ssize_t s, Py_ssize_t p,
-                   const uint8_t *known, Py_ssize_t m) noexcept nogil:
-    cdef Py_ssize_t k = 0, j, i
-    cdef uint32_t c
-    while k < m and known[k] != 0:     # an empty name ends the list
-        j = k
-        i = s
-        while j < m and known[j] != 0 and i < p:
-            c = d[i]
-            if 65 <= c <= 90:
-                c += 32
-            if c != known[j]:
-                break
-            i += 1
-            j += 1
-        if i == p and j < m and known[j] == 0:
-            return True
-        while j < m and known[j] != 0:
-            j += 1
-        k = j + 1
-    return False
+cdef bint known_before(const char_t *d, const uint8_t *T, Py_ssize_t lo, Py_ssize_t colon,
+                       const Trie *t) noexcept nogil:
+    """The twin's _known_before: is the run before ``colon`` a known scheme?"""
+    cdef Py_ssize_t s = colon, depth
+    cdef uint8_t att[GLUE_REACH + 1]
+    cdef uint8_t seen
+    while s > lo and (cls(T, d[s - 1]) & T_SCHEME):
+        s -= 1
+    while s < colon and not (T[d[s]] & T_ALPHA):
+        s += 1
+    depth = suffixes(d, lo, colon, t, att, &seen)
+    return s < colon and colon - s <= depth and (att[colon - s] & K_KNOWN)
 
 
 cdef Py_ssize_t quote_prefix_end(const char_t *d, const uint8_t *T, Py_ssize_t i,
@@ -255,8 +459,8 @@ cdef Py_ssize_t quote_prefix_end(const char_t *d, const uint8_t *T, Py_ssize_t i
     return -1
 
 
-cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, const uint8_t *known,
-                        Py_ssize_t m, Py_ssize_t lt, Py_ssize_t p, bint is_url,
+cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, bint slashless,
+                        Py_ssize_t lt, Py_ssize_t p, bint is_url,
                         Py_ssize_t max_wrapper, int *flags_out) noexcept nogil:
     cdef int flags = WRAPPED, st, breaks = 0
     cdef Py_ssize_t count = 0, i, j, lim
@@ -266,8 +470,7 @@ cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, const u
         flags |= PREFIX
         st = 0
     else:
-        if not ((p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47)
-                or is_known(d, lt + 1, p, known, m)):
+        if not ((p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47) or slashless):
             return -1
         st = 2
     lim = n if lt + max_wrapper > n else lt + max_wrapper
@@ -395,6 +598,8 @@ cdef inline Py_ssize_t ascii_walk(const char_t *d, const uint8_t *T, Py_ssize_t 
         elif c == 91:
             br[2] += 1
         elif c == 93:
+            if br[3] >= br[2] and e + 1 < lim and d[e + 1] == 40:
+                break               # "](" closing no "[": Markdown's [URL](URL) (the twin)
             br[3] += 1
         e += 1
     return e
@@ -432,7 +637,7 @@ cdef inline Py_ssize_t finish(const char_t *d, Py_ssize_t n, const uint8_t *T,
         c = d[w]
         if c >= 128:
             flags |= CUT_NON_ASCII
-        elif (T[c] & T_WRAP) and c != 34:
+        elif (T[c] & T_WRAP) and c != 34 and c != 93:
             flags |= CUT_UNSAFE
     flags_out[0] = flags | ((w - e) << TRIM_SHIFT)
     return w
@@ -494,15 +699,29 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                const uint8_t *T, const uint8_t *known, Py_ssize_t m,
                Py_ssize_t max_wrapper, Py_ssize_t max_length, bint octets,
                Out *o) noexcept nogil:
-    cdef Py_ssize_t pos = start, limit = start, p, low, s, q, end
-    cdef bint is_url
+    cdef Py_ssize_t pos = start, limit = start, p, low, s, q, end, depth, k
+    cdef bint is_url, slashes, glued
     cdef int flags = 0
-    cdef Glue g
-    glue_sections(known, m, &g)
+    cdef uint8_t att[GLUE_REACH + 1]
+    cdef uint8_t seen, whole
+    cdef Trie t
+    cdef Prefilter f
+    trie_open(known, m, &t, False)     # checked by known_ptr when it was handed over
+    prefilter_init(&f, t.pairs, t.np)
     while pos < stop and not o.failed:
-        p = find_colon(d, pos, stop)
+        p = find_candidate(d, pos, stop, n, &t, &f)
         if p < 0:
             break
+        slashes = p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47
+        depth = 0
+        att[0] = 0
+        if not slashes:
+            # what the run before the colon ends in, read once (at most GLUE_REACH
+            # steps); with "//" after the colon no name matters (the run is the scheme)
+            depth = suffixes(d, limit, p, &t, att, &seen)
+            if not (seen & (K_SLASHLESS | K_URL)):
+                pos = p + 1             # no "//" and no scheme found without: no URL
+                continue
         low = p
         while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
             low -= 1
@@ -512,11 +731,20 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
         if s == p:
             pos = p + 1
             continue
-        s = glued(d, T, s, p, &g)
-        is_url = (p - s == 3 and (d[s] | 32) == 117 and (d[s + 1] | 32) == 114
-                  and (d[s + 2] | 32) == 108)
+        if slashes:
+            s = after_ellipsis(d, T, s, p)
+        whole = att[p - s] if p - s <= depth else 0
+        glued = False
+        if not slashes and not (whole & K_KNOWN):
+            k = glue(d, T, s, p, att, depth)
+            if k >= 0:
+                s = k
+                whole = att[p - k]
+                glued = True
+        is_url = (whole & K_URL) != 0
         if s == low and s - 1 >= limit and d[s - 1] == 60:
-            end = wrapper(d, n, T, known, m, s - 1, p, is_url, max_wrapper, &flags)
+            end = wrapper(d, n, T, (whole & K_SLASHLESS) != 0, s - 1, p, is_url,
+                          max_wrapper, &flags)
             if end >= 0:
                 emit(o, s - 1, end, flags)
                 pos = limit = end
@@ -532,25 +760,22 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                         emit(o, s, end, flags | PREFIX)
                         pos = limit = end
                         continue
-        if p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47:
-            end = url_end(d, n, T, p, max_length, octets, &flags)
-            if end >= 0:
-                emit(o, s, end, flags)
-                pos = limit = end
+        if not slashes:
+            if not (whole & K_SLASHLESS) or (low > limit and d[low - 1] == 58
+                                            and known_before(d, T, limit, low - 1, &t)):
+                pos = p + 1
                 continue
-            pos = p + 1
-            continue
-        if not is_known(d, s, p, known, m):
-            pos = p + 1
-            continue
-        # a known scheme without "//": news:<id> (the angle schemes are among them)
-        if p + 1 < n and d[p + 1] == 60 and g.na > 0 and is_known(d, s, p, g.angle, g.na):
-            end = angle_end(d, n, T, p)
-            if end >= 0:
-                emit(o, s, end, ANGLE)
-                pos = limit = end
-                continue
+            # news:<id> (the angle schemes are among the slashless ones)
+            if p + 1 < n and d[p + 1] == 60 and (whole & K_ANGLE):
+                end = angle_end(d, n, T, p)
+                if end >= 0:
+                    emit(o, s, end, ANGLE)
+                    pos = limit = end
+                    continue
         end = url_end(d, n, T, p, max_length, octets, &flags)
+        if end >= 0 and (glued or (whole & K_SHAPE_ALWAYS)) and not fits(
+                d, T, whole & SHAPE_MASK, p + 1, end - (flags >> TRIM_SHIFT)):
+            end = -1                    # not a URL of its scheme (Makefile:12, file:x)
         if end >= 0:
             emit(o, s, end, flags)
             pos = limit = end
@@ -639,17 +864,33 @@ cdef inline void clip(Py_ssize_t n, Py_ssize_t *start, Py_ssize_t *stop) noexcep
         start[0] = 0
 
 
+cdef object _checked = None     # the last blob known_ptr checked (held: its id stays its)
+
+
+cdef const uint8_t *known_ptr(bytes known) except NULL:
+    """The octets of a ``known`` blob, checked to be a trie walk() can follow blindly
+    (ValueError if not); the check runs once per blob, not once per scan call."""
+    global _checked
+    cdef Trie t
+    if known is not _checked:
+        if not trie_open(<const uint8_t *>PyBytes_AS_STRING(known), PyBytes_GET_SIZE(known),
+                         &t, True):
+            raise ValueError(_twin.NOT_A_TRIE)
+        _checked = known
+    return <const uint8_t *>PyBytes_AS_STRING(known)
+
+
 cdef const uint8_t *table_ptr(bytes table) except NULL:
     if PyBytes_GET_SIZE(table) != 256:
         raise ValueError("the policy table must have 256 entries")
     return <const uint8_t *>PyBytes_AS_STRING(table)
 
 
-def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table, bytes known,
+def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes known not None,
          Py_ssize_t max_wrapper, Py_ssize_t max_length):
     """Flat (start, end, flags) triples of the URLs whose colon lies in ``[start, stop)``."""
     cdef const uint8_t *T = table_ptr(table)
-    cdef const uint8_t *K = <const uint8_t *>PyBytes_AS_STRING(known)
+    cdef const uint8_t *K = known_ptr(known)
     cdef Py_ssize_t m = PyBytes_GET_SIZE(known)
     cdef _Input inp = _Input(buf)
     cdef Out o

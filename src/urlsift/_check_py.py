@@ -539,7 +539,8 @@ def parse_new(s: str, cfg: "Config | None" = None, strict: "bool | None" = None)
     with ``strict`` None, the worst problem, 1 or 2, as an int; with ``strict`` a bool,
     the problem that refuses ``s`` as (position, code, part, start, end), positions
     in the text without the prefix (strict: the first of all; lenient: the first
-    fatal one), or 1 when lenient mode accepts every problem."""
+    fatal one); lenient mode builds the object of a URL whose every problem it accepts
+    too, its problems kept as the flat groups of ``problems`` (issue 27: one walk)."""
     if cfg is None:
         cfg = _default
         if cfg is None:
@@ -551,13 +552,19 @@ def parse_new(s: str, cfg: "Config | None" = None, strict: "bool | None" = None)
     text = _strip(s)
     idx, out, r = _walk(text, cfg)
     if out:
-        return _worst(out, cfg) if strict is None else _refusal(out, cfg, strict)
+        if strict is None:
+            return _worst(out, cfg)
+        refused = _refusal(out, cfg, strict)
+        if refused != 1:
+            return refused
     if len(cfg.slots) < 3 or not cfg.classes:
         raise TypeError("Config has no classes/slots to build URL objects")
     u: Any = object.__new__(cfg.classes[idx])
     cfg.slots[0].__set__(u, text)
-    cfg.slots[1].__set__(u, r + (idx, 0))
-    if text is not s:
+    cfg.slots[1].__set__(u, r + (idx, 1 if out else 0))
+    if out:
+        cfg.slots[2].__set__(u, (s, tuple(out)))
+    elif text is not s:
         cfg.slots[2].__set__(u, (s, ()))
     return u
 

@@ -901,6 +901,7 @@ class MailPipeline:
                  max_wrapper: int, max_length: int, workers: int) -> None:
         if workers < 0:
             raise ValueError("workers must not be negative")
+        _scan_py.check_known(known)
         self._walk = (headers, charsets, max_depth, unescape)
         self._scan = (table, known, max_wrapper, max_length)
         self._depth = workers + 2

@@ -31,6 +31,7 @@ class Pipeline:
             raise ValueError("the policy table must have 256 entries")
         if block < 1 or window < 1 or workers < 1:
             raise ValueError("block, window and workers must be positive")
+        _scan.check_known(known)
         with memoryview(buf) as view:
             self._n = view.nbytes
         self._buf: Any = buf      # as given: the twin scanner reads an mmap without a copy

@@ -27,17 +27,24 @@ script written without spaces (:data:`UNSPACED`) and follows an ASCII letter or 
 (``見てhttp://example.com谢谢`` gives ``http://example.com``). Anything else over U+007F
 ends the walk with CUT_NON_ASCII. Bytes are read as UTF-8; a str's characters as they are.
 
-A word glued to a scheme (``messagenews:...``, ``site.http://...``): when the run of
-scheme characters is not a known scheme but ends in one (at least ``GLUE_MIN`` letters,
-after a letter or a ``.``, ``+``, ``-``), the scheme starts there (:func:`_glued`). The
-known schemes come in ``known`` too: ``known`` is the names found without ``//``, an
-empty name, every known scheme name, an empty name, and a bitmap of the names' hashes
-(``GLUE_BITS`` bits; the compiled twin probes it before comparing names), then the
-schemes whose id may stand in angle brackets (``news:<id@host>``, flag ANGLE: the URL
-is the span without its ``<`` and ``>``).
+The known schemes arrive in ``known``, a trie over their names read backwards from
+the colon (:func:`known_blob`), each name with its attributes (K_*): known at all,
+found without ``//``, with an angle id (``news:<id@host>``, flag ANGLE: the URL is the
+span without ``<`` and ``>``), taken when glued to a word. One walk back from each
+colon (:func:`_suffixes`, at most GLUE_REACH steps however long the word) says all of
+it, so a colon that has no ``//`` after it and no such scheme before it costs a few
+steps. The run of scheme characters is never split (RFC 1738 §5 makes ``+ - .`` scheme
+characters: ``git+https://``, ``x-coredata://`` stay whole), except after a ``..``
+(``can...http://``, :func:`_after_ellipsis`) and where a word is glued to a K_GLUE
+scheme without ``//`` (``messagenews:x@y``, :func:`_glue`): that URL is kept only when
+what follows its colon has the scheme's shape (:func:`_fits`), as is a K_SHAPE_ALWAYS
+scheme's found whole (``file:`` wants a path: ``Makefile:12`` is no ``file:12``). A
+slashless scheme right after another known scheme's colon (``jar:file:/x.jar!/a``) is
+the tail of a compound URL, not a URL.
 """
 from __future__ import annotations
 
+import sys
 from array import array
 from bisect import bisect_right
 from typing import Any
@@ -48,7 +55,9 @@ __all__ = [
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
     "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT", "QUOTED", "N_EDITS", "MAX_ANGLE",
     "T_BARE", "T_TRIM", "T_SCHEME", "T_SPACE", "T_WRAP", "T_SPLIT", "T_ALPHA",
-    "GLUE_REACH", "GLUE_MIN", "GLUE_BITS", "glue_hash", "known_blob", "UNSPACED",
+    "GLUE_REACH", "GLUE_MIN", "known_blob", "UNSPACED", "N_SYMBOLS", "SCHEME_SYMBOLS",
+    "K_KNOWN", "K_SLASHLESS", "K_ANGLE", "K_GLUE", "K_URL", "K_SHAPE_ALWAYS",
+    "SHAPE_MASK", "SHAPE_GROUP", "SHAPE_ADDRESS", "SHAPE_PATH",
     "EDITS_NON_ASCII", "utf8_at", "letter_at", "is_mark",
     "scan", "count_newlines", "next_boundary",
 ]
@@ -83,12 +92,10 @@ T_SPLIT = 32   # a buffer may be split right after this character
 T_ALPHA = 64   # a scheme starts at a letter
 T_PLAIN = 128  # continues a bare URL and is no bracket (the Cython walk's fast path)
 
-#: A glued scheme is looked for in the last GLUE_REACH characters of the run (no known
-#: name is longer), and is at least GLUE_MIN letters long ("ws", "go" are not taken).
+#: No known scheme name is longer than GLUE_REACH (the walk back from a colon reads at
+#: most that much); a glued scheme is at least GLUE_MIN letters ("ws", "go" are not taken).
 GLUE_REACH = 32
 GLUE_MIN = 3
-#: Bits of the bitmap of known-name hashes at the end of ``known``.
-GLUE_BITS = 8192
 
 #: Scripts written without spaces between words, as inclusive code point ranges: a letter
 #: of one glued to an ASCII letter or digit is the running text, not the URL (Thai,
@@ -98,7 +105,8 @@ GLUE_BITS = 8192
 UNSPACED = (0x0E00, 0x0EFF, 0x1000, 0x109F, 0x1100, 0x11FF, 0x1780, 0x17FF,
             0x2E80, 0x10FFFF)
 
-_COLON, _LT, _GT, _SLASH, _MINUS = 58, 60, 62, 47, 45
+_COLON, _LT, _GT, _SLASH, _MINUS, _DOT, _AT, _STAR = 58, 60, 62, 47, 45, 46, 64, 42
+_UNDERSCORE = 95
 _LF, _CR, _QUOTE = 10, 13, 34
 _OPEN_P, _CLOSE_P, _OPEN_B, _CLOSE_B = 40, 41, 91, 93
 
@@ -134,46 +142,184 @@ def _bounds(n: int, start: int, stop: int) -> tuple[int, int]:
     return start, stop
 
 
-def glue_hash(name: bytes) -> int:
-    """The hash of a scheme name that the walk computes going left from the colon: each
-    octet (lower case) from the last to the first, ``h = h * 31 + c`` in 32 bits."""
-    h = 0
-    for c in reversed(name.lower()):
-        h = (h * 31 + c) & 0xFFFFFFFF
-    return h
+# ---- the known schemes: a trie over their names read backwards from the colon ----
+#: Attribute bits of a trie node: what the name ending there is (rules.py says which
+#: name has which; the walk only reads them).
+K_KNOWN = 1          # a known scheme (the registry's and IANA's)
+K_SLASHLESS = 2      # found without "//" after its colon (mailto:, news:)
+K_ANGLE = 4          # its id may stand in angle brackets (news:<id@host>)
+K_GLUE = 8           # taken where a word is glued to it (messagenews:x@y)
+K_URL = 16           # "URL", the prefix of draft-ietf-uri-url-03 (URL:http://...)
+K_SHAPE_ALWAYS = 128  # its shape is checked when found whole too, not only glued
+#: The shape the text after a slashless scheme's colon must have (bits 5-6): RFC 1738
+#: §5 ``grouppart`` (news), an RFC 822 address with its "@" (mailto), a path (file).
+SHAPE_MASK, SHAPE_GROUP, SHAPE_ADDRESS, SHAPE_PATH = 96, 32, 64, 96
+#: The trie's alphabet: RFC 1738 §5 scheme characters, either case; 0 = none.
+SCHEME_SYMBOLS = "abcdefghijklmnopqrstuvwxyz0123456789+-."
+N_SYMBOLS = len(SCHEME_SYMBOLS) + 1
+#: The prefilter holds at most MAX_PAIRS pairs; NO_PREFILTER: the count of none.
+MAX_PAIRS, NO_PREFILTER = 16, 255
+_MAGIC = b"USK1"
+_HEAD = len(_MAGIC) + 4 + 256
 
 
-def known_blob(slashless: tuple[str, ...], names: tuple[str, ...],
-               angle: tuple[str, ...] = ()) -> bytes:
-    """The ``known`` argument of :func:`scan`: see the module's docstring."""
-    bits = bytearray(GLUE_BITS // 8)
-    for name in names:
-        h = glue_hash(name.encode("ascii")) % GLUE_BITS
-        bits[h >> 3] |= 1 << (h & 7)
-    return (b"".join(n.encode("ascii") + b"\0" for n in slashless) + b"\0"
-            + b"".join(n.encode("ascii") + b"\0" for n in names) + b"\0" + bytes(bits)
-            + b"".join(n.encode("ascii") + b"\0" for n in angle))
+def known_blob(names: "dict[str, int]") -> bytes:
+    """The ``known`` argument of :func:`scan`: a trie of the scheme names read from
+    their last character, each name's node carrying its K_* attributes.
+
+    Layout: ``USK1``, the node count (4 octets, little-endian), 256 octets mapping a
+    character to its symbol (A-Z as a-z; 0 for none), one attribute octet per node,
+    then for each node N_SYMBOLS children of 2 octets little-endian (0: none; node 0 is
+    the root). A name is at most GLUE_REACH characters long. Last, the prefilter's
+    pairs: their count, then the last and the last but one character (lower case) of
+    each name that may stand without ``//`` (K_SLASHLESS, K_URL), so that a colon not
+    after one of them, nor before a ``/``, is skipped unread (the compiled twin's
+    next_candidate); a count of NO_PREFILTER when such a name is shorter than 2 or the
+    pairs are more than MAX_PAIRS.
+
+    >>> blob = known_blob({"news": K_KNOWN | K_SLASHLESS})
+    >>> _suffixes(b"xnews:", 0, 5, _trie(blob))
+    [0, 0, 0, 0, 3]
+    """
+    sym = bytearray(256)
+    for i, ch in enumerate(SCHEME_SYMBOLS, 1):
+        sym[ord(ch)] = i
+        if ch.isalpha():
+            sym[ord(ch.upper())] = i
+    symbols = set(SCHEME_SYMBOLS)
+    edges: list[dict[int, int]] = [{}]            # the children of each node, by symbol
+    attrs = bytearray(1)
+    for name, bits in names.items():
+        if not name or len(name) > GLUE_REACH or not symbols.issuperset(name):
+            raise ValueError(f"not a scheme name the trie can hold: {name!r}")
+        node = 0
+        for ch in reversed(name):
+            x = sym[ord(ch)]
+            child = edges[node].get(x)
+            if child is None:
+                child = edges[node][x] = len(attrs)
+                edges.append({})
+                attrs.append(0)
+            node = child
+        attrs[node] |= bits
+    if len(attrs) >= 1 << 16:
+        raise ValueError("too many scheme names for the trie")
+    kids = array("H", bytes(2 * N_SYMBOLS * len(attrs)))
+    for node, children in enumerate(edges):
+        for x, child in children.items():
+            kids[node * N_SYMBOLS + x] = child
+    if sys.byteorder == "big":
+        kids.byteswap()
+    table = kids.tobytes()
+    ends = [name for name, bits in names.items() if bits & (K_SLASHLESS | K_URL)]
+    pairs = sorted({(name[-1] + name[-2]).lower().encode("ascii") for name in ends
+                    if len(name) >= 2})
+    if any(len(name) < 2 for name in ends) or len(pairs) > MAX_PAIRS:
+        pairs, count = [], NO_PREFILTER
+    else:
+        count = len(pairs)
+    table += bytes([count]) + b"".join(pairs)
+    return _MAGIC + len(attrs).to_bytes(4, "little") + bytes(sym) + bytes(attrs) + table
 
 
-_sections_of: dict[bytes, tuple[frozenset, bytes]] = {}
+NOT_A_TRIE = "'known' is not a trie of scheme names (urlsift.text.rules.KNOWN)"
 
 
-def _sections(known: bytes) -> tuple[frozenset, bytes]:
-    """The known scheme names of a ``known`` blob (the second list) as a set, and the
-    list of angle-id schemes (NUL-separated, as :func:`_known` reads it)."""
-    got = _sections_of.get(known)
-    if got is None:
-        first = -1 if known[:1] == b"\0" else known.find(b"\0\0")
-        rest = known[first + 2:] if first >= 0 or known[:1] == b"\0" else b""
-        end = rest.find(b"\0\0")
-        if end > 0 and len(rest) >= end + 2 + GLUE_BITS // 8:
-            got = (frozenset(rest[:end].split(b"\0")), rest[end + 2 + GLUE_BITS // 8:])
-        else:
-            got = (frozenset(), b"")
-        if len(_sections_of) > 16:
-            _sections_of.clear()
-        _sections_of[known] = got
+def check_known(known: bytes) -> None:
+    """Raise ValueError unless ``known`` is a trie made by :func:`known_blob`."""
+    if not isinstance(known, bytes) or _trie(known) is None:
+        raise ValueError(NOT_A_TRIE)
+
+
+_tries: dict[bytes, Any] = {}
+
+
+def _trie(known: bytes) -> Any:
+    """(symbols, attributes, children) of a ``known`` blob, or None when it is none
+    (then no scheme is known, as in the compiled twin's trie_open)."""
+    if known in _tries:
+        return _tries[known]
+    got = None
+    if len(known) >= _HEAD and known[:4] == _MAGIC:
+        nodes = int.from_bytes(known[4:8], "little")
+        end = _HEAD + nodes * (1 + 2 * N_SYMBOLS)
+        count = known[end] if 0 < nodes < 1 << 16 and len(known) > end else -1
+        if count == NO_PREFILTER and len(known) == end + 1 or \
+                0 <= count <= MAX_PAIRS and len(known) == end + 1 + 2 * count:
+            sym = known[8:_HEAD]
+            kids = array("H", known[_HEAD + nodes:end])
+            if sys.byteorder == "big":
+                kids.byteswap()
+            if max(sym) < N_SYMBOLS and max(kids) < nodes:
+                got = (sym, known[_HEAD:_HEAD + nodes], kids)
+    if len(_tries) > 16:
+        _tries.clear()
+    _tries[known] = got
     return got
+
+
+def _suffixes(codes: Any, lo: int, p: int, trie: Any) -> list[int]:
+    """The attributes of ``codes[p - d:p]`` for d = 0, 1, ... as far as the run before
+    the colon at ``p`` (not before ``lo``) follows a path of the trie: one walk, at most
+    GLUE_REACH characters, whatever the word (the longest known suffix read from it)."""
+    out = [0]
+    if trie is None:
+        return out
+    sym, attrs, kids = trie
+    node = 0
+    k = p - 1
+    while k >= lo and len(out) <= GLUE_REACH:
+        c = codes[k]
+        if c >= 256 or not sym[c]:
+            break
+        node = kids[node * N_SYMBOLS + sym[c]]
+        if not node:
+            break
+        out.append(attrs[node])
+        k -= 1
+    return out
+
+
+def _after_ellipsis(codes: Any, T: bytes, s: int, p: int) -> int:
+    """Where a scheme starts in the run ``codes[s:p]``: after its last ``..`` (prose's
+    ellipsis, ``can...http://``: no scheme has two dots in a row), else ``s``."""
+    k = p - 1
+    while k > s:
+        if codes[k] == _DOT and codes[k - 1] == _DOT:
+            k += 1
+            while k < p and not T[codes[k]] & T_ALPHA:
+                k += 1
+            return k if k < p else s
+        k -= 1
+    return s
+
+
+def _glue(codes: Any, T: bytes, s: int, p: int, att: list[int]) -> int:
+    """Where a scheme glued to the word ``codes[s:p]`` starts (``messagenews:``): the
+    longest suffix with K_GLUE, at least GLUE_MIN letters, right after a letter (never
+    after ``+ - .``, which RFC 1738 §5 makes part of the scheme: ``svn+ssh``); or -1."""
+    for depth in range(len(att) - 1, GLUE_MIN - 1, -1):
+        k = p - depth
+        if att[depth] & K_GLUE and k > s and T[codes[k - 1]] & T_ALPHA:
+            return k
+    return -1
+
+
+def _fits(codes: Any, T: bytes, shape: int, a: int, b: int) -> bool:
+    """Does ``codes[a:b]``, the text after a slashless scheme's colon, have ``shape``?"""
+    if shape == SHAPE_PATH:                  # RFC 1738 §3.10: a file URL has a path
+        return a < b and codes[a] == _SLASH
+    at = any(codes[i] == _AT for i in range(a + 1, b - 1))
+    if shape == SHAPE_ADDRESS:               # RFC 822 addr-spec: local-part "@" domain
+        return at
+    if shape == SHAPE_GROUP:                 # §5: grouppart = "*" | group | article
+        if b - a == 1 and codes[a] == _STAR:
+            return True
+        group = a < b and codes[a] < 256 and T[codes[a]] & T_ALPHA and all(
+            codes[i] < 256 and (T[codes[i]] & T_SCHEME or codes[i] == _UNDERSCORE)
+            for i in range(a, b))
+        return bool(group) or at
+    return True
 
 
 def _angle(codes: Any, n: int, T: bytes, p: int) -> int:
@@ -193,56 +339,22 @@ def _angle(codes: Any, n: int, T: bytes, p: int) -> int:
     return -1
 
 
-def _glued(codes: Any, T: bytes, s: int, p: int, known: bytes) -> int:
-    """Where the scheme of the run ``codes[s:p]`` starts: ``s``, unless the run is no
-    known scheme but its last letters are one (the longest such suffix, at least
-    GLUE_MIN letters, after a letter or ``.+-``): then where that suffix starts."""
-    names = _sections(known)[0]
-    if not names:
-        return s
-    if bytes(c | 32 for c in codes[s:p]) in (b"http", b"https"):
-        return s        # the compiled twin's shortcut: these head every list of rules.py
-
-    def name(a: int) -> bytes:
-        return bytes(c | 32 if 65 <= c <= 90 else c for c in codes[a:p])
-
-    if p - s <= GLUE_REACH and name(s) in names:
-        return s
-    for k in range(max(s + 1, p - GLUE_REACH), p - GLUE_MIN + 1):
-        before = codes[k - 1]
-        if (T[codes[k]] & T_ALPHA and (T[before] & T_ALPHA or before in (43, 45, 46))
-                and name(k) in names):
-            return k
-    return s
+def _known_before(codes: Any, T: bytes, lo: int, colon: int, trie: Any) -> bool:
+    """Is the run before the colon at ``colon`` a known scheme (``jar:`` of
+    ``jar:file:/x.jar!/a``: the URL after it is part of a compound one)?"""
+    s = colon
+    while s > lo and codes[s - 1] < 256 and T[codes[s - 1]] & T_SCHEME:
+        s -= 1
+    while s < colon and not T[codes[s]] & T_ALPHA:
+        s += 1
+    att = _suffixes(codes, lo, colon, trie)
+    return s < colon and colon - s < len(att) and bool(att[colon - s] & K_KNOWN)
 
 
-def _known(codes: Any, s: int, p: int, known: bytes) -> bool:
-    """Is codes[s:p] (case-insensitively) one of the NUL-terminated names in ``known``
-    (up to the first empty name)?"""
-    k = 0
-    m = len(known)
-    while k < m and known[k] != 0:
-        j = k
-        i = s
-        while j < m and known[j] != 0 and i < p:
-            c = codes[i]
-            if 65 <= c <= 90:
-                c += 32
-            if c != known[j]:
-                break
-            i += 1
-            j += 1
-        if i == p and j < m and known[j] == 0:
-            return True
-        while j < m and known[j] != 0:
-            j += 1
-        k = j + 1
-    return False
-
-
-def _wrapper(codes: Any, n: int, T: bytes, known: bytes, lt: int, p: int, is_url: bool,
+def _wrapper(codes: Any, n: int, T: bytes, slashless: bool, lt: int, p: int, is_url: bool,
              max_wrapper: int) -> tuple[int, int]:
-    """End (after ``>``) and flags of the wrapper opened at ``lt``, or (-1, 0)."""
+    """End (after ``>``) and flags of the wrapper opened at ``lt``, or (-1, 0);
+    ``slashless``: its scheme is one found without ``//``."""
     flags = WRAPPED
     if is_url:
         flags |= PREFIX
@@ -250,7 +362,7 @@ def _wrapper(codes: Any, n: int, T: bytes, known: bytes, lt: int, p: int, is_url
     else:
         if p + 2 < n and codes[p + 1] == _SLASH and codes[p + 2] == _SLASH:
             pass
-        elif not _known(codes, lt + 1, p, known):
+        elif not slashless:
             return -1, 0
         st = 2
     count = 0
@@ -397,6 +509,8 @@ def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int,
             elif c == _OPEN_B:
                 ob += 1
             elif c == _CLOSE_B:
+                if cb >= ob and e + 1 < lim and codes[e + 1] == _OPEN_P:
+                    break           # "](" closing no "[": Markdown's [URL](URL)
                 cb += 1
             e += 1
         if e < lim and codes[e] >= 128:     # a non-ASCII letter may go on (an IRI)
@@ -429,7 +543,7 @@ def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int,
         c = codes[w]
         if c >= 128:
             flags |= CUT_NON_ASCII
-        elif T[c] & T_WRAP and c != _QUOTE:
+        elif T[c] & T_WRAP and c != _QUOTE and c != _CLOSE_B:   # "](" is no cut
             flags |= CUT_UNSAFE
     return w, flags | ((w - e) << TRIM_SHIFT)
 
@@ -441,17 +555,31 @@ def scan(buf: Any, start: int, stop: int, table: bytes, known: bytes,
     ``stop < 0`` means the end of the buffer; the walk may read past ``stop`` (a
     wrapper or URL that starts before it is finished whole).
     """
+    check_known(known)
     codes, hay, colon = _view(buf)
     octets = colon != ":"
     n = len(codes)
     T = table
     out = array("q")
     start, stop = _bounds(n, start, stop)
+    trie = _trie(known)
     pos = limit = start
     while pos < stop:
         p = hay.find(colon, pos, stop)
         if p < 0:
             break
+        slashes = p + 2 < n and codes[p + 1] == _SLASH and codes[p + 2] == _SLASH
+        att = [0]
+        if not slashes:
+            # what the run before the colon ends in, read once (at most GLUE_REACH
+            # steps); with "//" after the colon no name matters (the run is the scheme)
+            att = _suffixes(codes, limit, p, trie)
+            seen = 0
+            for a in att:
+                seen |= a
+            if not seen & (K_SLASHLESS | K_URL):
+                pos = p + 1             # no "//" and no scheme found without: no URL
+                continue
         low = p
         while low > limit and codes[low - 1] < 256 and T[codes[low - 1]] & T_SCHEME:
             low -= 1
@@ -461,11 +589,18 @@ def scan(buf: Any, start: int, stop: int, table: bytes, known: bytes,
         if s == p:
             pos = p + 1
             continue
-        s = _glued(codes, T, s, p, known)
-        is_url = (p - s == 3 and codes[s] | 32 == 117 and codes[s + 1] | 32 == 114
-                  and codes[s + 2] | 32 == 108)
+        if slashes:
+            s = _after_ellipsis(codes, T, s, p)
+        whole = att[p - s] if p - s < len(att) else 0
+        glued = False
+        if not slashes and not whole & K_KNOWN:
+            k = _glue(codes, T, s, p, att)
+            if k >= 0:
+                s, whole, glued = k, att[p - k], True
+        is_url = bool(whole & K_URL)
         if s == low and s - 1 >= limit and codes[s - 1] == _LT:
-            end, flags = _wrapper(codes, n, T, known, s - 1, p, is_url, max_wrapper)
+            end, flags = _wrapper(codes, n, T, bool(whole & K_SLASHLESS), s - 1, p, is_url,
+                                  max_wrapper)
             if end >= 0:
                 out.extend((s - 1, end, flags))
                 pos = limit = end
@@ -481,19 +616,22 @@ def scan(buf: Any, start: int, stop: int, table: bytes, known: bytes,
                         out.extend((s, end, flags | PREFIX))
                         pos = limit = end
                         continue
-        slashes = p + 2 < n and codes[p + 1] == _SLASH and codes[p + 2] == _SLASH
-        if not slashes and not _known(codes, s, p, known):
-            pos = p + 1
-            continue
-        # a known scheme without "//": news:<id> (the angle schemes are among them)
-        if (not slashes and p + 1 < n and codes[p + 1] == _LT
-                and _known(codes, s, p, _sections(known)[1])):
-            end = _angle(codes, n, T, p)
-            if end >= 0:
-                out.extend((s, end, ANGLE))
-                pos = limit = end
+        if not slashes:
+            if not whole & K_SLASHLESS or (low > limit and codes[low - 1] == _COLON
+                                          and _known_before(codes, T, limit, low - 1, trie)):
+                pos = p + 1
                 continue
+            # news:<id> (the angle schemes are among the slashless ones)
+            if p + 1 < n and codes[p + 1] == _LT and whole & K_ANGLE:
+                end = _angle(codes, n, T, p)
+                if end >= 0:
+                    out.extend((s, end, ANGLE))
+                    pos = limit = end
+                    continue
         end, flags = _bare(codes, n, T, p, max_length, octets)
+        if end >= 0 and (glued or whole & K_SHAPE_ALWAYS) and not _fits(
+                codes, T, whole & SHAPE_MASK, p + 1, end - (flags >> TRIM_SHIFT)):
+            end = -1                    # not a URL of its scheme (Makefile:12, file:x)
         if end >= 0:
             out.extend((s, end, flags))
             pos = limit = end

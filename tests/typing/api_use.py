@@ -26,8 +26,15 @@ for m in extract("see http://a.example/"):
     reveal_type(m.edits)  # R: tuple[str, ...]
     reveal_type(m.line)  # R: int | None
     reveal_type(m.parse())  # R: urlsift.model.url.URL
-for f in extract_file("access.log"):
+for f in extract_file("access.log", mbox=False):
     reveal_type(f)  # R: urlsift.text.match.Match
+for g in extract_file("access.log.gz"):   # mbox=None: mail when it starts like an mbox
+    reveal_type(g)  # R: urlsift.text.match.Match | tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, fallback=urlsift.mail.message.MailMatch]
+    reveal_type(g.url)  # R: str
+    reveal_type(g.start)  # R: int
+    reveal_type(g.edits)  # R: tuple[str, ...]
+forced: bool = len(urlsift.__all__) > 1
+reveal_type(extract_file("a", mbox=forced))  # R: typing.Iterator[urlsift.text.match.Match | tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, fallback=urlsift.mail.message.MailMatch]]
 for mm in extract_file("inbox.mbox", mbox=True):
     reveal_type(mm)  # R: tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, fallback=urlsift.mail.message.MailMatch]
     reveal_type(mm.message_id)  # R: str | None

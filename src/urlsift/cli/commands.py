@@ -10,6 +10,7 @@ from typing import Any, Iterator, Optional
 
 from ..inputs import open_input
 from ..model.parsing import check, parse
+from ..text.bom import without_bom
 from .common import batches, error, read_errors, reason, write_or_fail
 from .output import plain_value, reconfigure_stdout
 from .progress import Progress, Relay
@@ -105,6 +106,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
         try:
             with open_input(name) as stream:
                 for lineno, raw in lines(stream, shown):
+                    if lineno == 1:
+                        raw = without_bom(raw)    # columns as an editor shows the line
                     text = raw.strip()
                     if not text:
                         continue
@@ -177,22 +180,31 @@ def _show(value: Any) -> str:
 
 
 def _urls_of(items: list[str]) -> Iterator[str]:
-    """The URLs given, with ``-`` standing for the lines of standard input."""
+    """The URLs given, with ``-`` standing for the lines of standard input (opened as
+    every input is: decompressed, a byte-order mark at its start passed over)."""
     for item in items:
         if item != "-":
             yield item
             continue
-        for line in sys.stdin.buffer:
-            text = line.strip()
-            if text:
-                yield text.decode("utf-8", "surrogateescape")
+        with open_input("-") as stream:
+            first = True
+            for line in iter(stream.readline, b""):
+                text = (without_bom(line) if first else line).strip()
+                first = False
+                if text:
+                    yield text.decode("utf-8", "surrogateescape")
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
     reconfigure_stdout("backslashreplace")
     status = 0
     out = []
-    for url in _urls_of(args.urls):
+    try:
+        urls = list(_urls_of(args.urls))
+    except read_errors() as exc:
+        error(f"cannot read '<stdin>': {reason(exc)}")
+        return 2
+    for url in urls:
         rec = describe(url, args.strict)
         if "error" in rec:
             status = 1

@@ -50,10 +50,19 @@ def reason(exc: BaseException) -> str:
 
 
 def batches(items: Iterable[Any], size: int = BATCH) -> Iterator[list]:
-    """Lists of up to ``size`` items of ``items``, in order."""
+    """Lists of up to ``size`` items of ``items``, in order. An error raised by ``items``
+    comes after the batch of the items before it (a compressed input cut short: its
+    URLs are written, then the error is reported): ``list.extend`` keeps what it took.
+    """
     it = iter(items)
     while True:
-        batch = list(islice(it, size))
+        batch: list = []
+        try:
+            batch.extend(islice(it, size))
+        except Exception:
+            if batch:
+                yield batch
+            raise
         if not batch:
             return
         yield batch

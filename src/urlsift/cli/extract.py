@@ -10,7 +10,7 @@ from operator import itemgetter
 
 from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines
 from ..model.equivalence import normalized
-from ..model.parts import cached_by_url
+from ..model.parts import CACHE_SIZE, cached_by_url
 from ..text.files import F_LINE, F_OFFSET, F_URL, position_lines, url_lines
 from .common import batches, error, read_errors, reason, write_or_fail
 from .grepstyle import POSITION_FIELDS, core_layout, line_template, summary_line, use_color
@@ -124,6 +124,9 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
     url_counts: Optional[Counter[str]] = Counter() if counting else None
     url_records: dict[str, dict[str, Any]] = {}
     seen: set[str] = set()
+    # the same over the URL lines the core makes (text, URLs only): by their octets
+    sift = _LineSifter(args) if args.format == "text" and columns in (["url"], ["url", "count"]) \
+        else None
     with Progress(args, plan, relay) as progress:
         for inp in plan:
             lines = _plain_lines(inp, args, columns, progress.update, report)
@@ -132,8 +135,11 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
                 checks)
             try:
                 for data in lines or ():
+                    if sift is not None:
+                        data = sift.lines(data)
                     found = found or bool(data)
-                    write_or_fail(writer.write_lines, data, args.output)
+                    if data:
+                        write_or_fail(writer.write_lines, data, args.output)
                 for batch in batches(records):
                     found = True
                     if key is not None:
@@ -160,8 +166,57 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
                 error(f"cannot read '{inp.name}': {reason(exc)}")
                 status = 2
     if url_counts is not None:
+        if sift is not None:
+            sift.counted_into(url_counts, key)
+            found = found or bool(url_counts)
         write_or_fail(writer.write, _unique_records(url_counts, url_records, columns), args.output)
     return found, status == 2 or bool(skipped)
+
+
+class _LineSifter:
+    """``--host``, ``--exclude-schemes`` and ``--unique`` over the URL lines made in the
+    core (``urlsift extract -u FILE``: no Match built): each distinct URL decided once,
+    by its octets; ``--unique`` counts are kept by octets and told at the end."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.url_keep = url_filter(args)          # cached by URL itself
+        self.keep = None if self.url_keep is None else self._keep
+        self.kept: dict[bytes, bool] = {}
+        self.mode = args.unique
+        self.seen: set[bytes] = set()
+        self.counts: Counter[bytes] = Counter()
+
+    def _keep(self, octets: bytes) -> bool:
+        got = self.kept.get(octets)
+        if got is None:
+            assert self.url_keep is not None
+            if len(self.kept) > CACHE_SIZE:
+                self.kept.clear()
+            got = self.kept[octets] = self.url_keep(octets.decode("utf-8", "surrogateescape"))
+        return got
+
+    def lines(self, data: bytes) -> bytes:
+        """What of ``data`` (URL lines) is written now: b"" while counting."""
+        if self.keep is None and not self.mode:
+            return data
+        urls = data.split(b"\n")
+        urls.pop()                              # after the last newline: nothing
+        if self.keep is not None:
+            urls = [u for u in urls if self.keep(u)]
+        if self.mode in ("count", "normalized"):
+            self.counts.update(urls)
+            return b""
+        if self.mode == "plain":
+            seen = self.seen
+            urls = [u for u in urls if not (u in seen or seen.add(u))]  # type: ignore[func-returns-value]
+        return b"".join([u + b"\n" for u in urls])
+
+    def counted_into(self, counts: Counter[str], key: Optional[Callable[[str], str]]) -> None:
+        """Add the URLs counted (their ``key``, for --unique=normalized) to ``counts``,
+        in the order first seen."""
+        for octets, n in self.counts.items():
+            url = octets.decode("utf-8", "surrogateescape")
+            counts[key(url) if key is not None else url] += n
 
 
 def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
@@ -171,14 +226,18 @@ def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     else asked (a plain file, no filter, no bar): the lines made in the core, no Match
     built; for an mbox, the URLs of each piece of the spool joined at once. None when
     anything else is asked."""
-    cols = list(columns)
-    plain = (not args.unique and not args.refang and progress is None
-             and url_filter(args) is None)
+    cols = [c for c in columns if c != "count"]
+    # --unique and the filters are done on the lines (_LineSifter) when only URLs are
+    # written as text; the bar is told of each piece scanned
+    sifted = args.format == "text" and cols == ["url"]
+    plain = (not args.refang and (sifted or not args.unique and url_filter(args) is None))
     color = use_color(args)
     if inp.kind == "mbox" and args.format == "text" and cols == ["url"] and plain and not color:
         schemes, valid = scan_options(args)
-        if schemes is None and valid is None:     # the lines made in the core
+        if schemes is None and valid is None and progress is None:   # lines made in the core
             return mbox_url_lines(inp.name, on_error=on_error, stream=inp.stream, jobs=args.jobs)
+        if progress is not None:
+            return None
         lists = mbox_match_lists(inp.name, schemes=schemes, valid=valid, on_error=on_error,
                                  stream=inp.stream, jobs=args.jobs)
         return (("\n".join(map(itemgetter(0), ms)) + "\n").encode("utf-8", "surrogateescape")
@@ -189,12 +248,15 @@ def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
             and inp.stream is None and is_plain_file(inp.name)):
         return None
     if args.format == "jsonl":     # the lines JsonlWriter would write, made in the core
-        return position_lines(inp.name, _jsonl_layout(inp.name, cols), jobs=args.jobs, json=True)
+        return position_lines(inp.name, _jsonl_layout(inp.name, cols), jobs=args.jobs, json=True,
+                              progress=progress)
     if cols == ["url"] and not color:
-        return url_lines(inp.name, jobs=args.jobs)
+        return url_lines(inp.name, jobs=args.jobs, progress=progress)
+    if args.unique or url_filter(args) is not None:
+        return None
     # FILE:LINE:OFFSET:URL (those asked for), as TextWriter writes them
     layout = core_layout(line_template(cols, null=args.null, color=color), inp.name)
-    return position_lines(inp.name, layout, jobs=args.jobs)
+    return position_lines(inp.name, layout, jobs=args.jobs, progress=progress)
 
 
 def _jsonl_layout(name: str, columns: Sequence[str]) -> tuple:

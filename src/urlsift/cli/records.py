@@ -5,35 +5,15 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import os
-import stat
-from typing import IO, Any, Callable, Iterable, Iterator, NamedTuple, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
-from ..inputs import (input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
-                      open_input, walk_tree)
+from ..inputs import (Input, input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
+                      sniff_input, walk_tree)
 from .common import error, read_errors, reason
 from .filters import narrowed_schemes, url_filter
 from .output import DETAIL_COLUMNS, PART_COLUMNS, plain_value
 
 __all__ = ["Input", "columns_for", "iter_records", "plan_inputs", "scan_options"]
-
-
-class Input(NamedTuple):
-    """One input of the command: its name, what it holds (``text``, ``mbox``,
-    ``maildir``), and for what can be read only once — standard input, a pipe, a FIFO,
-    a device (``<(gzip -c a.log)``) — the stream opened (and decompressed) once for the
-    whole run; None for a regular file or a directory, which are opened where read."""
-
-    name: str
-    kind: str
-    stream: Optional[IO[bytes]] = None
-
-
-def _regular(name: str) -> bool:
-    try:
-        return stat.S_ISREG(os.stat(name).st_mode)
-    except OSError:
-        return False   # opening it says why
 
 
 def scan_options(args: argparse.Namespace) -> tuple[Optional[tuple], Optional[str]]:
@@ -71,29 +51,16 @@ def plan_inputs(args: argparse.Namespace, stack: contextlib.ExitStack,
 def _plan_one(name: str, args: argparse.Namespace, stack: contextlib.ExitStack,
               report: Callable[[str], None],
               progress: Optional[Callable[[int], None]] = None) -> Optional[Input]:
-    """One input sniffed, or None when it cannot be read (said through ``report``)."""
-    stream = None
+    """One input sniffed as ``urlsift.extract_file`` sniffs it (:func:`sniff_input`;
+    ``--mbox`` forces mail), or None when it cannot be read (said through ``report``)."""
     try:
-        kind = input_kind(name)
-        if kind == "directory":
-            raise IsADirectoryError(21, "Is a directory (-r reads a directory tree)", name)
-        if kind == "text" and name != "-" and _regular(name):
-            # a regular file can be opened again: sniffed here, read later
-            if args.mbox:
-                kind = "mbox"
-            else:
-                with open_input(name) as sniffed:
-                    kind = input_kind(name, sniffed)
-        elif kind == "text":
-            # read once: the stream that is sniffed is the one that is read
-            stream = stack.enter_context(open_input(name, progress))
-            kind = "mbox" if args.mbox else input_kind(name, stream)
+        return sniff_input(name, stack, mbox=True if args.mbox else None, progress=progress,
+                           directory_hint=" (-r reads a directory tree)")
     except read_errors() as exc:
         if isinstance(exc, BrokenPipeError):
             raise  # our output closed, not an input error
         report(f"cannot read '{name}': {reason(exc)}")
         return None
-    return Input(name, kind, stream)
 
 
 def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:

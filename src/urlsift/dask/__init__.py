@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 from typing import Any, Iterable, Optional
 
-from ..inputs.opening import MissingDependency, compression_of, decompressed
+from ..inputs.opening import HEAD, MissingDependency, compression_of, decompressed, looks_like_mbox
 from ..model.parsing import parse
 from ..text.extraction import check_valid
 from . import blocks
@@ -63,15 +63,15 @@ def _sniff(fs: Any, path: str, mbox: Optional[bool]) -> tuple[str, Optional[str]
             return "maildir", None
         raise IsADirectoryError(21, "Is a directory", path)
     with fs.open(path, "rb") as f:
-        head = f.read(8)
+        head = f.read(HEAD)
         kind = compression_of(head, path)
         if mbox is not None:
             return ("mbox" if mbox else "text"), kind
         if kind is not None:
             f.seek(0)
             with decompressed(f, kind) as stream:
-                head = stream.read(5)
-    return ("mbox" if head[:5] == b"From " else "text"), kind
+                head = stream.read(HEAD)
+    return ("mbox" if looks_like_mbox(head) else "text"), kind
 
 
 def _is_local(fs: Any) -> bool:

@@ -1,9 +1,11 @@
 """The URLs of an input path: the one place that knows both text and mail.
 
-:func:`extract_file` (``urlsift.extract_file``) reads a path as text (memory-mapped
-when it is a plain file, else streamed and decompressed) or, with ``mbox=True``, as a
-mail spool (an mbox stream, or a Maildir directory). The command's own entry points
-(:func:`iter_file_matches`, :func:`iter_file_urls`, :func:`iter_mail_urls`) add
+:func:`extract_file` (``urlsift.extract_file``) opens a path as the command does
+(:mod:`.sniffing`: decompressed by magic bytes, mail told from text by its first
+octets) and reads it as text (memory-mapped when it is a plain file, else streamed)
+or as a mail spool (an mbox stream, or a Maildir directory). The command sniffs its
+inputs with the same :func:`~urlsift.inputs.sniffing.sniff_input`; its own entry
+points (:func:`iter_file_matches`, :func:`iter_file_urls`, :func:`iter_mail_urls`) add
 rewriting, progress and the fast path that builds no Python object per URL.
 
 The mail layer is imported inside the functions that read mail: it loads the
@@ -20,9 +22,11 @@ from typing import (IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Litera
 
 from ..text.extraction import check_valid
 from ..text.extraction import extract_file as extract_text_file
-from ..text.streams import Found, iter_stream_matches, text_of
+from ..text.files import check_counts
 from ..text.match import Match
+from ..text.streams import Found, iter_stream_matches, text_of
 from .opening import PathLike, input_kind, is_plain_file, open_input
+from .sniffing import sniff_input, sniff_stream
 
 if TYPE_CHECKING:         # the mail layer loads only when mail is read
     from ..mail.message import MailMatch
@@ -36,7 +40,7 @@ __all__ = ["extract_file", "iter_file_matches", "iter_file_urls", "iter_mail_url
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
                  schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
                  block_size: Optional[int] = None,
-                 mbox: Literal[False] = False) -> Iterator[Match]: ...
+                 mbox: Literal[False]) -> Iterator[Match]: ...
 @overload
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
                  schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
@@ -46,35 +50,94 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
                  schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
                  block_size: Optional[int] = None,
-                 mbox: bool = False) -> Iterator[Union[Match, MailMatch]]: ...
+                 mbox: Optional[bool] = None) -> Iterator[Union[Match, MailMatch]]: ...
 
 
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
                  schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
                  block_size: Optional[int] = None,
-                 mbox: bool = False) -> Iterator[Union[Match, MailMatch]]:
+                 mbox: Optional[bool] = None) -> Iterator[Union[Match, MailMatch]]:
     """Every URL in a file, in file order, without reading the file into memory.
 
-    Text: :func:`urlsift.text.extract_file` (memory-mapped, ``jobs`` threads, or
-    streamed; ``Match`` objects, offsets in octets from the start of the file).
+    ``path`` is a path, ``"-"`` (standard input) or an open binary file. It is opened
+    as the command opens its inputs (:func:`~urlsift.inputs.sniffing.sniff_input`):
+    gzip, bzip2, xz and zstd (with ``zstandard``) are recognized by their magic bytes
+    and decompressed as they are read; then ``mbox=None`` (the default) reads an input
+    starting with ``From `` (after a UTF-8 byte-order mark, if any) and a Maildir
+    directory as mail, anything else as text; ``mbox=True`` reads it as mail and
+    ``mbox=False`` as text, whatever it looks like. Arguments are checked and the
+    input is opened and sniffed at once: a bad path raises ``OSError`` naming it here,
+    not at the first ``next``.
 
-    With ``mbox=True`` the file is a mail spool (mbox, or a Maildir directory) walked
-    message by message (:func:`iter_mail_urls`, ``jobs`` threads for an mbox): text
-    parts decoded, HTML links read, URL-bearing headers scanned; each match then also
-    carries the message's ``message_id``, ``date`` and ``part``.
+    Text: :func:`urlsift.text.extract_file` — a plain regular file is memory-mapped
+    and scanned on ``jobs`` threads; a compressed file, a pipe or ``"-"`` is streamed
+    in blocks of ``block_size`` octets (one thread). ``Match`` objects; ``start`` and
+    ``end`` are octets from the start of the file — of the decompressed text for a
+    compressed file — and ``line_numbers=True`` fills ``Match.line`` (1-based, lines
+    of the decompressed text).
 
-    >>> import tempfile, os
-    >>> with tempfile.NamedTemporaryFile("wb", suffix=".mbox", delete=False) as f:
-    ...     _ = f.write(b"From a\\nMessage-ID: <1@x>\\n\\nsee http://m.example/\\n")
-    >>> [(m.url, m.message_id) for m in extract_file(f.name, mbox=True)]
+    Mail: an mbox or a Maildir walked message by message (:func:`iter_mail_urls`,
+    ``jobs`` threads for an mbox): text parts decoded, HTML links read, URL-bearing
+    headers scanned; each match is a ``MailMatch`` with the message's ``message_id``,
+    ``date`` and ``part``, and ``offset``, the octet of its ``From`` line in the
+    (decompressed) spool. ``line_numbers`` and ``block_size`` are for text only.
+
+    A UTF-8 byte-order mark at the start is passed over; offsets still count it (the
+    first URL right after it starts at octet 3). A compressed input that is cut short
+    or damaged raises :class:`~urlsift.inputs.checked.DamagedInputError` (an
+    ``OSError``; :class:`~urlsift.inputs.checked.TruncatedInputError`, also an
+    ``EOFError``, when cut short) naming the file and saying where, after the URLs
+    before that point.
+
+    >>> import gzip, tempfile, os
+    >>> with tempfile.NamedTemporaryFile("wb", suffix=".gz", delete=False) as f:
+    ...     _ = f.write(gzip.compress(b"GET /\\nsee http://g.example/x ok\\n"))
+    >>> [(m.url, m.start, m.line) for m in extract_file(f.name, line_numbers=True)]
+    [('http://g.example/x', 10, 2)]
+    >>> with open(f.name, "wb") as out:
+    ...     _ = out.write(b"From a\\nMessage-ID: <1@x>\\n\\nsee http://m.example/\\n")
+    >>> [(m.url, m.message_id) for m in extract_file(f.name)]          # detected as mail
     [('http://m.example/', '<1@x>')]
+    >>> [m.url for m in extract_file(f.name, mbox=False)]               # forced: text
+    ['http://m.example/']
     >>> os.unlink(f.name)
     """
     check_valid(valid)
-    if mbox:
-        return iter_mail_urls(path, schemes=schemes, valid=valid, jobs=jobs)
-    return extract_text_file(path, jobs=jobs, line_numbers=line_numbers, schemes=schemes,
-                              valid=valid, block_size=block_size)
+    check_counts(jobs, block_size)
+    if mbox not in (None, True, False):
+        raise ValueError(f"mbox must be None, True or False, not {mbox!r}")
+    stack = contextlib.ExitStack()
+    try:
+        if hasattr(path, "read"):
+            inp = sniff_stream(path, stack, mbox=mbox)
+        else:
+            inp = sniff_input(path, stack, mbox=mbox)
+        found: Iterator[Any]
+        if inp.kind == "text":
+            source = inp.stream if inp.stream is not None else _text_source(inp.name, stack)
+            found = extract_text_file(source, jobs=jobs, line_numbers=line_numbers,
+                                      schemes=schemes, valid=valid, block_size=block_size)
+        else:
+            found = iter_mail_urls(inp.name, schemes=schemes, valid=valid, stream=inp.stream,
+                                   jobs=jobs)
+    except BaseException:
+        stack.close()
+        raise
+    return _closing(found, stack)
+
+
+def _text_source(name: str, stack: contextlib.ExitStack) -> Union[str, IO[bytes]]:
+    """What the text layer reads of the regular file ``name``: its path when it is plain
+    (memory-mapped there), else the file opened and decompressed (closed by ``stack``)."""
+    if is_plain_file(name):
+        return name
+    return stack.enter_context(open_input(name))
+
+
+def _closing(found: Iterator[Any], stack: contextlib.ExitStack) -> Iterator[Any]:
+    """``found``, then what ``stack`` holds closed (also when the caller stops early)."""
+    with stack:
+        yield from found
 
 
 def iter_messages(path: PathLike, *, stream: Optional[IO[bytes]] = None

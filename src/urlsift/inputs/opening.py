@@ -3,22 +3,31 @@ decompressed on the fly, and telling what it holds (text, an mbox, a Maildir).
 
 The magic bytes decide the compression (``.gz``, ``.bz2``, ``.xz``, ``.zst``), so a
 rotated ``access.log.3.gz`` or a compressed stream on stdin needs no unpacking and a
-misnamed file is still read right.
+misnamed file is still read right; the decompressed text decides mail (an mbox starts
+with ``From ``, after a UTF-8 byte-order mark if there is one). Offsets into a
+compressed input are offsets into its decompressed text. A compressed input cut short
+or damaged is one :class:`~urlsift.inputs.checked.DamagedInputError` saying what and
+where.
 
 >>> compression_of(b"\\x1f\\x8b\\x08\\x00"), compression_of(b"GET /"), compression_of(b"", "a.xz")
 ('gzip', None, 'xz')
+>>> looks_like_mbox(b"From a@b Mon"), looks_like_mbox(b"\\xef\\xbb\\xbfFrom a"), looks_like_mbox(b"From: a")
+(True, True, False)
 """
 from __future__ import annotations
 
 import contextlib
-import io
 import os
 import stat
 import sys
 from typing import IO, Any, Callable, Iterator, Optional, Union, cast
 
-__all__ = ["MissingDependency", "PathLike", "compression_of", "decompressed", "input_kind", "is_plain_file",
-           "open_input"]
+from ..text.bom import bom_length
+from .checked import Checked, MissingDependency, Tally
+from .zstd import zstd_reader
+
+__all__ = ["MissingDependency", "PathLike", "Peekable", "compression_of", "decompressed",
+           "input_kind", "is_plain_file", "looks_like_mbox", "open_input", "reading"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -31,11 +40,8 @@ MAGIC: tuple[tuple[bytes, str], ...] = (
 )
 #: Extensions, used when a file is too short to show its magic bytes.
 EXTENSIONS = {".gz": "gzip", ".bz2": "bz2", ".xz": "xz", ".zst": "zstd"}
-#: Buffer of a zstd stream reader (the other formats buffer on their own).
-READ_SIZE = 4 << 20
-
-class MissingDependency(OSError):
-    """An optional package needed for this input or output is not installed."""
+#: How much of the start of an input is looked at: magic bytes, ``From `` after a BOM.
+HEAD = 8
 
 
 def compression_of(head: bytes, name: str = "") -> Optional[str]:
@@ -46,82 +52,6 @@ def compression_of(head: bytes, name: str = "") -> Optional[str]:
     if len(head) < 6:
         return EXTENSIONS.get(os.path.splitext(name)[1].lower())
     return None
-
-
-def _zstd_reader(raw: IO[bytes]) -> IO[bytes]:
-    try:
-        import zstandard
-    except ImportError:
-        raise MissingDependency(
-            "zstd-compressed input needs the 'zstandard' package "
-            "(pip install 'urlsift[zstd]')") from None
-    checked = cast(IO[bytes], _ZstdFramesChecked(raw))  # it only needs read()
-    reader = zstandard.ZstdDecompressor().stream_reader(checked, read_across_frames=True)
-    return io.BufferedReader(reader, READ_SIZE)  # type: ignore[arg-type]
-
-
-class _ZstdFramesChecked:
-    """``raw`` as zstandard's stream reader reads it, following the frames it holds
-    (RFC 8878 §3.1: headers and block headers only, the blocks are skipped) so that
-    the end of the input inside a frame raises EOFError, as gzip, bz2 and xz do: the
-    stream reader itself ends a cut frame silently."""
-
-    _MAGIC = 0xFD2FB528
-    _NEED = {"magic": 4, "descriptor": 1, "block": 3, "skippable": 4}
-
-    def __init__(self, raw: IO[bytes]) -> None:
-        self._raw = raw
-        self._state = "magic"
-        self._head = b""        # the bytes of the header being read
-        self._skip = 0          # bytes to pass over (a header's rest, a block, a checksum)
-        self._checksum = False
-
-    def read(self, size: int = -1) -> bytes:
-        data = self._raw.read(size)
-        if data:
-            self._feed(data)
-        elif self._state != "magic" or self._head or self._skip:
-            raise EOFError("Compressed file ended before the end of a zstd frame "
-                           "was reached")
-        return data
-
-    def _feed(self, data: bytes) -> None:
-        i, n = 0, len(data)
-        while i < n and self._state != "unknown":
-            if self._skip:
-                k = min(self._skip, n - i)
-                self._skip -= k
-                i += k
-                continue
-            k = min(self._NEED[self._state] - len(self._head), n - i)
-            self._head += data[i:i + k]
-            i += k
-            if len(self._head) == self._NEED[self._state]:
-                head, self._head = self._head, b""
-                self._step(int.from_bytes(head, "little"))
-
-    def _step(self, value: int) -> None:
-        if self._state == "magic":
-            if value == self._MAGIC:
-                self._state = "descriptor"
-            elif value & 0xFFFFFFF0 == 0x184D2A50:
-                self._state = "skippable"
-            else:
-                self._state = "unknown"  # not zstd: the decompressor says so itself
-        elif self._state == "skippable":
-            self._skip, self._state = value, "magic"
-        elif self._state == "descriptor":
-            single = bool(value & 0x20)
-            self._checksum = bool(value & 0x04)
-            self._skip = ((0 if single else 1) + (0, 1, 2, 4)[value & 3]
-                          + ((1 if single else 0), 2, 4, 8)[value >> 6])
-            self._state = "block"
-        else:  # a block header: last-block bit, type (raw, RLE, compressed), size
-            kind, size = (value >> 1) & 3, value >> 3
-            self._skip = 1 if kind == 1 else size
-            if value & 1:
-                self._skip += 4 if self._checksum else 0
-                self._state = "magic"
 
 
 class Counted:
@@ -161,6 +91,64 @@ class Counted:
         return getattr(self.raw, name)
 
 
+class Peekable:
+    """A binary reader without ``peek`` (``io.BytesIO``, a socket's file, a wrapper) with
+    one: what is peeked is kept and read first. Closing it leaves ``raw`` open (the
+    caller's)."""
+
+    def __init__(self, raw: IO[bytes]) -> None:
+        self.raw = raw
+        self.head = b""
+
+    def peek(self, n: int = 1) -> bytes:
+        if len(self.head) < max(n, 1):
+            more = self.raw.read(max(n, 1) - len(self.head))
+            if isinstance(more, str):
+                name = getattr(self.raw, "name", self.raw)
+                raise TypeError(f"extract_file needs a binary file, not text: open "
+                                f"{name!r} with 'rb'")
+            self.head += more or b""
+        return self.head
+
+    def read(self, n: Optional[int] = -1) -> bytes:
+        if not self.head:
+            return self.raw.read(-1 if n is None else n)
+        if n is None or n < 0:
+            data, self.head = self.head + self.raw.read(), b""
+        else:
+            data, self.head = self.head[:n], self.head[n:]
+        return data
+
+    read1 = read
+
+    def readinto(self, b: Any) -> int:
+        view = memoryview(b).cast("B")
+        data = self.read(len(view))
+        view[:len(data)] = data
+        return len(data)
+
+    def readline(self, limit: int = -1) -> bytes:
+        if not self.head:
+            return self.raw.readline(limit)
+        end = self.head.find(b"\n") + 1 or len(self.head)
+        if 0 <= limit < end:
+            end = limit
+        data, self.head = self.head[:end], self.head[end:]
+        if data.endswith(b"\n") or self.head or len(data) == limit:
+            return data
+        return data + self.raw.readline(-1 if limit < 0 else limit - len(data))
+
+    def close(self) -> None:
+        self.head = b""
+
+    def __getattr__(self, name: str) -> Any:      # name, fileno, readable...
+        return getattr(self.raw, name)
+
+
+def _peekable(raw: IO[bytes]) -> IO[bytes]:
+    return raw if hasattr(raw, "peek") else cast(IO[bytes], Peekable(raw))
+
+
 @contextlib.contextmanager
 def open_input(path: PathLike,
                progress: Optional[Callable[[int], None]] = None) -> Iterator[IO[bytes]]:
@@ -169,22 +157,36 @@ def open_input(path: PathLike,
 
     The stream supports ``peek`` (to sniff an mbox). Raises ``OSError`` (with the
     reason) when the input cannot be read, :class:`MissingDependency` for a
-    ``.zst`` file without ``zstandard``.
+    ``.zst`` file without ``zstandard``; reading a compressed input cut short or
+    damaged raises :class:`~urlsift.inputs.checked.DamagedInputError`.
     """
     with contextlib.ExitStack() as stack:
         name = os.fspath(path)
         if name == "-":
-            raw: IO[bytes] = sys.stdin.buffer
+            raw: IO[bytes] = _peekable(sys.stdin.buffer)
         else:
             if os.path.isdir(name):
                 raise IsADirectoryError(21, "Is a directory", name)
             raw = stack.enter_context(open(name, "rb"))
         if progress is not None:
             raw = cast(IO[bytes], Counted(raw, progress))
-        head = raw.peek(8)[:8] if hasattr(raw, "peek") else b""  # type: ignore[attr-defined]
-        kind = compression_of(head, name)
-        stream = stack.enter_context(decompressed(raw, kind)) if kind else raw
-        yield stream
+        yield stack.enter_context(reading(raw, "<stdin>" if name == "-" else name))
+
+
+@contextlib.contextmanager
+def reading(raw: IO[bytes], name: str) -> Iterator[IO[bytes]]:
+    """The opened binary input ``raw`` decompressed when its magic bytes say so (its
+    ``name`` decides for a file too short to show them), with ``peek``; a
+    decompressor's error is one :class:`~urlsift.inputs.checked.DamagedInputError`
+    naming ``name``. ``raw`` itself is left open."""
+    raw = _peekable(raw)
+    kind = compression_of(raw.peek(HEAD)[:HEAD], name)  # type: ignore[attr-defined]
+    if kind is None:
+        yield raw
+        return
+    tally = Tally(raw)
+    with decompressed(cast(IO[bytes], tally), kind) as stream:
+        yield cast(IO[bytes], Checked(stream, kind, name, tally))
 
 
 def decompressed(raw: IO[bytes], kind: Optional[str]) -> IO[bytes]:
@@ -202,14 +204,15 @@ def decompressed(raw: IO[bytes], kind: Optional[str]) -> IO[bytes]:
         import lzma
         return lzma.LZMAFile(raw)
     if kind == "zstd":
-        return _zstd_reader(raw)
+        return zstd_reader(raw)
     if kind is None:
         return raw
     raise ValueError(f"unknown compression: {kind!r}")
 
 
 def input_kind(path: PathLike, stream: Optional[IO[bytes]] = None) -> str:
-    """``"maildir"``, ``"mbox"`` (a stream starting with ``From ``) or ``"text"``.
+    """``"maildir"``, ``"mbox"`` (a stream starting with ``From ``, see
+    :func:`looks_like_mbox`) or ``"text"``; ``"directory"`` for any other directory.
 
     ``stream`` is the opened (decompressed) input, peeked at without consuming it.
     """
@@ -219,9 +222,16 @@ def input_kind(path: PathLike, stream: Optional[IO[bytes]] = None) -> str:
             return "maildir"
         return "directory"
     if stream is not None and hasattr(stream, "peek"):
-        if stream.peek(5)[:5] == b"From ":  # type: ignore[attr-defined]
+        if looks_like_mbox(stream.peek(HEAD)[:HEAD]):
             return "mbox"
     return "text"
+
+
+def looks_like_mbox(head: bytes) -> bool:
+    """The first octets of a (decompressed) input are those of an mbox: ``From `` at
+    the very start, or right after a UTF-8 byte-order mark."""
+    skip = bom_length(head)
+    return head[skip:skip + 5] == b"From "
 
 
 def is_plain_file(name: str) -> bool:

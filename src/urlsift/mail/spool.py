@@ -17,6 +17,8 @@ import os
 import stat
 from typing import IO, Any, Iterator, Optional
 
+from ..text.bom import BOM, bom_length, without_bom
+
 __all__ = ["MESSAGE_MAX", "Message", "SpoolError", "mbox_messages", "mbox_blocks", "maildir_messages",
            "maildir_paths", "read_message_file", "BLOCK"]
 
@@ -44,6 +46,8 @@ def mbox_messages(stream: IO[bytes], name: str,
     :class:`SpoolError` and the reading goes on at the next ``From`` line; a line of
     more than ``max_size`` bytes means the stream is no mbox (``/dev/zero``): a last
     :class:`SpoolError` and the rest is not read. Memory holds one message at most.
+    A UTF-8 byte-order mark at the start of the stream is passed over (offsets still
+    count it: the first ``From`` line is then at offset 3).
     """
     # Like mailbox.mbox, every line starting with "From " begins a message; read as a
     # stream so that compressed spools and stdin work and memory holds one message.
@@ -58,6 +62,11 @@ def mbox_messages(stream: IO[bytes], name: str,
         line = stream.readline(chunk)  # a piece of a line when the line is longer
         if not line:
             break
+        if pos == 0 and line.startswith(BOM):   # a BOM, not the spool's first octets
+            line = line[len(BOM):] or stream.readline(chunk)
+            pos = len(BOM)
+            if not line:
+                break
         run = len(line) if at_line_start else run + len(line)
         if run > limit:
             yield name, start, SpoolError(
@@ -99,6 +108,8 @@ def mbox_blocks(stream: IO[bytes], max_size: Optional[int] = None,
     (``/dev/zero``): a last ``SpoolError`` and the rest is not read. Memory holds a
     block and one message at most. The messages inside a piece are cut by the walker
     (:mod:`urlsift.mail.walk`), which also reports a message that is too large there.
+    A UTF-8 byte-order mark at the start of the stream is passed over, the offsets
+    counting it (the first piece then starts at 3).
 
     >>> import io
     >>> list(mbox_blocks(io.BytesIO(b"From a\\nx\\nFrom b\\ny\\n"), block=4))
@@ -107,9 +118,12 @@ def mbox_blocks(stream: IO[bytes], max_size: Optional[int] = None,
     limit = MESSAGE_MAX if max_size is None else max_size
     buf = bytearray()   # the start of a message not yet whole
     clean = 0           # buf[:clean] holds no "\nFrom " (the search starts near there)
-    base = 0
+    first: Optional[bytes] = stream.read(block)
+    base = bom_length(first or b"")     # a BOM is no part of the first message
+    if base:
+        first = (first or b"")[base:] or stream.read(block)
     while True:
-        data = stream.read(block)
+        data, first = (first if first is not None else stream.read(block)), None
         k = data.rfind(b"\nFrom ")
         if k >= 0:              # the common case: one copy of the block, into the piece
             piece = b"".join((buf, memoryview(data)[:k + 1]))
@@ -219,9 +233,11 @@ def maildir_messages(name: str) -> Iterator[Message]:
     """The messages of a Maildir in the order of their paths under it (``cur/...``
     before ``new/...``): the files of ``cur`` and ``new``, as ``mailbox.Maildir`` lists
     them (a sub-directory is skipped; a message in both, by its unique name before the
-    info suffix, counts once, from ``cur``)."""
+    info suffix, counts once, from ``cur``). A UTF-8 byte-order mark before a
+    message's headers is left out."""
     for path in maildir_paths(name):
-        yield path, None, read_message_file(path)
+        data = read_message_file(path)
+        yield path, None, without_bom(data) if isinstance(data, bytes) else data
 
 
 def maildir_paths(name: str) -> list[str]:

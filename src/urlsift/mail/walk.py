@@ -29,12 +29,12 @@ from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from .._select import cores
-from ..text.extraction import _filter, matches_of, scan, url_lines_of
+from ..text.bom import bom_length
+from ..text.extraction import _filter, scan, url_lines_of
 from ..text.jsonescapes import has_json_escapes, run_starts
 from ..text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 from . import spool
 from .html import _unescape as html_unescape
-from .html import same_link
 from .message import (URL_HEADERS, MailMatch, _Options, clean, iso_date, message_matches,
                       options, print_error, where_of)
 
@@ -118,11 +118,14 @@ def maildir_urls(name: str, *, schemes: Optional[Iterable[str]] = None,
 
 def message_urls_fast(data: bytes, source: str, opts: _Options,
                       report: Callable[[str], None]) -> list[MailMatch]:
-    """The URLs of one message file (a Maildir's): the walk, or ``email`` for it."""
+    """The URLs of one message file (a Maildir's): the walk, or ``email`` for it. A UTF-8
+    byte-order mark before its headers is passed over (``file_offset`` counts it)."""
     if len(data) > spool.MESSAGE_MAX:
         return message_matches(source, None, spool.SpoolError(
             f"message larger than {spool._size(spool.MESSAGE_MAX)}"), opts, report)
-    return _piece_urls(data, 0, source, opts, report, spool.MESSAGE_MAX, True)[0]
+    skip = bom_length(data)      # a BOM before the headers: passed over, offsets count it
+    return _piece_urls(data[skip:] if skip else data, skip, source, opts, report,
+                       spool.MESSAGE_MAX, True)[0]
 
 
 def _piece_urls(piece: bytes, base: int, name: str, opts: _Options,
@@ -278,21 +281,25 @@ def _json_to_email(prepared: Any) -> None:
 def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: Any) -> tuple:
     """``keep`` without the URLs of ``<a href="U">U</a>`` texts (the href has said them)."""
     index = checks[0::2]
-    sub = array("q")
-    for k in index:
-        sub.extend(keep[3 * k:3 * k + 3])
+    sub = array("q", [x for k in index for x in keep[3 * k:3 * k + 3]])
+    # the URLs as the lines the core makes (no Match built), compared with the hrefs as
+    # octets: UTF-8 octets are equal exactly when their text is (an href that is no
+    # UTF-8 equals no URL either way)
+    urls = url_lines_of(out, sub).split(b"\n")
     drop = set()
-    for k, m, h in zip(index, matches_of(out, sub), checks[1::2]):
-        href = bytes(out[segs[h * SEG + 1]:segs[h * SEG + 2]]).decode("utf-8", "replace")
-        if same_link(m[0], href):
+    for k, url, h in zip(index, urls, checks[1::2]):
+        href = bytes(out[segs[h * SEG + 1]:segs[h * SEG + 2]])
+        if url == href or url.rstrip(b"/") == href.rstrip(b"/"):     # same_link's rule
             drop.add(k)
     if not drop:
         return keep, cuts
-    kept = array("q")
-    for k in range(len(keep) // 3):
-        if k not in drop:
-            kept.extend(keep[3 * k:3 * k + 3])
     dropped = sorted(drop)
+    kept = array("q")
+    after = 0                      # the runs between the dropped ones, a slice each
+    for k in dropped:
+        kept.extend(keep[3 * after:3 * k])
+        after = k + 1
+    kept.extend(keep[3 * after:])
     moved = array("q", cuts)
     for i in range(1, len(moved), 2):
         moved[i] -= bisect_left(dropped, cuts[i])     # the dropped ones before the cut

@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+from itertools import chain
 from typing import TYPE_CHECKING, Iterable, Sequence
 
 from . import registry, url
@@ -144,14 +145,39 @@ def check(s: str) -> list[Problem]:
     return _problems(s, s[4:] if s[:4] == "URL:" else s)
 
 
+#: The byte-order mark as a character (``urlsift.text.bom``, a layer above this one).
+_BOM = "\ufeff"
+_NONE = object()
+
+
 def validate_many(urls: Iterable[str], *, strict: bool = True) -> list[bool]:
     """:func:`is_valid` for every string of ``urls``, in ONE call through the core.
 
+    ``urls`` are taken as the lines of a file of URLs (their line ends stripped), so a
+    byte-order mark (U+FEFF) at the start of the FIRST string is the file's, not the
+    URL's, and is passed over — what ``str.strip()`` leaves of a file saved by Notepad
+    and read with ``encoding="utf-8"``. Anywhere else U+FEFF is a character of the URL
+    (``is_valid("\\ufeffhttp://a.b/")`` is False): a file has one start.
+
     >>> validate_many(["http://a.b/", "http://a_b/", "URL:mailto:x@y"])
     [True, False, True]
+    >>> validate_many(["\\ufeffhttp://a.b/", "\\ufeffhttp://a.b/"])
+    [True, False]
     """
     core = cores.check
-    return core.validate_many(urls, _config(core), strict)
+    cfg = _config(core)
+    if isinstance(urls, (list, tuple)):
+        out: list[bool] = core.validate_many(urls, cfg, strict)
+        if urls and isinstance(urls[0], str) and urls[0].startswith(_BOM):
+            out[0] = core.validate_many([urls[0][1:]], cfg, strict)[0]
+        return out
+    it = iter(urls)
+    first = next(it, _NONE)
+    if first is _NONE:
+        return []
+    if isinstance(first, str) and first.startswith(_BOM):
+        first = first[1:]
+    return core.validate_many(chain((first,), it), cfg, strict)
 
 
 url.set_parser(parse)   # unpickling a URL parses its text again (url.py is below this module)

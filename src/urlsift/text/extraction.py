@@ -147,9 +147,12 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     GIL while this one builds the matches (and scans too while it would wait); a pipe,
     ``"-"`` (stdin), an open binary file or an empty file is streamed in blocks.
     Offsets are octets from the start of the file; ``line_numbers=True`` fills
-    ``Match.line``. JSON string escapes are read as :func:`extract` reads them, piece
-    by piece (a piece without a backslash costs one ``memchr`` more). A file that cannot be opened raises ``OSError`` naming it.
-    (``urlsift.extract_file`` is this plus ``mbox=True`` for mail spools.)
+    ``Match.line``. A file that cannot be opened raises ``OSError`` naming it. JSON
+    string escapes are read as :func:`extract` reads them, piece by piece (a piece
+    without a backslash costs one ``memchr`` more).
+    The octets are scanned as they are: a compressed file is not decompressed here,
+    nor an mbox read as mail — ``urlsift.extract_file`` opens a path as the command
+    does (decompressed, mail detected) and comes here for text.
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("wb", suffix=".log", delete=False) as f:

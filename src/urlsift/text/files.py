@@ -27,7 +27,7 @@ from .mapping import Watch
 from .match import Match
 from .rules import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 
-__all__ = ["F_LINE", "F_OFFSET", "F_URL", "scan_file", "url_lines", "position_lines", "scan_buffer", "BLOCK_SIZE", "PIECE_SIZE", "WINDOW"]
+__all__ = ["check_counts", "F_LINE", "F_OFFSET", "F_URL", "scan_file", "url_lines", "position_lines", "scan_buffer", "BLOCK_SIZE", "PIECE_SIZE", "WINDOW"]
 
 #: Size of the pieces a mapped file or a buffer is cut into (one scanner call each).
 #: Small enough that a piece's octets are still in the CPU cache when its matches are
@@ -183,11 +183,13 @@ def _forget(mm: Any, a: int, b: int) -> None:
 
 
 def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
-            make: Callable[..., Iterator[Any]] = match_lists) -> Iterator[Any]:
+            make: Callable[..., Iterator[Any]] = match_lists,
+            progress: Optional[Callable[[int], None]] = None) -> Iterator[Any]:
     """Pieces scanned on ``jobs`` threads (the walk releases the GIL); their matches
-    built here by ``make`` (lists of Match, or lines of bytes), in file order. With
-    ``jobs`` > 1 the pieces are scanned by ``Pipeline`` (compiled core: on threads).
-    A file that shrinks meanwhile ends it with FileShrankError (:mod:`.mapping`)."""
+    built here by ``make`` (lists of Match, or lines of bytes), in file order; the
+    octets of each piece told to ``progress`` once it is done. With ``jobs`` > 1 the
+    pieces are scanned by ``Pipeline`` (compiled core: on threads). A file that
+    shrinks meanwhile ends it with FileShrankError (:mod:`.mapping`)."""
     n = len(mm)
     last_end = 0
     state = [0, 1]
@@ -203,6 +205,8 @@ def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
             yield _with_lines(ms, mm, 0, state) if line_numbers else ms
         if shrank:
             watch.check()       # raises: the matches before the new end are out
+        if progress is not None:
+            progress(b - a)
         if b - forgotten >= FORGET_EVERY:
             _forget(mm, forgotten, b)
             forgotten = b - b % _PAGE
@@ -230,7 +234,8 @@ def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
         watch.close()
 
 
-def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Match]]:
+def _streamed(f: BinaryIO, block: int, line_numbers: bool,
+              progress: Optional[Callable[[int], None]] = None) -> Iterator[list[Match]]:
     buf = bytearray()
     base = 0                  # input offset of buf[0]
     last_end = 0
@@ -240,7 +245,12 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Matc
     want = block + LOOKAHEAD  # octets held before a cut is looked for
     while True:
         while not eof and len(buf) < want:
-            data = f.read(block)
+            try:
+                data = f.read(block)
+            except (OSError, EOFError):
+                # a compressed input cut short, a disk error: the matches before it first
+                yield from _streamed_tail(buf, base, last_end, state, line_numbers)
+                raise
             if isinstance(data, str):
                 raise TypeError(f"extract_file needs a binary file, not text: open "
                                 f"{getattr(f, 'name', f)!r} with 'rb'")
@@ -252,6 +262,8 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool) -> Iterator[list[Matc
                     raise Watch.shrank(f, size, _regular_size(f) or base + len(buf))
             else:
                 buf += data
+                if progress is not None:
+                    progress(len(data))
         n = len(buf)
         if eof:
             stop = n
@@ -296,6 +308,15 @@ def _streamed_tail(buf: bytearray, base: int, last_end: int, state: list[int],
         yield _with_lines(ms, buf, base, state) if line_numbers else ms
 
 
+def check_counts(jobs: Any, block_size: Any = None) -> None:
+    """``jobs`` is a positive int, ``block_size`` None or one: else ValueError."""
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
+        raise ValueError(f"jobs must be a positive int, not {jobs!r}")
+    if block_size is not None and (not isinstance(block_size, int) or isinstance(block_size, bool)
+                                   or block_size < 1):
+        raise ValueError(f"block_size must be a positive int, not {block_size!r}")
+
+
 def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bool = False,
               block_size: Optional[int] = None) -> Iterator[list[Match]]:
     """Lists of the matches of a file, piece by piece, in file order: mapped when it is a non-empty regular file,
@@ -304,11 +325,7 @@ def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bo
     Arguments are checked and the file is opened at once (a bad path raises here, not
     at the first ``next``); the file is closed when the iterator ends or is closed.
     """
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-        raise ValueError(f"jobs must be a positive int, not {jobs!r}")
-    if block_size is not None and (not isinstance(block_size, int) or isinstance(block_size, bool)
-                                   or block_size < 1):
-        raise ValueError(f"block_size must be a positive int, not {block_size!r}")
+    check_counts(jobs, block_size)
     if hasattr(path, "read"):
         return _streamed(path, block_size or BLOCK_SIZE, line_numbers)  # type: ignore[arg-type]
     if path == "-" or path == b"-":
@@ -337,26 +354,29 @@ def _open(path: PathArg) -> tuple[BinaryIO, Any]:
     return f, mm
 
 
-def url_lines(path: PathArg, *, jobs: int = 1) -> Iterator[bytes]:
+def url_lines(path: PathArg, *, jobs: int = 1,
+              progress: Optional[Callable[[int], None]] = None) -> Iterator[bytes]:
     """The URLs of a file as UTF-8 lines (each URL and a newline), piece by piece: the
     ``url`` of every match of :func:`scan_file`, without building the matches (the
-    command's plain output). The file is opened at once, so a bad path raises here.
+    command's plain output). The file is opened at once, so a bad path raises here;
+    ``progress`` is told the octets of each piece scanned (or read).
     """
     if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
         raise ValueError(f"jobs must be a positive int, not {jobs!r}")
     f, mm = _open(path)
     if mm is None:     # a pipe, a device, an empty file: the streamed matches
-        matches = _opened(f, mm, jobs, None, False)
+        matches = _opened(f, mm, jobs, None, False, progress)
         return ("".join([m[0] + "\n" for m in ms]).encode("utf-8") for ms in matches)
-    return _mapped_lines(f, mm, jobs)
+    return _mapped_lines(f, mm, jobs, progress=progress)
 
 
 def _mapped_lines(f: BinaryIO, mm: Any, jobs: int,
-                  make: Callable[..., Iterator[bytes]] = _lines) -> Iterator[bytes]:
+                  make: Callable[..., Iterator[bytes]] = _lines,
+                  progress: Optional[Callable[[int], None]] = None) -> Iterator[bytes]:
     try:
         if hasattr(mmap, "MADV_SEQUENTIAL"):
             mm.madvise(mmap.MADV_SEQUENTIAL)
-        yield from _mapped(f, mm, jobs, PIECE_SIZE, False, make)
+        yield from _mapped(f, mm, jobs, PIECE_SIZE, False, make, progress)
     finally:
         mm.close()
         f.close()
@@ -366,8 +386,8 @@ def _mapped_lines(f: BinaryIO, mm: Any, jobs: int,
 F_URL, F_LINE, F_OFFSET = 0, 1, 2
 
 
-def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1,
-                   json: bool = False) -> Iterator[bytes]:
+def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1, json: bool = False,
+                   progress: Optional[Callable[[int], None]] = None) -> Iterator[bytes]:
     """One line per URL of a file, laid out by ``layout`` — literal bytes and the fields
     :data:`F_URL`, :data:`F_LINE` (1-based) and :data:`F_OFFSET` (of the raw span) —
     piece by piece: made in the core, no Match built (the command's ``--with-position``
@@ -384,7 +404,7 @@ def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1,
         raise ValueError(f"jobs must be a positive int, not {jobs!r}")
     f, mm = _open(path)
     if mm is None:     # a pipe, a device, an empty file, the pure core: the matches
-        matches = _opened(f, mm, jobs, None, F_LINE in layout)
+        matches = _opened(f, mm, jobs, None, F_LINE in layout, progress)
         return (_laid_out(ms, layout, json) for ms in matches)
     state = [0, 1]
 
@@ -399,7 +419,7 @@ def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1,
         else:
             yield got
 
-    return _mapped_lines(f, mm, jobs, lines)
+    return _mapped_lines(f, mm, jobs, lines, progress)
 
 
 def _laid_out(matches: list[Match], layout: tuple, json: bool) -> bytes:
@@ -414,16 +434,17 @@ def _laid_out(matches: list[Match], layout: tuple, json: bool) -> bytes:
 
 
 def _opened(f: BinaryIO, mm: Any, jobs: int, block_size: Optional[int],
-            line_numbers: bool) -> Iterator[list[Match]]:
+            line_numbers: bool,
+            progress: Optional[Callable[[int], None]] = None) -> Iterator[list[Match]]:
     if block_size is None:
         block_size = BLOCK_SIZE if mm is None else PIECE_SIZE
     try:
         if mm is None:
-            yield from _streamed(f, block_size, line_numbers)
+            yield from _streamed(f, block_size, line_numbers, progress)
         else:
             if hasattr(mmap, "MADV_SEQUENTIAL"):
                 mm.madvise(mmap.MADV_SEQUENTIAL)
-            yield from _mapped(f, mm, jobs, block_size, line_numbers)
+            yield from _mapped(f, mm, jobs, block_size, line_numbers, progress=progress)
     finally:
         if mm is not None:
             mm.close()

@@ -6,8 +6,8 @@ turns that into the scanner's 256-entry table (composed from :mod:`urlsift.charc
 the one definition of the character classes), the schemes found without ``//``, the
 limits that bound every look-ahead, and the names of the edits a match records.
 
->>> len(TABLE), KNOWN.split(b"\\0")[:2]
-(256, [b'mailto', b'news'])
+>>> len(TABLE), SCHEME_ATTRIBUTES["news"] & K_SLASHLESS != 0
+(256, True)
 """
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ from importlib import resources
 
 from .. import charclass as cc
 from .._scan_py import (ANGLE, CUT_NON_ASCII, CUT_UNSAFE, EDITS_NON_ASCII, HYPHEN_BREAK,
-                        N_EDITS, PREFIX,
+                        K_ANGLE, K_GLUE, K_KNOWN, K_SHAPE_ALWAYS, K_SLASHLESS, K_URL,
+                        N_EDITS, PREFIX, SHAPE_ADDRESS, SHAPE_GROUP, SHAPE_PATH,
                         T_ALPHA, T_BARE, T_PLAIN, T_SCHEME, T_SPACE, T_SPLIT, T_TRIM, T_WRAP,
                         TRIM_SHIFT, TRUNCATED, WHITESPACE, WRAPPED, known_blob)
 from ..model.registry import registered
@@ -24,7 +25,7 @@ __all__ = [
     "KNOWN_WITHOUT_SLASHES", "TRIMMED", "WHITE_SPACE", "MAX_WRAPPER", "MAX_LENGTH", "TABLE",
     "KNOWN", "KNOWN_SCHEMES", "CHUNK", "EDIT_WRAPPER", "EDIT_PREFIX", "EDIT_WHITESPACE", "EDIT_TRIMMED",
     "EDIT_TRUNCATED", "EDIT_CUT_NON_ASCII", "EDIT_CUT_UNSAFE", "EDIT_ANGLE", "EDIT_QUOTES", "EDIT_NON_ASCII",
-    "ANGLE_ID_SCHEMES",
+    "ANGLE_ID_SCHEMES", "GLUED_SCHEMES", "SCHEME_ATTRIBUTES",
     # the flags of a scanned span (the core's, named here for users of scan())
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
     "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT",
@@ -38,6 +39,17 @@ KNOWN_WITHOUT_SLASHES: tuple[str, ...] = ("mailto", "news", "mid", "cid", "urn",
 #: draft-www-uri-00: "mid:" is the msg-id "with the constant <> wrapper removed").
 ANGLE_ID_SCHEMES: tuple[str, ...] = ("news", "mid", "cid")
 assert set(ANGLE_ID_SCHEMES) <= set(KNOWN_WITHOUT_SLASHES)   # the walk looks among those
+#: Slashless schemes taken where a word is glued to them (Google Groups' quoting writes
+#: ``wrote in messagenews:id@host``), with the shape the text after the colon must have
+#: to be a URL of that scheme: RFC 1738 §5 ``grouppart`` ("*", a group, an article with
+#: its "@") for news, an RFC 822 address (with "@") for mailto. No other scheme is
+#: taken from inside a word: ``pidfile:``, ``profile:``, ``Makefile:12`` are no file
+#: URLs, ``humid:``, ``return:`` no mid or urn.
+GLUED_SCHEMES: dict[str, int] = {"news": SHAPE_GROUP, "mailto": SHAPE_ADDRESS}
+#: Slashless schemes whose shape is checked when they stand whole too: ``file:`` needs a
+#: path (RFC 1738 §3.10 ``file://host/path``; the ``file:/path`` of RFC 8089 allowed),
+#: so ``File::captureLog`` or ``file:default`` is no URL.
+SHAPED_SCHEMES: dict[str, int] = {"file": SHAPE_PATH}
 #: Trimmed from the end of a bare URL: sentence punctuation and quotes.
 TRIMMED = ".,;:!?'\""
 #: White space removed inside a wrapper (RFC 1738 appendix: "spaces, linebreaks, tabs").
@@ -109,12 +121,31 @@ def _iana_schemes() -> tuple[str, ...]:
 
 
 #: Every scheme urlsift knows in running text: the registry's (at import) and IANA's.
-#: A word glued to one of them is taken apart (``messagenews:`` gives ``news:``).
+#: A run of scheme characters that is one of them is never cut to a shorter one
+#: (``tftp`` is not ``ftp``, ``snews:`` not ``news:``).
 KNOWN_SCHEMES: tuple[str, ...] = tuple(dict.fromkeys(
     ("http", "https", *registered(), *sorted(_iana_schemes()))))
-#: The scanner's ``known``: the schemes found without ``//``, then KNOWN_SCHEMES (the
-#: common ones first: the compiled walk compares names in this order) and their hashes.
-KNOWN: bytes = known_blob(KNOWN_WITHOUT_SLASHES, KNOWN_SCHEMES, ANGLE_ID_SCHEMES)
+
+
+def _scheme_attributes() -> dict[str, int]:
+    """What the scanner's trie says of each name (the ``K_*`` bits of ``_scan_py``)."""
+    out = {name: K_KNOWN for name in KNOWN_SCHEMES}
+    for name in KNOWN_WITHOUT_SLASHES:
+        out[name] = out.get(name, 0) | K_KNOWN | K_SLASHLESS
+    for name in ANGLE_ID_SCHEMES:
+        out[name] |= K_ANGLE
+    for name, shape in GLUED_SCHEMES.items():
+        out[name] |= K_GLUE | shape
+    for name, shape in SHAPED_SCHEMES.items():
+        out[name] |= K_SHAPE_ALWAYS | shape
+    out["url"] = out.get("url", 0) | K_URL   # draft-ietf-uri-url-03's "URL:" prefix
+    return out
+
+
+#: The attributes of every name the scanner knows (see :func:`_scheme_attributes`).
+SCHEME_ATTRIBUTES: dict[str, int] = _scheme_attributes()
+#: The scanner's ``known``: those names as a trie read from the colon backwards.
+KNOWN: bytes = known_blob(SCHEME_ATTRIBUTES)
 
 
 def _edits_for(low: int, trimmed: bool, non_ascii: bool) -> tuple[str, ...]:

@@ -1,0 +1,142 @@
+"""The scanner's lookup of scheme names (issue 27) and its prefilter.
+
+The known schemes reach the walk as a trie read backwards from the colon
+(``_scan_py.known_blob``): one walk back of at most GLUE_REACH characters per colon says
+whether the run before it is a known scheme, one found without ``//``, one that may be
+glued to a word. The compiled walk skips every colon that has neither ``/`` after it nor
+the last two letters of such a name before it (SSE2 blocks, or ``memchr`` and a look);
+the plain walk, every colon through the trie, is the reference: both must give the same
+spans on every input.
+"""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from urlsift import _scan_py, _select
+from urlsift._scan_py import (K_ANGLE, K_GLUE, K_KNOWN, K_SLASHLESS, K_URL, SHAPE_GROUP,
+                              _suffixes, _trie, known_blob)
+from urlsift.text.rules import (KNOWN, KNOWN_SCHEMES, KNOWN_WITHOUT_SLASHES, MAX_LENGTH,
+                                MAX_WRAPPER, SCHEME_ATTRIBUTES, TABLE)
+
+TWINS = _select.twins("_scan")
+compiled = pytest.mark.skipif("cython" not in TWINS, reason="the Cython core is not built")
+
+
+def test_the_attributes_of_a_run_are_read_in_one_walk_back():
+    blob = known_blob({"news": K_KNOWN | K_SLASHLESS | K_GLUE | SHAPE_GROUP,
+                       "snews": K_KNOWN, "ws": K_KNOWN})
+    # "xsnews:" read from the colon: s, w, e, n, s, x -- "ws" at 2, news at 4, snews at 5
+    att = _suffixes(b"xsnews:", 0, 6, _trie(blob))
+    assert len(att) == 6                        # the walk stops at "x": no name goes on
+    assert att[2] == K_KNOWN
+    assert att[4] == K_KNOWN | K_SLASHLESS | K_GLUE | SHAPE_GROUP
+    assert att[5] == K_KNOWN
+    assert att[1] == att[3] == 0
+
+
+def test_the_walk_back_is_case_blind_and_stops_at_the_limit():
+    blob = known_blob({"news": K_KNOWN})
+    assert _suffixes(b"NeWs:", 0, 4, _trie(blob))[4] == K_KNOWN
+    assert len(_suffixes(b"news:", 2, 4, _trie(blob))) == 3      # "ws" only: from 2 on
+
+
+def test_the_policy_gives_each_name_its_bits():
+    assert SCHEME_ATTRIBUTES["news"] & (K_SLASHLESS | K_ANGLE | K_GLUE) == \
+        K_SLASHLESS | K_ANGLE | K_GLUE
+    assert SCHEME_ATTRIBUTES["mailto"] & K_GLUE
+    for name in ("file", "urn", "mid", "cid"):        # never taken from inside a word
+        assert not SCHEME_ATTRIBUTES[name] & K_GLUE
+    assert SCHEME_ATTRIBUTES["url"] & K_URL
+    assert SCHEME_ATTRIBUTES["http"] == K_KNOWN
+    assert all(SCHEME_ATTRIBUTES[n] & K_KNOWN for n in KNOWN_SCHEMES)
+    assert all(SCHEME_ATTRIBUTES[n] & K_SLASHLESS for n in KNOWN_WITHOUT_SLASHES)
+
+
+def test_the_prefilter_pairs_are_the_ends_of_the_slashless_names():
+    nodes = int.from_bytes(KNOWN[4:8], "little")
+    tail = KNOWN[_scan_py._HEAD + nodes * (1 + 2 * _scan_py.N_SYMBOLS):]
+    pairs = {tail[1 + 2 * i:3 + 2 * i] for i in range(tail[0])}
+    expected = {(n[-1] + n[-2]).encode() for n in (*KNOWN_WITHOUT_SLASHES, "url")}
+    assert pairs == expected          # "ot" of mailto, "sw" of news, "lr" of url, ...
+
+
+@pytest.mark.parametrize("names, why", [
+    ({"": K_KNOWN}, "empty"),
+    ({"a_b": K_KNOWN}, "not a scheme character"),
+    ({"x" * 33: K_KNOWN}, "longer than GLUE_REACH"),
+])
+def test_a_name_the_trie_cannot_hold_is_refused(names, why):
+    with pytest.raises(ValueError, match="not a scheme name"):
+        known_blob(names)
+
+
+def test_a_short_slashless_name_turns_the_prefilter_off():
+    blob = known_blob({"x": K_KNOWN | K_SLASHLESS, "http": K_KNOWN})
+    assert blob[-1] == _scan_py.NO_PREFILTER
+    for twin in TWINS.values():       # and the walk still finds "x:" (every colon looked at)
+        got = list(twin.scan(b"see x:y now", 0, -1, TABLE, blob, MAX_WRAPPER, MAX_LENGTH))
+        assert got[:2] == [4, 7]
+
+
+@pytest.mark.parametrize("blob", [b"", b"mailto\0news\0\0", KNOWN[:-1], KNOWN + b"\0",
+                                  b"USK1" + bytes(300)])
+def test_a_known_blob_that_is_no_trie_is_refused_by_both_cores(blob):
+    for twin in TWINS.values():
+        with pytest.raises(ValueError, match="trie of scheme names"):
+            twin.scan(b"http://x.example/", 0, -1, TABLE, blob, MAX_WRAPPER, MAX_LENGTH)
+
+
+def test_a_child_out_of_range_is_refused_by_both_cores():
+    bad = bytearray(KNOWN)
+    nodes = int.from_bytes(KNOWN[4:8], "little")
+    at = _scan_py._HEAD + nodes + 2 * 5            # the root's child for symbol 5 ("e")
+    bad[at:at + 2] = (nodes + 7).to_bytes(2, "little")
+    for twin in TWINS.values():
+        with pytest.raises(ValueError, match="trie of scheme names"):
+            twin.scan(b"x", 0, -1, TABLE, bytes(bad), MAX_WRAPPER, MAX_LENGTH)
+
+
+# ---- the prefilter against the plain walk ----------------------------------------------
+
+PIECES = ["http", "news", "NEWS", "mailto", "file", "url", "URL", "urn", "mid", "cid",
+          "make", "message", "snews", "jar", ":", ":/", "://", "/", "<", ">", "@", " ",
+          "\n", "a", "e", "b", "1", ".", "..", "+", "-", "x", "to", "ws", "le", "rl", "id",
+          "é", "日", "\U0001f600", "=", "\\"]
+texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
+
+
+def _with_and_without_prefilter(data):
+    scan = TWINS["cython"]
+    was = scan._set_prefilter(True)
+    try:
+        fast = list(scan.scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH))
+        scan._set_prefilter(False)
+        plain = list(scan.scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH))
+    finally:
+        scan._set_prefilter(was)
+    return fast, plain
+
+
+@compiled
+@pytest.mark.twins
+@given(texts, st.integers(min_value=0, max_value=20))
+def test_the_prefilter_finds_what_the_plain_walk_finds(text, pad):
+    # padding moves the colons across the 16-octet blocks; str of 1, 2 and 4 octets too
+    for data in (text.encode(), ("p" * pad + text).encode(), text, text + "\u0100",
+                 text + "\U00010000"):
+        fast, plain = _with_and_without_prefilter(data)
+        assert fast == plain
+        assert fast == list(TWINS["python"].scan(data, 0, -1, TABLE, KNOWN,
+                                                  MAX_WRAPPER, MAX_LENGTH))
+
+
+@compiled
+@pytest.mark.twins
+def test_the_prefilter_at_the_edges_of_a_block():
+    # a candidate at every offset of a 48-octet buffer: first, last, across blocks
+    for at in range(0, 44):
+        for word in (b"news:x", b"a://b", b"NeWs:y", b"e:b", b"xmailto:a@b"):
+            data = (b"." * at + word + b" " * 48)[:max(48, at + len(word))]
+            fast, plain = _with_and_without_prefilter(data)
+            assert fast == plain, (at, word)
