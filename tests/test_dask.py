@@ -161,6 +161,20 @@ def test_a_wrapper_needs_the_lookahead(tmp_path):
     assert got == _rows_text(str(p))
 
 
+def test_json_escaped_urls_across_block_edges(tmp_path):
+    # issue 21: "https:\/\/..." is read in each block as in extract_file, on one long line
+    # (block edges after a "\", inside a run) and on many lines
+    one = b'{"u":"https:\\/\\/h%d.example\\/a\\/b\\u00e9?x=%d"}'
+    p = tmp_path / "app.json.log"
+    p.write_bytes(b" ".join(one % (i, i) for i in range(400)) + b"\n" +
+                  b"\n".join(one % (i, i) for i in range(400)) + b"\n")
+    want = _rows_text(str(p))
+    assert len(want) == 800 and want[0][0] == "https://h0.example/a/b%C3%A9?x=0"
+    for blocksize in (1000, 1777):
+        got = _rows_df(udask.extract(str(p), blocksize=blocksize).compute(scheduler="threads"))
+        assert got == want, blocksize
+
+
 def _mbox(path: Path, n: int) -> None:
     rnd = random.Random(5)
     out = []

@@ -49,8 +49,11 @@ cdef Py_ssize_t find_tab(W *w, Py_ssize_t a, Py_ssize_t b) noexcept:
 
 
 cdef int r_gopher(W *w, Py_ssize_t start, Py_ssize_t b) except -1:
-    """The gopher-path after its "/": gtype, selector (*xchar), then the search after the
-    first %09 (no "/" or "?": bad-search) and the gopher+ string after the second."""
+    """The gopher-path after its "/": gtype, selector, then the search after the first
+    %09 and the gopher+ string after the second (RFC 1738 §3.4's split, kept for the
+    messages). All three are walked as *xchar: §5's selector = *xchar takes in the
+    "%09" and all after it, so a search with "/" or "?" is in §5's language (the
+    warning ``ambiguous-search`` says so, in ``u.warnings``, ``urlsift.model.security``)."""
     cdef Py_ssize_t sel, t1, t2
     sel = start + (3 if start < b and at(w, start) == 0x25 and start + 3 <= b else 1)
     t1 = find_tab(w, sel if sel < b else b, b)
@@ -61,7 +64,7 @@ cdef int r_gopher(W *w, Py_ssize_t start, Py_ssize_t b) except -1:
     if w.stop:
         return 0
     t2 = find_tab(w, t1 + 3, b)
-    part(w, t1 + 3, b if t2 < 0 else t2, T_SEARCH, P_SEARCH, C_BAD_SEARCH)
+    part(w, t1 + 3, b if t2 < 0 else t2, T_XCHAR, P_SEARCH, C_BAD_PATH)
     if t2 >= 0 and not w.stop:
         part(w, t2 + 3, b, T_XCHAR, P_GOPHER_PLUS, C_BAD_PATH)
     return 0

@@ -357,7 +357,10 @@ def _r_gopher(w: _Walk, r: tuple, rs: int, b: int) -> None:
     # gopherurl = "gopher://" hostport [ / [ gtype [ selector
     #             [ "%09" search [ "%09" gopher+_string ] ] ] ] ]
     # selector and gopher+_string are *xchar; search = *[ uchar | ";" | ":" | "@" | "&" |
-    # "=" ]: no "/" or "?" (bad-search, accepted leniently; docs/decisions.md)
+    # "=" ] has no "/" or "?", but the selector (*xchar) takes in "%09" and everything
+    # after it, so every *xchar gopher-path is in §5's language: all three parts are
+    # walked as xchar, split as §3.4 says (for the messages). A "/" or "?" in the search
+    # is the warning ambiguous-search (model/security.py, u.warnings; docs/decisions.md).
     s = w.s
     if rs == b:
         return
@@ -371,7 +374,7 @@ def _r_gopher(w: _Walk, r: tuple, rs: int, b: int) -> None:
         return
     w.part(start, t1, "xchar", "selector", "bad-path")
     t2 = s.find("%09", t1 + 3, b)
-    w.part(t1 + 3, b if t2 < 0 else t2, "search", "search", "bad-search")
+    w.part(t1 + 3, b if t2 < 0 else t2, "xchar", "search", "bad-path")
     if t2 >= 0:
         w.part(t2 + 3, b, "xchar", "gopher_plus", "bad-path")
 

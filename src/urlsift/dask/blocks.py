@@ -40,6 +40,7 @@ from ..model.parts import PART_COLUMNS, parts_getter
 from ..text.extraction import _filter
 from ..text.extraction import extract_file as extract_text_file
 from ..text.files import LOOKAHEAD, match_lists
+from ..text.jsonpieces import piece_matches
 from ..text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 
 __all__ = ["Options", "PART_COLUMNS", "frame", "split_at", "mbox_split_at", "scan_text_block",
@@ -154,7 +155,11 @@ def scan_text_block(fs: Any, path: str, name: str, lo: int, hi: int, size: int,
     arr = core.scan(buf, 0, n, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
     newlines = np.flatnonzero(np.frombuffer(buf, dtype=np.uint8, count=n) == 10)
     summary = (len(newlines), start + arr[-3] if arr else -1, start + arr[-2] if arr else -1)
-    lists = match_lists(arr, buf, start, 0)
+    found = piece_matches(buf, 0, n, start, 0, arr)   # JSON escapes read (text.jsonpieces)
+    if found is not None:
+        every = found[0]
+        summary = (len(newlines), every[-1][1] if every else -1, every[-1][2] if every else -1)
+    lists = match_lists(arr, buf, start, 0, None if found is None else found[0])
     ms = list(_filter(lists, opts.schemes, opts.valid))
     offsets = np.fromiter((m[1] for m in ms), dtype=np.int64, count=len(ms))
     # the newlines of the block before each match's start (block-relative line)

@@ -22,7 +22,8 @@ side by side).
 from __future__ import annotations
 
 import io
-from bisect import bisect_left
+from array import array
+from bisect import bisect_left, bisect_right
 from collections import deque
 from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
@@ -30,6 +31,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Optional
 from .._select import cores
 from ..text.bom import bom_length
 from ..text.extraction import _filter, scan, url_lines_of
+from ..text.jsonescapes import has_json_escapes, run_starts
 from ..text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 from . import spool
 from .html import _unescape as html_unescape
@@ -158,6 +160,7 @@ def _traced(piece: bytes, base: int, name: str, opts: _Options,
             at = base + offset if offset is not None else None
             result.extend(message_matches(source, at, data, opts, report))
         return result, False
+    _json_to_email(prepared)
     (out, segs, msgs, names), triples = prepared
     no_mbox: list[bool] = []
 
@@ -237,6 +240,7 @@ def _lines_of(prepared: Any) -> Any:
     index of each message the walk left (its lines go there); with the messages'
     records. All but the few URLs found in the text of an ``<a href>`` is made without
     a Python object per URL."""
+    _json_to_email(prepared)
     (out, segs, msgs, names), triples = prepared
     keep, checks, cuts = cores.mail.url_triples(triples, segs, msgs, spool.MESSAGE_MAX)
     if checks:
@@ -251,10 +255,31 @@ def _lines_of(prepared: Any) -> Any:
     return chunks, msgs
 
 
+def _json_to_email(prepared: Any) -> None:
+    """Mark ``FALLBACK`` each message whose walked text holds a JSON-escaped URL
+    (``https:\\/\\/...``, :mod:`urlsift.text.jsonescapes`), and drop its triples:
+    ``email`` reads that message, and its scan reads the escapes (``extract`` does); the
+    walk's trace does not. A piece without a backslash costs one ``memchr``."""
+    (out, segs, msgs, _), triples = prepared
+    if not has_json_escapes(out):
+        return
+    starts = segs[1::SEG]
+
+    def message(at: int) -> int:
+        return segs[(bisect_right(starts, at) - 1) * SEG]
+
+    marked = {message(at) for at in run_starts(out)}
+    for index in marked:
+        msgs[index * MSG + 7] |= _M.FALLBACK
+    kept = array("q")
+    for k in range(0, len(triples), 3):
+        if message(triples[k]) not in marked:
+            kept.extend(triples[k:k + 3])
+    triples[:] = kept
+
+
 def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: Any) -> tuple:
     """``keep`` without the URLs of ``<a href="U">U</a>`` texts (the href has said them)."""
-    from array import array
-
     index = checks[0::2]
     sub = array("q", [x for k in index for x in keep[3 * k:3 * k + 3]])
     # the URLs as the lines the core makes (no Match built), compared with the hrefs as

@@ -1,17 +1,22 @@
-"""Security notes (RFC 1738 §6; draft-ietf-uri-url-03, Security considerations).
+"""Warnings: security notes (RFC 1738 §6; draft-ietf-uri-url-03, Security
+considerations), and a gopher search the §5 BNF reads otherwise than §3.4's prose.
 
 >>> from urlsift import parse
 >>> [w.code for w in parse("gopher://h:25/0a%0D%0AQUIT").warnings]
 ['privileged-port', 'encoded-delimiter', 'encoded-delimiter']
+>>> [(w.position, w.code) for w in parse("gopher://h/7sel%09a/b").warnings]
+[(19, 'ambiguous-search')]
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
+from .._grammar import G_GOPHER
 from .ports import default_port
 from .problems import Problem, excerpt
 
 if TYPE_CHECKING:   # the URL objects these notes are about sit above this module
+    from .schemes.gopher import GopherURL
     from .url import URL
 
 #: Schemes that pass decoded parts to a line protocol, with the escapes that
@@ -25,7 +30,8 @@ LINE_PROTOCOLS: dict[str, tuple[str, ...]] = {
 
 
 def warnings_of(u: "URL") -> tuple[Problem, ...]:
-    """The security notes for ``u``: password, non-default port, encoded delimiters."""
+    """The warnings for ``u``: password, non-default port, encoded delimiters (§6), and
+    a gopher search holding "/" or "?" (:func:`_ambiguous_search`), in that order."""
     text = str(u)
     t = u._t
     out = []
@@ -47,7 +53,34 @@ def warnings_of(u: "URL") -> tuple[Problem, ...]:
     escapes = LINE_PROTOCOLS.get(u.scheme)
     if escapes:
         out += _delimiters(u, text, escapes)
+    if u.grammar == G_GOPHER:
+        out += _ambiguous_search(cast("GopherURL", u), text)
     return tuple(out)
+
+
+def _ambiguous_search(u: "GopherURL", text: str) -> list[Problem]:
+    """A warning at each "/" and "?" of a gopher search.
+
+    RFC 1738 §5 has ``search = *[ uchar | ";" | ":" | "@" | "&" | "=" ]``, without "/"
+    and "?", but also ``selector = *xchar``, which takes in the "%09" and all after it:
+    such a URL is in §5's language (valid, strictly too), read as one long selector.
+    §3.4's prose splits the gopher-path at the first two %09 ("Within the <gopher-path>,
+    no characters are reserved"); urlsift keeps that split (``u.search``), and says here
+    that §5 would read it otherwise."""
+    span = u._search_span()
+    if span is None:
+        return []
+    a, b = span
+    out = []
+    for i in range(a, b):
+        ch = text[i]
+        if ch == "/" or ch == "?":
+            out.append(Problem(i, "ambiguous-search",
+                               f"{ch!r} in the gopher search {excerpt(text, a, b, i)}: RFC 1738 "
+                               f"§5's search has no '/' or '?', so §5 derives this URL only with "
+                               f"the first '%09' and all after it in the selector (*xchar); kept "
+                               f"as the search, as §3.4 splits the gopher-path"))
+    return out
 
 
 def _delimiters(u: "URL", text: str, escapes: tuple[str, ...]) -> list[Problem]:

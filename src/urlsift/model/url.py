@@ -164,7 +164,8 @@ class URL:
 
     @_cached
     def warnings(self) -> tuple[Problem, ...]:
-        """Security notes of RFC 1738 §6 (see ``docs/codes.md``)."""
+        """Security notes of RFC 1738 §6, and a gopher search that §5 reads otherwise
+        than §3.4 (``ambiguous-search``); see ``docs/codes.md``."""
         return warnings_of(self)
 
     # ---- equivalence (rules in urlsift.model.equivalence) ---------------------------

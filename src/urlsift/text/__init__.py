@@ -3,7 +3,8 @@
 Bottom to top: ``rules`` (the scanner's table, the limits, the edit names) and
 ``match`` (:class:`Match`); ``files`` (buffers and files cut into pieces, mapped or
 streamed, scanned by the core); ``extraction`` (``scan``, ``extract``, ``extract_file``
-for text); ``edits`` (rewriting with an offset map back), ``refang``, ``rewrite``
+for text); ``edits`` (rewriting with an offset map back), ``refang``, ``logescapes``,
+``jsonescapes`` (and ``jsonpieces``, which ``files`` asks for each piece), ``rewrite``
 (scan a rewritten text) and ``streams`` (a rewritten stream, block by block).
 Nothing here knows about mail.
 """

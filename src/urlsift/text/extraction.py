@@ -49,7 +49,8 @@ def scan(buffer: Any) -> "array[int]":
     """Raw spans of every URL in ``buffer`` as flat ``(start, end, flags)`` triples.
 
     One call for a whole buffer (bytes, bytearray, memoryview, mmap or str), the GIL
-    released during the walk. ``flags & 0xFF`` holds WRAPPED, PREFIX, WHITESPACE,
+    released during the walk: the spans of the text as it stands, so a URL written with
+    JSON escapes (``https:\\/\\/...``), which :func:`extract` reads, is not among them. ``flags & 0xFF`` holds WRAPPED, PREFIX, WHITESPACE,
     HYPHEN_BREAK, TRUNCATED; ``flags >> TRIM_SHIFT`` the number of punctuation
     characters trimmed from the end of a bare URL, so for a flag-free-low-byte bare
     match the URL is ``buffer[start:end - (flags >> TRIM_SHIFT)]``.
@@ -63,7 +64,8 @@ def scan(buffer: Any) -> "array[int]":
 def matches_of(buffer: Any, triples: "array[int]", *, schemes: Optional[Iterable[str]] = None,
                valid: Optional[str] = None) -> list[Match]:
     """The :class:`Match` objects of the triples :func:`scan` gave for ``buffer`` (bytes),
-    kept as :func:`extract` keeps them: ``extract(b)`` is ``matches_of(b, scan(b))``.
+    kept as :func:`extract` keeps them: ``extract(b)`` is ``matches_of(b, scan(b))``
+    when ``b`` holds no JSON-escaped URL (:mod:`urlsift.text.jsonescapes`).
     The scan can run where the GIL is not needed (a thread); this part needs it.
 
     >>> [m.url for m in matches_of(b"at http://a.example/x. ok", scan(b"at http://a.example/x. ok"))]
@@ -103,12 +105,17 @@ def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
     "strict") keeps only URLs that parse in that mode (``urlsift.is_valid``).
     Offsets are characters for ``str`` and octets for bytes-like input.
     ``log_escapes`` reads Apache's and nginx's ``\\xHH`` as the octet (written ``%HH``
-    in ``url``; :mod:`urlsift.text.logescapes`).
+    in ``url``; :mod:`urlsift.text.logescapes`). JSON string escapes are always read
+    where a URL is written with them (``"https:\\/\\/a.example\\/x"``, ``\\u002F``;
+    :mod:`urlsift.text.jsonescapes`): ``url`` is the URL they stand for, the offsets and
+    ``raw`` those of the text as it stands, and ``edits`` holds ``json-escapes``.
 
     >>> [m.url for m in extract("(see http://en.wikipedia.org/wiki/Foo_(bar)) at 10:23:45")]
     ['http://en.wikipedia.org/wiki/Foo_(bar)']
     >>> [m.url for m in extract(b"mailto:a@b.example, ftp://h/f", schemes=["ftp"])]
     ['ftp://h/f']
+    >>> [(m.url, m.start, m.end) for m in extract('{"u":"https:\\\\/\\\\/a.example\\\\/x"}')]
+    [('https://a.example/x', 6, 28)]
     """
     check_valid(valid)
     text = text_or_bytes
@@ -140,7 +147,9 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     GIL while this one builds the matches (and scans too while it would wait); a pipe,
     ``"-"`` (stdin), an open binary file or an empty file is streamed in blocks.
     Offsets are octets from the start of the file; ``line_numbers=True`` fills
-    ``Match.line``. A file that cannot be opened raises ``OSError`` naming it.
+    ``Match.line``. A file that cannot be opened raises ``OSError`` naming it. JSON
+    string escapes are read as :func:`extract` reads them, piece by piece (a piece
+    without a backslash costs one ``memchr`` more).
     The octets are scanned as they are: a compressed file is not decompressed here,
     nor an mbox read as mail — ``urlsift.extract_file`` opens a path as the command
     does (decompressed, mail detected) and comes here for text.

@@ -7,7 +7,8 @@ may read past its end, so a wrapper opened before the point is finished whole by
 piece that opened it. The next piece starts fresh at the point; the matches it finds
 before the end of the previous piece's last match are inside that match and dropped.
 So pieces scanned apart (on threads, or block after block from a pipe) give exactly
-the matches of one pass over the whole file.
+the matches of one pass over the whole file. A piece that holds a JSON-escaped URL
+(``https:\\/\\/...``) is read again through the escapes (:mod:`.jsonpieces`).
 """
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from array import array
 from typing import Any, BinaryIO, Callable, Iterator, Optional, Union
 
 from .._select import cores
+from .jsonpieces import chunked, piece_matches
+from .jsonpieces import url_lines as found_lines
 from .mapping import Watch
 from .match import Match
 from .rules import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
@@ -85,17 +88,24 @@ def _kept(arr: "array[int]", last_end: int) -> tuple[int, int]:
     return i, (arr[-2] if i < total else last_end)
 
 
-def match_lists(arr: "array[int]", buf: Any, base: int, first: int) -> Iterator[list[Match]]:
+def match_lists(arr: "array[int]", buf: Any, base: int, first: int,
+                found: Optional[list[Match]] = None) -> Iterator[list[Match]]:
     """Matches of triples ``first``... in lists of CHUNK: built while the consumer's
-    cache is warm (a whole piece at once is three times slower)."""
+    cache is warm (a whole piece at once is three times slower). ``found``: the piece's
+    matches made already (JSON escapes read, :mod:`.jsonpieces`), given out instead."""
+    if found is not None:
+        yield from chunked(found)
+        return
     build = cores.build.build
     for i in range(first, len(arr) // 3, CHUNK):
         yield build(arr, buf, base, Match, _EDITS, TABLE, i, i + CHUNK)
 
 
-def _lines(arr: "array[int]", buf: Any, base: int, first: int) -> Iterator[bytes]:
-    """The URLs of triples ``first``... as newline-ended lines of bytes, no Match built."""
-    yield cores.build.join_urls(arr, buf, TABLE, first)
+def _lines(arr: "array[int]", buf: Any, base: int, first: int,
+           found: Optional[list[Match]] = None) -> Iterator[bytes]:
+    """The URLs of triples ``first``... as newline-ended lines of bytes, no Match built
+    (``found``: as :func:`match_lists`)."""
+    yield cores.build.join_urls(arr, buf, TABLE, first) if found is None else found_lines(found)
 
 
 def _pieces(buf: Any, n: int, block: int, a: int = 0,
@@ -120,12 +130,24 @@ def scan_buffer(buf: Any, n: int, block: int = PIECE_SIZE,
 
 def _buffer_lists(buf: Any, n: int, block: int, scan: Callable[[Any, int, int], "array[int]"],
                   arr: "array[int]", b: int) -> Iterator[list[Match]]:
-    first, last_end = _kept(arr, 0)
-    yield from match_lists(arr, buf, 0, first)
+    lists, last_end = _piece_lists(arr, buf, 0, b, 0)
+    yield from lists
     for a, b in _pieces(buf, n, block, b):
-        arr = scan(buf, a, b)
-        first, last_end = _kept(arr, last_end)
-        yield from match_lists(arr, buf, 0, first)
+        lists, last_end = _piece_lists(scan(buf, a, b), buf, a, b, last_end)
+        yield from lists
+
+
+def _piece_lists(arr: "array[int]", buf: Any, a: int, b: int, last_end: int, base: int = 0,
+                 make: Callable[..., Iterator[Any]] = match_lists,
+                 json: bool = True) -> tuple[Iterator[Any], int]:
+    """What ``make`` gives for the piece ``[a, b)`` of ``buf`` (at ``base`` in the input)
+    scanned into ``arr`` — read again when it holds JSON escapes (``json``) — and the end
+    of its last match in the input (``last_end``, the previous one's, when it has none)."""
+    found = piece_matches(buf, a, b, base, last_end, arr) if json else None
+    if found is not None:
+        return make(arr, buf, base, 0, found[0]), found[1]
+    first, end = _kept(arr, last_end - base)
+    return make(arr, buf, base, first), end + base
 
 
 def _with_lines(ms: list[Match], buf: Any, base: int, state: list[int]) -> list[Match]:
@@ -177,8 +199,9 @@ def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
     def emit(arr: "array[int]", a: int, b: int) -> Iterator[list[Match]]:
         nonlocal last_end, forgotten
         arr, shrank = watch.cut(arr, a)
-        first, last_end = _kept(arr, last_end)
-        for ms in make(arr, mm, 0, first):
+        # a piece cut short by a shrinking file keeps the scanner's matches (an error follows)
+        made, last_end = _piece_lists(arr, mm, a, b, last_end, make=make, json=not shrank)
+        for ms in made:
             yield _with_lines(ms, mm, 0, state) if line_numbers else ms
         if shrank:
             watch.check()       # raises: the matches before the new end are out
@@ -252,11 +275,8 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool,
                 want = 2 * n
                 continue
             want = block + LOOKAHEAD
-        arr = _scan_piece(buf, 0, stop)
-        first, _ = _kept(arr, last_end - base)
-        if first < len(arr) // 3:
-            last_end = base + arr[-2]
-        for ms in match_lists(arr, buf, base, first):
+        lists, last_end = _piece_lists(_scan_piece(buf, 0, stop), buf, 0, stop, last_end, base)
+        for ms in lists:
             yield _with_lines(ms, buf, base, state) if line_numbers else ms
         if eof:
             return
@@ -283,9 +303,8 @@ def _regular_size(f: BinaryIO) -> Optional[int]:
 def _streamed_tail(buf: bytearray, base: int, last_end: int, state: list[int],
                    line_numbers: bool) -> Iterator[list[Match]]:
     """The matches of what is left in ``buf`` when the stream ends early."""
-    arr = _scan_piece(buf, 0, len(buf))
-    first, _ = _kept(arr, last_end - base)
-    for ms in match_lists(arr, buf, base, first):
+    lists, _ = _piece_lists(_scan_piece(buf, 0, len(buf)), buf, 0, len(buf), last_end, base)
+    for ms in lists:
         yield _with_lines(ms, buf, base, state) if line_numbers else ms
 
 
@@ -389,10 +408,12 @@ def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1, json: bool = 
         return (_laid_out(ms, layout, json) for ms in matches)
     state = [0, 1]
 
-    def lines(arr: "array[int]", buf: Any, base: int, first: int) -> Iterator[bytes]:
-        got = cores.build.join_positions(arr, buf, TABLE, layout, base, state, first, -1, json)
-        if got is None:     # a URL to escape in JSON (a '"' inside <...>): the matches
-            for ms in match_lists(arr, buf, base, first):
+    def lines(arr: "array[int]", buf: Any, base: int, first: int,
+              found: Optional[list[Match]] = None) -> Iterator[bytes]:
+        got = None if found is not None else cores.build.join_positions(
+            arr, buf, TABLE, layout, base, state, first, -1, json)
+        if got is None:     # a URL to escape in JSON (a '"' inside <...>), JSON escapes read
+            for ms in match_lists(arr, buf, base, first, found):
                 yield _laid_out(_with_lines(ms, buf, base, state) if F_LINE in layout else ms,
                                 layout, json)
         else:

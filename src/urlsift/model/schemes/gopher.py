@@ -21,21 +21,46 @@ class GopherURL(HierURL):
     grammar = G_GOPHER
     _PARTS = HierURL._PARTS[:-1] + ("gtype", "selector", "search", "gopher_plus", "fragment")
 
+    def _split(self) -> tuple[int, int, int, int]:
+        """Offsets in ``str(self)`` of the gopher-path after its "/" (``a``), of the
+        selector after the gtype, and of the first and second ``%09`` (-1 when absent),
+        with the path's end: ``(a, selector, tab1, tab2)``; the end is ``_region()[1]``.
+        §3.4 splits the path at the first two %09 only (the tab delimiters)."""
+        a, b = self._region()
+        a += 1
+        if a >= b:
+            return a, a, -1, -1
+        text = self._text
+        sel = a + (3 if text[a] == "%" and b - a >= 3 else 1)
+        t1 = text.find("%09", sel, b)
+        t2 = text.find("%09", t1 + 3, b) if t1 >= 0 else -1
+        return a, sel, t1, t2
+
     @_cached
     def _gpath(self) -> tuple[str, str, Optional[str], Optional[str]]:
-        a, b = self._region()
-        text = self._text[a + 1:b]
-        if not text:
+        a, sel, t1, t2 = self._split()
+        b = self._region()[1]
+        if a >= b:
             return "1", "", None, None  # §3.4: empty gopher-path: gtype "1", top level
-        n = 3 if text[0] == "%" and len(text) >= 3 else 1
-        gtype, rest = decode(text[:n]), text[n:]
-        # §3.4: split on the first two %09 only (the tab delimiters)
-        pieces: list[Optional[str]] = list(
-            rest.replace("%09", "\t", 2).split("\t", 2) if "%09" in rest else [rest])
-        pieces += [None] * (3 - len(pieces))
-        sel, search, plus = pieces
-        return (gtype, decode(sel or ""), None if search is None else decode(search),
-                None if plus is None else decode(plus))
+        text = self._text
+        gtype = decode(text[a:sel])
+        if t1 < 0:
+            return gtype, decode(text[sel:b]), None, None
+        search = decode(text[t1 + 3:b if t2 < 0 else t2])
+        return gtype, decode(text[sel:t1]), search, None if t2 < 0 else decode(text[t2 + 3:b])
+
+    def _search_span(self) -> Optional[tuple[int, int]]:
+        """Where the search is written in ``str(self)`` (between the first and the second
+        ``%09``, or the end), or None without one.
+
+        >>> from urlsift import parse
+        >>> parse("gopher://h/7sel%09a/b%09+")._search_span()
+        (18, 21)
+        """
+        a, sel, t1, t2 = self._split()
+        if t1 < 0:
+            return None
+        return t1 + 3, (self._region()[1] if t2 < 0 else t2)
 
     @property
     def gtype(self) -> str:
