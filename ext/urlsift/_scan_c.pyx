@@ -77,19 +77,24 @@ cdef extern from *:
     #endif
         while (i < stop) {
     #ifdef URLSIFT_SSE2
-            if (i + 33 <= n && i + 32 <= stop) {     /* no colon in 32 octets: on */
-                __m128i a = _mm_loadu_si128((const __m128i *)(d + i));
-                __m128i b = _mm_loadu_si128((const __m128i *)(d + i + 16));
-                if (!_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(a, colon),
-                                                    _mm_cmpeq_epi8(b, colon)))) {
-                    i += 32;
-                    continue;
-                }
-            }
             if (i >= 2 && i + 17 <= n && i + 16 <= stop) {
                 __m128i c = _mm_loadu_si128((const __m128i *)(d + i));
                 int hits = _mm_movemask_epi8(_mm_cmpeq_epi8(c, colon));
-                if (hits) {
+                if (!hits) {
+                    if (i + 33 <= n && i + 32 <= stop && !_mm_movemask_epi8(_mm_cmpeq_epi8(
+                            _mm_loadu_si128((const __m128i *)(d + i + 16)), colon))) {
+                        /* no colon in 32 octets: colons are sparse here, and libc's
+                           memchr skips a long way faster; blocks again from the next */
+                        const uint8_t *hit = (const uint8_t *)memchr(d + i + 32, ':',
+                                                                     (size_t)(stop - i - 32));
+                        if (hit == NULL) return -1;
+                        i = hit - d;
+                        continue;
+                    }
+                    i += 16;
+                    continue;
+                }
+                {
                     __m128i next = _mm_loadu_si128((const __m128i *)(d + i + 1));
                     int first = hits & _mm_movemask_epi8(_mm_cmpeq_epi8(next, slash));
                     if (first) {
