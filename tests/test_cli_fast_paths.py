@@ -119,3 +119,15 @@ def test_unique_counts_by_hand(tmp_path):
     assert got == ["2", "http://a.example/x-y", "2", "http://b.example/"]
     got = _run(["--unique=plain", str(path)], str(tmp_path / "o")).decode().splitlines()
     assert got == ["http://a.example/x-y", "http://b.example/", "http://a.example/x%2Dy"]
+
+
+@pytest.mark.parametrize("opts", [["-c"], ["-c", "--host", "*.example"], ["-c", "-H"]])
+def test_counts_over_the_core_lines_are_the_records_counts(big_log, tmp_path, monkeypatch,
+                                                           opts):
+    # issue 27: -c counts the lines made in the core; the same number as the records
+    args = [big_log, *opts]
+    fast = _run(args, str(tmp_path / "fast"))
+    monkeypatch.setattr(extract_cmd, "_plain_lines", lambda *a, **k: None)
+    slow = _run(args, str(tmp_path / "slow"))
+    assert fast == slow
+    assert int(fast.split(b":")[-1]) > 1000

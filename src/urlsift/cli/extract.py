@@ -76,14 +76,22 @@ def _summaries(args: argparse.Namespace, plan: list[Input], writer: Writer,
         error(line)
         failed = True
 
+    sift = _LineSifter(args)
     for inp in plan:
         n = 0
         try:
-            urls = iter(iter_records(inp, args, ["url"], None, on_error=report))
+            # -c over the URL lines made in the core (no Match built), where they are made
+            lines = None if args.files_with_matches else _plain_lines(inp, args, ["url"], None,
+                                                                      report)
+            if lines is not None:
+                n = sum(sift.lines(chunk).count(b"\n") for chunk in lines)
+                urls = iter(())
+            else:
+                urls = iter(iter_records(inp, args, ["url"], None, on_error=report))
             try:
                 if args.files_with_matches:
                     n = 1 if next(urls, None) is not None else 0
-                else:
+                elif lines is None:
                     n = sum(len(batch) for batch in batches(urls))
             finally:
                 close = getattr(urls, "close", None)
