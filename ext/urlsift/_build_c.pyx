@@ -31,6 +31,14 @@ cdef int WHITESPACE = _twin.WHITESPACE
 cdef int HYPHEN_BREAK = _twin.HYPHEN_BREAK
 cdef int TRIM_SHIFT = _twin.TRIM_SHIFT
 cdef int ANGLE = _twin.ANGLE
+cdef int HIGH_SHIFT = _twin.HIGH_SHIFT
+cdef int64_t TRIM_MASK = _twin.TRIM_MASK
+cdef int64_t ENCODED = _twin.ENCODED
+cdef int64_t SOFT_BREAK = _twin.SOFT_BREAK
+cdef int64_t JOINED = _twin.JOINED
+cdef const char *LATIN1 = b"urlsift.latin1"      # the twin's error handlers (registered
+cdef const char *PERCENT = b"urlsift.percent"    # when it was imported, above)
+assert _twin_build.LATIN1 == "urlsift.latin1" and _twin_build.PERCENT == "urlsift.percent"
 cdef Py_ssize_t N_EDITS = _twin.N_EDITS
 cdef Py_ssize_t EDITS_NON_ASCII = _twin.EDITS_NON_ASCII
 # What the copy of a URL leaves out of its span (``_url_span``'s ``drop``)
@@ -39,6 +47,7 @@ cdef enum:
     DROP_SPACE = 1     # white space inside a wrapper
     DROP_LT = 2        # the "<" of news:<id>
     DROP_QUOTES = 3    # white space and the ">" of reply-quote prefixes inside a wrapper
+    DROP_SOFT = 4      # "=" + LF or CR LF inside a bare URL (JOINED: QP soft line breaks)
 cdef uint8_t T_SPACE = _twin.T_SPACE
 
 
@@ -165,7 +174,7 @@ cdef inline int _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t n, Py_ssiz
     leaves out (``squeeze``: DROP_*); ValueError unless ``0 <= s <= a <= b <= e <= n``
     (the triples may come from a caller)."""
     cdef int low = f & 0xFF
-    cdef int64_t cut = f >> TRIM_SHIFT
+    cdef int64_t cut = (f >> TRIM_SHIFT) & TRIM_MASK
     squeeze[0] = DROP_NONE
     if low & ANGLE:
         a[0] = s
@@ -179,6 +188,8 @@ cdef inline int _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t n, Py_ssiz
     else:
         a[0] = s + (4 if low & PREFIX else 0)
         b[0] = e - cut
+        if f & JOINED:
+            squeeze[0] = DROP_SOFT
     if not (0 <= s <= a[0] <= b[0] <= e <= n):
         raise ValueError(f"span ({s}, {e}) with flags {f} does not fit the input")
     return 0
@@ -198,15 +209,41 @@ cdef str triple_raw(const void *data, int kind, Py_ssize_t n, const int64_t *t,
 
 
 cdef Py_ssize_t edits_index(str url, int64_t f) noexcept:
-    """The twin's edits_index: by the low byte, trimmed or not, non-ASCII or not."""
-    return ((f & 255) * 2 + ((f >> TRIM_SHIFT) > 0)
+    """The twin's edits_index: by the low byte and the high flags, trimmed or not
+    (beyond the ``=`` of a SOFT_BREAK), non-ASCII or not."""
+    return (((((f >> HIGH_SHIFT) & 7) << 8) | (f & 255)) * 2
+            + (((f >> TRIM_SHIFT) & TRIM_MASK) > (1 if f & SOFT_BREAK else 0))
             + (0 if PyUnicode_IS_ASCII(url) else EDITS_NON_ASCII))
+
+
+cdef bint encoded(int64_t f) noexcept:
+    """Is the triple with flags ``f`` a bare one with octets to write %HH (ENCODED)?
+    Over octets, its strings come from triple_octets, not triple_raw/triple_url."""
+    return (f & ENCODED) != 0 and (f & (WRAPPED | ANGLE)) == 0
+
+
+cdef tuple triple_octets(const uint8_t *data, Py_ssize_t n, const int64_t *t):
+    """(url, raw) of an ENCODED triple over octets: its span copied once and both made
+    from the copy, by the twin's error handlers (``raw``: an octet that starts no UTF-8
+    sequence as its ISO-8859-1 character; ``url``: as %HH, RFC 1738 §2.2)."""
+    cdef Py_ssize_t u0, u1
+    cdef int squeeze
+    _url_span(t[0], t[1], t[2], n, &u0, &u1, &squeeze)
+    cdef bytes span = PyBytes_FromStringAndSize(<const char *>data + t[0], t[1] - t[0])
+    cdef const char *p = PyBytes_AS_STRING(span)
+    cdef str raw = PyUnicode_DecodeUTF8(p, t[1] - t[0], LATIN1)
+    cdef str url = PyUnicode_DecodeUTF8(p + (u0 - t[0]), u1 - u0, PERCENT)
+    if squeeze == DROP_SOFT:
+        url = _twin_build.unbreak(url)
+    return url, raw
 
 
 cdef str triple_url(str raw, const int64_t *t, Py_ssize_t u0, Py_ssize_t u1, int squeeze,
                     const uint8_t *T):
     """The URL of the triple at ``t``, cut from its ``raw`` span (see triple_raw)."""
     cdef int64_t s = t[0]
+    if squeeze == DROP_SOFT:          # QP soft line breaks (rare): the twin's unbreak
+        return _twin_build.unbreak(PyUnicode_Substring(raw, u0 - s, len(raw) - (t[1] - u1)))
     if u0 == s and u1 == t[1]:
         return raw
     if squeeze:
@@ -224,9 +261,13 @@ cdef object _match(_Input inp, const int64_t *t, Py_ssize_t offset, object cls, 
     cdef Py_ssize_t u0, u1
     cdef int squeeze
     cdef int low = f & 0xFF
-    cdef str raw = triple_raw(inp.data, inp.kind, inp.n, t, &u0, &u1, &squeeze,
-                              None if inp.has_view else inp.keep)
-    cdef str url = triple_url(raw, t, u0, u1, squeeze, T)
+    cdef str raw, url
+    if encoded(f) and inp.has_view:
+        url, raw = triple_octets(<const uint8_t *>inp.data, inp.n, t)
+    else:
+        raw = triple_raw(inp.data, inp.kind, inp.n, t, &u0, &u1, &squeeze,
+                         None if inp.has_view else inp.keep)
+        url = triple_url(raw, t, u0, u1, squeeze, T)
     return _new(cls, url, t[0] + offset, t[1] + offset, raw, low & WRAPPED, low & HYPHEN_BREAK,
                 <object>PyTuple_GET_ITEM(edits, edits_index(url, f)))
 
@@ -295,13 +336,28 @@ def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edit
 
 cdef inline Py_ssize_t _copy_url(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
                                  int squeeze, const uint8_t *T) noexcept:
-    """The URL at ``[u0, u1)`` into ``dst`` (white space squeezed out of a wrapper); the
-    number of octets written."""
+    """The URL at ``[u0, u1)`` into ``dst`` (white space squeezed out of a wrapper, QP
+    soft line breaks out of a JOINED URL: octets only); the number of octets written."""
     cdef Py_ssize_t i, o = 0
     cdef uint8_t c
+    cdef const uint8_t *d
     if inp.kind == 1 and not squeeze:
         memcpy(dst, <const uint8_t *>inp.data + u0, u1 - u0)
         return u1 - u0
+    if squeeze == DROP_SOFT:          # the twin's unbreak: "=" LF, "=" CR LF, left to right
+        d = <const uint8_t *>inp.data
+        i = u0
+        while i < u1:
+            c = d[i]
+            if c == 61 and i + 1 < u1 and d[i + 1] == 10:
+                i += 2
+            elif c == 61 and i + 2 < u1 and d[i + 1] == 13 and d[i + 2] == 10:
+                i += 3
+            else:
+                dst[o] = c
+                o += 1
+                i += 1
+        return o
     for i in range(u0, u1):
         c = _byte(inp.data, inp.kind, i)
         if not _dropped(c, squeeze, T):
@@ -330,17 +386,34 @@ def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t 
     try:
         for k in range(first, last):
             _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
-            size += u1 - u0 + 1
+            size += _room(a + 3 * k, u0, u1) + 1
         out = PyBytes_FromStringAndSize(NULL, size)
         dst = <uint8_t *>PyBytes_AS_STRING(out)
         for k in range(first, last):
             _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
-            o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
+            if encoded(a[3 * k + 2]):
+                o += _copy_encoded(dst + o, inp, a + 3 * k)
+            else:
+                o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
             dst[o] = 10
             o += 1
         return out if o == size else out[:o]
     finally:
         inp.close()
+
+
+cdef Py_ssize_t _copy_encoded(uint8_t *dst, _Input inp, const int64_t *t) except -1:
+    """The URL of an ENCODED triple (triple_octets) into ``dst`` as UTF-8; at most three
+    octets per octet of its span (an octet written %HH)."""
+    cdef str url = triple_octets(<const uint8_t *>inp.data, inp.n, t)[0]
+    cdef bytes b = url.encode("utf-8")
+    memcpy(dst, PyBytes_AS_STRING(b), len(b))
+    return len(b)
+
+
+cdef inline Py_ssize_t _room(const int64_t *t, Py_ssize_t u0, Py_ssize_t u1) noexcept:
+    """Room for the URL of the triple at ``t`` (spanning ``[u0, u1)``) in a line."""
+    return 3 * (u1 - u0) if encoded(t[2]) else u1 - u0
 
 
 cdef Py_ssize_t _newlines(_Input inp, Py_ssize_t i, Py_ssize_t stop) noexcept:
@@ -441,7 +514,7 @@ def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t b
     try:
         for k in range(first, last):
             _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
-            size += fixed + (u1 - u0)
+            size += fixed + _room(a + 3 * k, u0, u1)
         out = PyBytes_FromStringAndSize(NULL, size)
         dst = <uint8_t *>PyBytes_AS_STRING(out)
         for k in range(first, last):
@@ -456,7 +529,10 @@ def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t b
                     o += lens[j]
                 elif kinds[j] == F_URL:
                     url_at = o
-                    o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
+                    if encoded(a[3 * k + 2]):
+                        o += _copy_encoded(dst + o, inp, a + 3 * k)
+                    else:
+                        o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
                     if json and not _json_plain(dst + url_at, o - url_at):
                         return None     # the caller writes this piece itself
                 elif kinds[j] == F_LINE:

@@ -28,7 +28,7 @@ from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from .._select import cores
-from ..text.extraction import _filter, matches_of, scan, url_lines_of
+from ..text.extraction import _filter, matches_of, url_lines_of
 from ..text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 from . import spool
 from .html import _unescape as html_unescape
@@ -141,7 +141,14 @@ def _prepared(piece: bytes, whole: bool = False) -> Any:
         raise
     except Exception as exc:
         return exc
-    return walked, scan(walked[0])
+    return walked, _scan_text(walked[0])
+
+
+def _scan_text(text: Any) -> "array[int]":
+    """The scan of a walk's text, as the compiled MailPipeline scans it: without the
+    octets table of plain text (its parts are decoded by their charset and transfer
+    encoding; ``urlsift._scan_py``), as the ``email`` path scans (``decoded=True``)."""
+    return cores.scan.scan(text, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
 
 
 def _traced(piece: bytes, base: int, name: str, opts: _Options,

@@ -16,6 +16,7 @@ wrapper holding one is not a wrapper), so the decoding never fails.
 from __future__ import annotations
 
 from array import array
+from functools import partial
 from itertools import chain
 from typing import Any, Iterable, Iterator, Optional
 
@@ -24,9 +25,10 @@ from ..model.parsing import is_valid
 from .files import match_lists, scan_buffer, scan_file
 from .logescapes import mapped, unescape_log
 from .match import Match
-from .rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+from .rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS
 
-__all__ = ["Match", "scan", "extract", "extract_file", "matches_of", "url_lines_of"]
+__all__ = ["Match", "scan", "extract", "extract_with", "extract_file", "matches_of",
+           "url_lines_of"]
 
 def _filter(lists: Iterable[list[Match]], schemes: Optional[Iterable[str]],
             valid: Optional[str]) -> Iterator[Match]:
@@ -57,7 +59,7 @@ def scan(buffer: Any) -> "array[int]":
     >>> list(scan(b"at http://a.example/x. ok"))
     [3, 22, 256]
     """
-    return cores.scan.scan(buffer, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    return cores.scan.scan(buffer, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
 
 
 def matches_of(buffer: Any, triples: "array[int]", *, schemes: Optional[Iterable[str]] = None,
@@ -83,8 +85,9 @@ def url_lines_of(buffer: Any, triples: "array[int]", first: int = 0, last: int =
     return cores.build.join_urls(triples, buffer, TABLE, first, last)
 
 
-def _scan_range(buffer: Any, start: int, stop: int) -> "array[int]":
-    return cores.scan.scan(buffer, start, stop, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+def _scan_range(buffer: Any, start: int, stop: int,
+                octets: Optional[bytes] = TEXT_OCTETS) -> "array[int]":
+    return cores.scan.scan(buffer, start, stop, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, octets)
 
 
 def _is_buffer(obj: Any) -> bool:
@@ -110,6 +113,18 @@ def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
     >>> [m.url for m in extract(b"mailto:a@b.example, ftp://h/f", schemes=["ftp"])]
     ['ftp://h/f']
     """
+    return extract_with(text_or_bytes, schemes, valid, log_escapes, TEXT_OCTETS)
+
+
+def extract_with(text_or_bytes: Any, schemes: Optional[Iterable[str]], valid: Optional[str],
+                 log_escapes: bool, octets: Optional[bytes]) -> Iterator[Match]:
+    """:func:`extract` with the scanner's ``octets`` table given (``rules.TEXT_OCTETS``
+    for plain text; None for a mail part, decoded already: no octet read as Latin-1, no
+    quoted-printable soft line break joined; ``_scan_py``'s docstring).
+
+    >>> [m.url for m in extract_with("x http://a.example/p ", None, None, False, None)]
+    ['http://a.example/p']
+    """
     check_valid(valid)
     text = text_or_bytes
     if not isinstance(text, (str, bytes, bytearray, memoryview)) and not _is_buffer(text):
@@ -121,13 +136,14 @@ def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
         original: Any = text if isinstance(text, (str, bytes)) else bytes(text)
         new, emap = unescape_log(original)
         if emap:
-            return (mapped(m, original, emap) for m in extract(new, schemes=schemes, valid=valid))
+            return (mapped(m, original, emap)
+                    for m in extract_with(new, schemes, valid, False, octets))
     if isinstance(text, str):
         n = len(text)
     else:
         with memoryview(text) as view:
             n = view.nbytes
-    return _filter(scan_buffer(text, n, scan=_scan_range), schemes, valid)
+    return _filter(scan_buffer(text, n, scan=partial(_scan_range, octets=octets)), schemes, valid)
 
 
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,

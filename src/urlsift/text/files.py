@@ -22,7 +22,7 @@ from typing import Any, BinaryIO, Callable, Iterator, Optional, Union
 from .._select import cores
 from .mapping import Watch
 from .match import Match
-from .rules import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+from .rules import _EDITS, CHUNK, KNOWN, TEXT_OCTETS, MAX_LENGTH, MAX_WRAPPER, TABLE
 
 __all__ = ["F_LINE", "F_OFFSET", "F_URL", "scan_file", "url_lines", "position_lines", "scan_buffer", "BLOCK_SIZE", "PIECE_SIZE", "WINDOW"]
 
@@ -73,7 +73,7 @@ def _cut_before(buf: Any, limit: int, force: bool = True) -> int:
 
 
 def _scan_piece(buf: Any, a: int, b: int) -> "array[int]":
-    return cores.scan.scan(buf, a, b, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    return cores.scan.scan(buf, a, b, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
 
 
 def _kept(arr: "array[int]", last_end: int) -> tuple[int, int]:
@@ -193,7 +193,7 @@ def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
         # one builds the matches (that needs the GIL) and scans too while it would wait.
         workers = min(jobs - 1, -(-n // block))      # no more threads than pieces
         pipe = cores.pipe.Pipeline(mm, block, WINDOW, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
-                                   workers)
+                                   workers, octets=TEXT_OCTETS)
         try:
             while True:
                 watch.check()     # the pure Pipeline scans the next piece in take()
