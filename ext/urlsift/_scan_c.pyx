@@ -668,11 +668,11 @@ cdef Py_ssize_t soft_join(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ss
     c = d[j]
     if c >= 128 or not (T[c] & T_BARE):
         return 0
-    if T[c] & T_ALPHA:                  # "http://..." on the next line: a URL of its own
+    if T[c] & T_ALPHA:                  # "http:..." on the next line: a URL of its own
         q = j
         while q < n and q - j <= GLUE_REACH and d[q] < 128 and (T[d[q]] & T_SCHEME):
             q += 1
-        if q + 1 < n and d[q] == 58 and d[q + 1] == 47:
+        if q < n and d[q] == 58:
             return 0
     return lb
 

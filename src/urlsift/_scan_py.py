@@ -42,7 +42,7 @@ what more a bare URL goes on over in plain text:
   (LF or CR LF) right after ``=`` (flag JOINED; the builders leave every ``=`` + line
   break out of the URL) when the ``=`` ends a line of QP_MIN_LINE to QP_MAX_LINE
   characters (a line starts after LF or NUL, or at the start of the buffer) and the
-  next line starts with a URL character that does not begin a ``scheme:/`` of its own
+  next line starts with a URL character that does not begin a ``scheme:`` of its own
   (:func:`soft_join`).
 
 Always (table or not): where a bare URL's walk ends at a line break right after ``=``,
@@ -535,7 +535,9 @@ def soft_join(codes: Any, n: int, T: bytes, e: int, lim: int) -> int:
       buffer) is QP_MIN_LINE to QP_MAX_LINE characters long with the ``=``, as an
       encoder fills its lines; a line of prose seldom is, and seldom ends in ``=``;
     - the next line starts with a URL character (T_BARE), within ``lim``;
-    - that line does not start with ``scheme:/`` (a list of URLs, one ending in ``=``).
+    - that line does not start with ``scheme:`` (a letter, scheme characters and a
+      colon: a list of URLs, one ending in ``=``; also ``host:port``, which then stays
+      cut, said by ``qp-soft-break``).
 
     >>> line = b"x" * 47 + b" http://www.linux-mips.org/m="     # 76 characters
     >>> from urlsift.text.rules import TABLE
@@ -561,11 +563,11 @@ def soft_join(codes: Any, n: int, T: bytes, e: int, lim: int) -> int:
     c = codes[j]
     if c >= 128 or not T[c] & T_BARE:
         return 0
-    if T[c] & T_ALPHA:                  # "http://..." on the next line: a URL of its own
+    if T[c] & T_ALPHA:                  # "http:..." on the next line: a URL of its own
         q = j
         while q < n and q - j <= GLUE_REACH and codes[q] < 128 and T[codes[q]] & T_SCHEME:
             q += 1
-        if q + 1 < n and codes[q] == _COLON and codes[q + 1] == _SLASH:
+        if q < n and codes[q] == _COLON:
             return 0
     return lb
 
