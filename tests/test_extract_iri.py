@@ -8,6 +8,8 @@ when it is a letter, digit or mark, unless it is of a script written without spa
 (kana, CJK, Hangul, Thai...) and glued to an ASCII letter or digit — there it is the
 sentence going on (``見てhttp://example.com谢谢``). Anything else still ends the URL with
 the edit ``cut-at-non-ascii``. Bytes are read as UTF-8; a str's characters as they are.
+(An octet that starts no UTF-8 sequence and is a Latin-1 letter goes on since issue 21,
+written %HH: tests/test_extract_octets.py.)
 
 Offsets are worked out by hand: characters for str, octets for bytes (``例``, ``え``,
 ``パ``, ``ス`` are three octets each in UTF-8, ``é`` two).

@@ -267,3 +267,14 @@ def test_join_urls_sizes_an_encoded_span_for_its_triplets(core_kind):
     want = "http://a/" + "".join(f"%{c:02X}" for c in LETTERS) * 20
     assert cores.build.join_urls(arr, buf, rules.TABLE) == (want + "\n").encode()
     assert [m.url for m in urlsift.extract(buf)] == [want]
+
+
+def test_log_escapes_keep_raw_as_it_stands():
+    # --log-escapes maps a match back to the text as it stands: raw is read as the
+    # builders read a span (it was ASCII with U+FFFD for every non-ASCII octet)
+    buf = b'"GET / HTTP/1.0" 200 1 "http://a.example/caf\xe9/\\x41\xc3\xa9" "UA"'
+    [m] = urlsift.extract(buf, log_escapes=True)
+    # '"GET / HTTP/1.0" 200 1 "' (24); "http://a.example/caf" (20) \xe9 "/" \x41 (4) é (2)
+    assert (m.url, m.start, m.end, m.raw) == (
+        "http://a.example/caf%E9/%41é", 24, 52, "http://a.example/café/\\x41é")
+    assert m.edits == (ENC, NA, "log-escapes")

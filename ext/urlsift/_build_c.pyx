@@ -15,12 +15,16 @@ from cpython cimport array
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t
 from libc.string cimport memchr, memcpy
 
-from urlsift._scan_c cimport _Input, table_ptr
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+
+from urlsift._scan_c cimport _Input, table_ptr, utf8_at
 from urlsift import _scan_py as _twin
 from urlsift import _build_py as _twin_build
 
 cdef extern from "Python.h":
     void *PyUnicode_DATA(object s)
+    int PyUnicode_KIND(object s)
+    void PyUnicode_WRITE(int kind, void *data, Py_ssize_t index, Py_UCS4 value) nogil
     bint PyUnicode_IS_ASCII(object s)
     object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
     object PyUnicode_Substring(object s, Py_ssize_t start, Py_ssize_t end)
@@ -36,9 +40,7 @@ cdef int64_t TRIM_MASK = _twin.TRIM_MASK
 cdef int64_t ENCODED = _twin.ENCODED
 cdef int64_t SOFT_BREAK = _twin.SOFT_BREAK
 cdef int64_t JOINED = _twin.JOINED
-cdef const char *LATIN1 = b"urlsift.latin1"      # the twin's error handlers (registered
-cdef const char *PERCENT = b"urlsift.percent"    # when it was imported, above)
-assert _twin_build.LATIN1 == "urlsift.latin1" and _twin_build.PERCENT == "urlsift.percent"
+cdef const char *HEX = b"0123456789ABCDEF"
 cdef Py_ssize_t N_EDITS = _twin.N_EDITS
 cdef Py_ssize_t EDITS_NON_ASCII = _twin.EDITS_NON_ASCII
 # What the copy of a URL leaves out of its span (``_url_span``'s ``drop``)
@@ -222,20 +224,90 @@ cdef bint encoded(int64_t f) noexcept:
     return (f & ENCODED) != 0 and (f & (WRAPPED | ANGLE)) == 0
 
 
+cdef Py_ssize_t encode_octets(const uint8_t *d, Py_ssize_t a, Py_ssize_t b, bint soft,
+                              uint8_t *dst) noexcept nogil:
+    """The URL of the octets ``d[a:b]`` of an ENCODED span into ``dst`` (room for
+    ``3 * (b - a)``): a UTF-8 sequence as it is, an octet that starts none as ``%HH``
+    (RFC 1738 §2.2; the twin's ``urlsift.percent`` handler), and with ``soft`` each
+    ``=`` + LF or CR LF left out (the twin's unbreak: those are ASCII, never inside a
+    sequence or a triplet). The number of octets written."""
+    cdef Py_ssize_t i = a, o = 0
+    cdef int k
+    cdef uint32_t cp
+    cdef uint8_t c
+    while i < b:
+        c = d[i]
+        if c < 128:
+            if soft and c == 61 and i + 1 < b and d[i + 1] == 10:
+                i += 2
+            elif soft and c == 61 and i + 2 < b and d[i + 1] == 13 and d[i + 2] == 10:
+                i += 3
+            else:
+                dst[o] = c
+                o += 1
+                i += 1
+            continue
+        k = utf8_at(d, i, b, &cp)
+        if k:
+            memcpy(dst + o, d + i, k)
+            o += k
+            i += k
+        else:
+            dst[o] = 37
+            dst[o + 1] = HEX[c >> 4]
+            dst[o + 2] = HEX[c & 15]
+            o += 3
+            i += 1
+    return o
+
+
+cdef str latin1_text(const uint8_t *d, Py_ssize_t n):
+    """``d[:n]`` read as UTF-8, an octet that starts no sequence as its ISO-8859-1
+    character (the twin's ``urlsift.latin1`` handler): ``raw`` of an ENCODED span."""
+    cdef Py_ssize_t i = 0, count = 0
+    cdef uint32_t cp, top = 0
+    cdef int k
+    while i < n:
+        k = utf8_at(d, i, n, &cp) if d[i] >= 128 else 0
+        if k == 0:
+            cp = d[i]
+            k = 1
+        if cp > top:
+            top = cp
+        count += 1
+        i += k
+    cdef object out = PyUnicode_New(count, top)
+    cdef int kind = PyUnicode_KIND(out)
+    cdef void *data = PyUnicode_DATA(out)
+    i = count = 0
+    while i < n:
+        k = utf8_at(d, i, n, &cp) if d[i] >= 128 else 0
+        if k == 0:
+            cp = d[i]
+            k = 1
+        PyUnicode_WRITE(kind, data, count, cp)
+        count += 1
+        i += k
+    return out
+
+
 cdef tuple triple_octets(const uint8_t *data, Py_ssize_t n, const int64_t *t):
-    """(url, raw) of an ENCODED triple over octets: its span copied once and both made
-    from the copy, by the twin's error handlers (``raw``: an octet that starts no UTF-8
-    sequence as its ISO-8859-1 character; ``url``: as %HH, RFC 1738 §2.2)."""
-    cdef Py_ssize_t u0, u1
+    """(url, raw) of an ENCODED triple over octets: its span copied once, and both made
+    from the copy (latin1_text, encode_octets)."""
+    cdef Py_ssize_t u0, u1, m = t[1] - t[0], k
     cdef int squeeze
     _url_span(t[0], t[1], t[2], n, &u0, &u1, &squeeze)
-    cdef bytes span = PyBytes_FromStringAndSize(<const char *>data + t[0], t[1] - t[0])
-    cdef const char *p = PyBytes_AS_STRING(span)
-    cdef str raw = PyUnicode_DecodeUTF8(p, t[1] - t[0], LATIN1)
-    cdef str url = PyUnicode_DecodeUTF8(p + (u0 - t[0]), u1 - u0, PERCENT)
-    if squeeze == DROP_SOFT:
-        url = _twin_build.unbreak(url)
-    return url, raw
+    cdef uint8_t *copy = <uint8_t *>PyMem_Malloc(4 * m + 1)
+    if copy == NULL:
+        raise MemoryError()
+    try:
+        memcpy(copy, data + t[0], m)
+        raw = latin1_text(copy, m)
+        k = encode_octets(copy, u0 - t[0], u1 - t[0], squeeze == DROP_SOFT, copy + m)
+        url = PyUnicode_DecodeUTF8(<const char *>copy + m, k, NULL)
+        return url, raw
+    finally:
+        PyMem_Free(copy)
 
 
 cdef str triple_url(str raw, const int64_t *t, Py_ssize_t u0, Py_ssize_t u1, int squeeze,
@@ -392,7 +464,7 @@ def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t 
         for k in range(first, last):
             _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
             if encoded(a[3 * k + 2]):
-                o += _copy_encoded(dst + o, inp, a + 3 * k)
+                o += _copy_encoded(dst + o, inp, u0, u1, squeeze)
             else:
                 o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
             dst[o] = 10
@@ -402,13 +474,11 @@ def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t 
         inp.close()
 
 
-cdef Py_ssize_t _copy_encoded(uint8_t *dst, _Input inp, const int64_t *t) except -1:
-    """The URL of an ENCODED triple (triple_octets) into ``dst`` as UTF-8; at most three
-    octets per octet of its span (an octet written %HH)."""
-    cdef str url = triple_octets(<const uint8_t *>inp.data, inp.n, t)[0]
-    cdef bytes b = url.encode("utf-8")
-    memcpy(dst, PyBytes_AS_STRING(b), len(b))
-    return len(b)
+cdef inline Py_ssize_t _copy_encoded(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
+                                     int squeeze) noexcept:
+    """The URL of an ENCODED triple (spanning ``[u0, u1)``) into ``dst`` as UTF-8, as
+    triple_octets makes it; at most three octets per octet (an octet written %HH)."""
+    return encode_octets(<const uint8_t *>inp.data, u0, u1, squeeze == DROP_SOFT, dst)
 
 
 cdef inline Py_ssize_t _room(const int64_t *t, Py_ssize_t u0, Py_ssize_t u1) noexcept:
@@ -530,7 +600,7 @@ def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t b
                 elif kinds[j] == F_URL:
                     url_at = o
                     if encoded(a[3 * k + 2]):
-                        o += _copy_encoded(dst + o, inp, a + 3 * k)
+                        o += _copy_encoded(dst + o, inp, u0, u1, squeeze)
                     else:
                         o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
                     if json and not _json_plain(dst + url_at, o - url_at):

@@ -12,8 +12,8 @@ Two flags of a bare span change what is copied (:func:`triple_strings`): JOINED,
 ``=`` + line break (a quoted-printable soft line break, RFC 2045 §6.7 rule 5) is left
 out of the URL; ENCODED (octets only), each octet that starts no UTF-8 sequence is
 written ``%HH`` in the URL (RFC 1738 §2.2) and as its ISO-8859-1 character in ``raw``
-(the codec error handlers ``urlsift.percent`` and ``urlsift.latin1``, which the
-compiled twin uses too).
+(the codec error handlers ``urlsift.percent`` and ``urlsift.latin1``; the compiled
+twin does the same in C: ``encode_octets``, ``latin1_text``).
 
 >>> hay = b"at http://caf\\xe9.example/x ok"
 >>> triple_strings(hay, len(hay), 3, 24, ENCODED, bytes(256))

@@ -10,8 +10,13 @@ it follows in :mod:`urlsift.text.rules`; this module runs it over a text or a fi
 ['ftp://info.cern.ch/pub/www/doc;type=d', 'http://example.com/a']
 
 Matches from bytes carry ``url`` and ``raw`` as ``str``: what a match can contain is
-printable US-ASCII by the end rules (a bare URL ends at a non-ASCII character, a
-wrapper holding one is not a wrapper), so the decoding never fails.
+printable US-ASCII, UTF-8 letters and Latin-1 letters that are no UTF-8 by the end
+rules (a bare URL ends at any other non-ASCII octet, a wrapper holding one is not a
+wrapper), so the decoding never fails: ``url`` writes such an octet ``%HH`` (RFC 1738
+§2.2), ``raw`` shows its ISO-8859-1 character.
+
+>>> [(m.url, m.raw, m.edits) for m in extract(b"see http://a.example/caf\\xe9 now")]
+[('http://a.example/caf%E9', 'http://a.example/café', ('octets-encoded',))]
 """
 from __future__ import annotations
 
@@ -52,9 +57,11 @@ def scan(buffer: Any) -> "array[int]":
 
     One call for a whole buffer (bytes, bytearray, memoryview, mmap or str), the GIL
     released during the walk. ``flags & 0xFF`` holds WRAPPED, PREFIX, WHITESPACE,
-    HYPHEN_BREAK, TRUNCATED; ``flags >> TRIM_SHIFT`` the number of punctuation
-    characters trimmed from the end of a bare URL, so for a flag-free-low-byte bare
-    match the URL is ``buffer[start:end - (flags >> TRIM_SHIFT)]``.
+    HYPHEN_BREAK, TRUNCATED, CUT_NON_ASCII, CUT_UNSAFE, ANGLE; ``(flags >> TRIM_SHIFT)
+    & TRIM_MASK`` the number of characters trimmed from the end of a bare URL; above
+    it ENCODED (octets written %HH in the URL), SOFT_BREAK (the ``=`` of a QP soft line
+    break trimmed) and JOINED (QP soft line breaks inside). For a bare match with no
+    flag but the count (or SOFT_BREAK) the URL is ``buffer[start:end - count]``.
 
     >>> list(scan(b"at http://a.example/x. ok"))
     [3, 22, 256]
