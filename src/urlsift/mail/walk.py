@@ -22,6 +22,7 @@ side by side).
 from __future__ import annotations
 
 import io
+from array import array
 from bisect import bisect_left
 from collections import deque
 from itertools import chain
@@ -257,8 +258,6 @@ def _lines_of(prepared: Any) -> Any:
 
 def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: Any) -> tuple:
     """``keep`` without the URLs of ``<a href="U">U</a>`` texts (the href has said them)."""
-    from array import array
-
     index = checks[0::2]
     sub = array("q")
     for k in index:
