@@ -57,6 +57,12 @@ SHAPES: dict[str, Callable[[int], object]] = {
     "extract: IRI, n 'http://é' bytes": lambda n: list(urlsift.extract("http://é".encode() * n)),
     "extract: n 'x谢' after a URL": lambda n: list(urlsift.extract(("http://a.example/x谢" * n).encode())),
     "extract: n '(' in a URL": lambda n: list(urlsift.extract("http://a/" + "(" * n)),
+    "extract: n Latin-1 letters in a URL": lambda n: list(urlsift.extract(b"http://a/" + b"\xe9" * n)),
+    "extract: n 'http://\\xe9' bytes": lambda n: list(urlsift.extract(b"http://\xe9" * n)),
+    "extract: a URL over n/76 QP lines": lambda n: list(urlsift.extract(
+        "http://a/" + "b" * 66 + "=\n" + ("b" * 75 + "=\n") * (n // 76 + 1))),
+    "extract: n QP lines of 'http://a/x='": lambda n: list(urlsift.extract(
+        ("x" * 65 + " http://a/x=\n") * (n // 77 + 1))),
     "extract: n '<http://a' unclosed": lambda n: list(urlsift.extract("<http://a " * n)),
     "refang: n '[.]'": lambda n: list(urlsift.text.extract_refanged("hxxp://a" + "[.]b" * n)),
     "mail html: n '<a '": lambda n: list(iter_message_urls(

@@ -1,5 +1,7 @@
 """The two builders (Cython ``_build_c`` and pure ``_build_py``) make the same objects
-from the scanner's triples, and neither trusts a triple it was handed.
+from the scanner's triples, and neither trusts a triple it was handed. The texts hold
+octets that are no UTF-8 (written %HH in the URL, RFC 1738 §2.2) and quoted-printable
+soft line breaks (left out of a joined URL, RFC 2045 §6.7 rule 5), issue 21.
 """
 from __future__ import annotations
 
@@ -11,9 +13,23 @@ from hypothesis import given, strategies as st
 from urlsift import _scan_py, _select
 from urlsift._build_py import F_LINE, F_OFFSET, F_URL
 from urlsift.text.match import Match
-from urlsift.text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, WRAPPED
+from urlsift.text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS, WRAPPED
 
-from test_scan_core import texts
+from test_scan_core import octet_texts, qp_texts, texts
+
+#: A str, a bytes of octets, or lines of QP's width: what the twins are given.
+any_texts = st.one_of(texts, octet_texts, qp_texts())
+
+
+def buffers(text):
+    """The forms a text is scanned in: a str as it is and as UTF-8 and Latin-1 octets."""
+    if isinstance(text, bytes):
+        return [text]
+    return [text, text.encode("utf-8"), text.encode("latin-1", "replace")]
+
+
+def scanned(buf, kind="python"):
+    return SCAN[kind].scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
 
 SCAN = _select.twins("_scan")
 TWINS = _select.twins("_build")
@@ -24,12 +40,10 @@ needs_both = [pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not 
 
 @needs_both[0]
 @needs_both[1]
-@given(texts)
+@given(any_texts)
 def test_twins_build_the_same_matches(text):
-    arr = SCAN["python"].scan(text, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
-    data = text.encode("utf-8")
-    arr_b = SCAN["python"].scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
-    for buf, a in ((text, arr), (data, arr_b)):
+    for buf in buffers(text):
+        a = scanned(buf)
         got = {k: m.build(a, buf, 7, Match, _EDITS, TABLE) for k, m in TWINS.items()}
         assert got["cython"] == got["python"]
         assert all(type(m) is Match for m in got["cython"])
@@ -45,12 +59,12 @@ def test_build_rejects_a_wrong_array_or_span(core_kind):
 
 @needs_both[0]
 @needs_both[1]
-@given(texts, st.integers(-2, 8), st.integers(-2, 8))
+@given(any_texts, st.integers(-2, 8), st.integers(-2, 8))
 def test_twins_join_the_same_url_lines(text, first, last):
     # join_urls is the command's fast path: the url of each match and a newline,
     # exactly what build gives, without building the matches.
-    for buf in (text, text.encode("utf-8")):
-        arr = SCAN["python"].scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    for buf in buffers(text):
+        arr = scanned(buf)
         got = {k: m.join_urls(arr, buf, TABLE, first, last) for k, m in TWINS.items()}
         assert got["cython"] == got["python"]
         total = len(arr) // 3
@@ -97,6 +111,37 @@ def test_octets_that_the_scanner_never_reports_mean_the_input_changed(core_kind)
     assert (m.url, m.end, m.edits) == ("http://a.ex\u0129m/", 15, ("non-ascii",))
 
 
+def test_a_span_of_octets_is_read_once_into_both_strings(core_kind):
+    # ENCODED (issue 21): raw shows an octet that starts no UTF-8 sequence as its
+    # ISO-8859-1 character, url writes it %HH (RFC 1738 §2.2); a UTF-8 letter stays one
+    core = TWINS[core_kind]
+    buf = b"x http://a.example/caf\xc3\xa9/na\xefve. y"
+    arr = array("q", [2, 31, _scan_py.ENCODED | 1 << _scan_py.TRIM_SHIFT])
+    [m] = core.build(arr, buf, 0, Match, _EDITS, TABLE)
+    assert (m.url, m.raw, m.end) == ("http://a.example/café/na%EFve",
+                                    "http://a.example/café/naïve.", 31)
+    assert m.edits == ("punctuation-trimmed", "octets-encoded", "non-ascii")
+    assert core.join_urls(arr, buf, TABLE) == "http://a.example/café/na%EFve\n".encode()
+    assert core.join_positions(arr, buf, TABLE, (F_OFFSET, b" ", F_URL, b"\n"), 0, [0, 1]) == \
+        "2 http://a.example/café/na%EFve\n".encode()
+    # on a str the flag changes nothing: a str has characters, not octets
+    [m] = core.build(arr, buf.decode("latin-1"), 0, Match, _EDITS, TABLE)
+    assert m.url == "http://a.example/cafÃ©/naïve"
+
+
+def test_soft_line_breaks_are_left_out_of_a_joined_url(core_kind):
+    # JOINED: each "=" + LF or CR LF inside the URL goes (RFC 2045 §6.7 rule 5), read from
+    # the left ("==\n" keeps one "="); the trimmed end and raw keep theirs
+    core = TWINS[core_kind]
+    for buf in (b"http://a/b=\nc==\r\nd=\n", "http://a/b=\nc==\r\nd=\n"):
+        arr = array("q", [0, 19, _scan_py.JOINED | _scan_py.SOFT_BREAK | 1 << _scan_py.TRIM_SHIFT])
+        [m] = core.build(arr, buf, 0, Match, _EDITS, TABLE)
+        assert (m.url, m.raw) == ("http://a/bc=d", "http://a/b=\nc==\r\nd=")
+        assert m.edits == ("qp-lines-joined", "qp-soft-break")
+        if isinstance(buf, bytes):
+            assert core.join_urls(arr, buf, TABLE) == b"http://a/bc=d\n"
+
+
 def test_squeezed_wrappers_come_out_whole_and_alone(core_kind):
     # the output is sized from the spans (an upper bound): white space squeezed out of a
     # wrapper must shorten it exactly, with nothing left over at the end
@@ -108,13 +153,14 @@ def test_squeezed_wrappers_come_out_whole_and_alone(core_kind):
 
 # ---- --with-position lines made in the core: the same as the matches say -------------
 
-@given(texts, st.integers(0, 3))
+@given(any_texts, st.integers(0, 3))
 def test_join_positions_is_the_matches_with_their_lines(text, base):
     # every core: FILE:LINE:OFFSET:URL for each match, LINE counted as extract_file does
     import urlsift
     core = _select.cores.build
-    for buf in (text, text.encode("utf-8")):
-        arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    for buf in buffers(text):
+        arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
+                                      TEXT_OCTETS)
         state = [base, 7]
         got = core.join_positions(arr, buf, TABLE, POSITIONS, base, state)
         expected, line, pos = [], 7, 0
@@ -129,10 +175,10 @@ def test_join_positions_is_the_matches_with_their_lines(text, base):
 
 @needs_both[0]
 @needs_both[1]
-@given(texts)
+@given(any_texts)
 def test_twins_join_the_same_positions(text):
-    for buf in (text, text.encode("utf-8")):
-        arr = SCAN["python"].scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    for buf in buffers(text):
+        arr = scanned(buf)
         states = {k: [0, 1] for k in TWINS}
         for layout, json in ((POSITIONS, False), (JSONL, True), ((F_OFFSET, b" ", F_URL), False)):
             states = {k: [0, 1] for k in TWINS}

@@ -274,8 +274,10 @@ def test_binary_invalid_utf8_and_empty(cli, tmp_path):
     empty.write_bytes(b"")
     proc = cli("extract", binary, latin, empty)
     assert proc.returncode == 0 and proc.stderr == b""
-    # a non-ASCII octet ends a bare URL (DESIGN.md)
-    assert lines(proc) == ["http://in.binary.example/x", "http://a.example/caf", "http://b.example/ok"]
+    # a non-ASCII octet ends a bare URL (DESIGN.md), but for one that is no UTF-8 and a
+    # Latin-1 letter: it goes on, written %HH (issue 21, RFC 1738 §2.2)
+    assert lines(proc) == ["http://in.binary.example/x", "http://a.example/caf%E9",
+                           "http://b.example/ok"]
     assert cli("extract", empty).stdout == b""
 
 

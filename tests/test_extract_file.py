@@ -111,12 +111,16 @@ def test_empty_file_gives_nothing(tmp_path):
 
 
 def test_binary_file_nul_bytes_and_invalid_utf8(tmp_path):
-    # defined result: control and non-ASCII octets end a URL, the URLs between are found
+    # defined result: control and non-ASCII octets end a URL, the URLs between are found;
+    # an octet that is no UTF-8 but a Latin-1 letter goes on, %-encoded (issue 21):
+    # "\xc3(" is "Ã(", "\xfe\xff" "þÿ" (RFC 1738 §2.2)
     data = b"\x00\xff\xfehttp://a.example/x\x00\x80http://b.example/\xc3(\xfe\xff<URL:ftp://c/\xe9>\x01"
     ms = list(extract_file(write(tmp_path, data)))
-    assert urls(ms) == ["http://a.example/x", "http://b.example/", "ftp://c/"]
+    assert urls(ms) == ["http://a.example/x", "http://b.example/%C3(%FE%FF", "ftp://c/%E9"]
+    assert ms[1].raw == "http://b.example/Ã(þÿ" and ms[1].edits == ("octets-encoded",)
     # a wrapper holding non-ASCII is none: what is left is "URL:" + a bare URL
-    assert ms[2].raw == "URL:ftp://c/" and not ms[2].wrapped
+    assert ms[2].raw == "URL:ftp://c/é" and not ms[2].wrapped
+    assert ms[2].edits == ("prefix-removed", "octets-encoded")
 
 
 def test_a_long_line_without_newline_keeps_memory_bounded(tmp_path):
@@ -246,10 +250,13 @@ def test_mbox_true_walks_a_spool_message_by_message(tmp_path):
     assert [m.url for m in found] == ["http://www.example.org/a/very/long/path?x=1"]
     assert found[0].message_id == "<m1@example.org>"
     # the default (mbox=None) sees the From line and walks it as mail too; mbox=False
-    # scans the raw text, and the soft break cuts the URL
+    # scans the raw text, and the soft break cuts the URL: its "=" is left out and the
+    # cut is said (RFC 2045 §6.7 rule 5; the line, 42 characters, is no QP line of full
+    # width, so the next one is not joined)
     assert list(urlsift.extract_file(spool)) == found
-    assert [m.url for m in urlsift.extract_file(spool, mbox=False)] == [
-        "http://www.example.org/a/very/long/pa="]
+    assert [(m.url, m.raw, m.edits) for m in urlsift.extract_file(spool, mbox=False)] == [
+        ("http://www.example.org/a/very/long/pa", "http://www.example.org/a/very/long/pa=",
+         ("qp-soft-break",))]
 
 
 

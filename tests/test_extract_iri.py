@@ -8,6 +8,8 @@ when it is a letter, digit or mark, unless it is of a script written without spa
 (kana, CJK, Hangul, Thai...) and glued to an ASCII letter or digit — there it is the
 sentence going on (``見てhttp://example.com谢谢``). Anything else still ends the URL with
 the edit ``cut-at-non-ascii``. Bytes are read as UTF-8; a str's characters as they are.
+(An octet that starts no UTF-8 sequence and is a Latin-1 letter goes on since issue 21,
+written %HH: tests/test_extract_octets.py.)
 
 Offsets are worked out by hand: characters for str, octets for bytes (``例``, ``え``,
 ``パ``, ``ス`` are three octets each in UTF-8, ``é`` two).
@@ -75,18 +77,36 @@ def test_what_is_no_letter_still_cuts_and_says_so(ender):
 
 
 @pytest.mark.parametrize("octets", [
-    b"\xe9",                    # latin-1 "é": no UTF-8
-    b"\xc3",                    # a lead octet at the end of the input
-    b"\xc3(",                   # a lead octet without its continuation
-    b"\xc0\xaf",                # overlong "/"
-    b"\xed\xa0\x80",            # an encoded surrogate
-    b"\xf4\x90\x80\x80",        # over U+10FFFF
     b"\x80",                    # a continuation octet alone
+    b"\x93",                    # cp1252's left double quote: punctuation
+    b"\xa0",                    # Latin-1's no-break space
+    b"\xab",                    # "«"
+    b"\xd7",                    # "×": no letter
+    b"\xb2",                    # "²": no letter (a digit to str.isalnum, not to isalpha)
+    b"\xe2\x80\xa6",            # UTF-8 "…": a sequence, and no letter
 ])
-def test_octets_that_are_no_utf8_letter_cut(octets):
+def test_octets_that_are_no_letter_cut(octets):
+    # Neither a UTF-8 letter nor a Latin-1 letter (issue 21 took those on, %-encoded:
+    # tests/test_extract_octets.py): the URL ends there, and says so
     buf = b"at http://a.example/x" + octets
     assert [(m.url, m.end, m.edits) for m in urlsift.extract(buf)] == [
         ("http://a.example/x", 21, (CUT,))]
+
+
+@pytest.mark.parametrize("octets, url, end, edits", [
+    # octets that are no UTF-8 but Latin-1 letters go on, written %HH (issue 21)
+    (b"\xe9", "http://a.example/x%E9", 22, ("octets-encoded",)),
+    (b"\xc3", "http://a.example/x%C3", 22, ("octets-encoded",)),      # a lead octet at the end
+    (b"\xc3(", "http://a.example/x%C3(", 23, ("octets-encoded",)),    # ... without its continuation
+    # an overlong "/": "À" goes on, "¯" (no letter) ends it
+    (b"\xc0\xaf", "http://a.example/x%C0", 22, (CUT, "octets-encoded")),
+    # an encoded surrogate, a code point over U+10FFFF: their first octet is a letter
+    (b"\xed\xa0\x80", "http://a.example/x%ED", 22, (CUT, "octets-encoded")),
+    (b"\xf4\x90\x80\x80", "http://a.example/x%F4", 22, (CUT, "octets-encoded")),
+])
+def test_octets_that_are_no_utf8_but_latin1_letters_go_on_encoded(octets, url, end, edits):
+    buf = b"at http://a.example/x" + octets
+    assert [(m.url, m.end, m.edits) for m in urlsift.extract(buf)] == [(url, end, edits)]
 
 
 def test_strict_drops_an_iri_lenient_keeps_it():

@@ -2,7 +2,9 @@
 
 Random texts are built from the pieces that steer the walk (schemes, colons, wrappers,
 line breaks, trimmed punctuation, enders, non-ASCII), so that most examples hold URLs,
-broken wrappers and near misses rather than noise.
+broken wrappers and near misses rather than noise; octets that are no UTF-8 (Latin-1
+letters and cp1252 punctuation, issue 21) and lines of quoted-printable's width ending
+in ``=`` (RFC 2045 §6.7 rule 5) among them.
 """
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from hypothesis import given, strategies as st
 
 from urlsift import _select
 from urlsift import _scan_py
-from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS
 
 TWINS = _select.twins("_scan")
 # compares the two twins directly: run once, not once per core (conftest)
@@ -27,14 +29,48 @@ PIECES = [
     ",", ";", "!", "?", "'", '"', "(", ")", "[", "]", "{", "|", "\\", "^", "`", "~", "#",
     "%41", " ", "\t", "\n", "\r\n", "\r", "\n\n", "-\n ", "\x00", "\x7f", "é", "日", "\U0001f600",
     "example.com", "@", "=", "&",
+    # Latin-1 letters, cp1252 quotes, a no-break space, "ª", "×", "²" (issue 21); QP breaks
+    "\xe9", "\xc3", "\xff", "\x93", "\x94", "\xa0", "\xaa", "\xd7", "\xb2", "=\n", "=\r\n",
 ]
 texts = st.lists(st.sampled_from(PIECES) | st.text(max_size=3), max_size=40).map("".join)
 ascii_texts = st.lists(st.sampled_from([p for p in PIECES if p.isascii()]), max_size=40).map("".join)
 small = st.integers(min_value=1, max_value=40)
+#: Octets as they come in a file: ASCII pieces, UTF-8 letters and others, Latin-1
+#: octets, sequences cut short or overlong, surrogates.
+BYTE_PIECES = [p.encode("ascii") for p in PIECES if p.isascii()] + [
+    b"\xe9", b"\xc3\xa9", b"\xc3", b"\xc3(", b"\xc0\xaf", b"\xe2\x80\xa6", b"\xed\xa0\x80",
+    b"\xf0\x9f\x98\x80", b"\xf4\x90\x80\x80", b"\x93", b"\xa0", b"\xaa", b"\xb5", b"\xd7", b"\xf7",
+    b"\xe6\x97\xa5", b"caf\xe9", b"stra\xdfe", b"http://a.example/", b"http://caf\xe9.example/x",
+]
+#: ... and a URL with letters, Latin-1 or UTF-8, right after it (most examples)
+URL_OCTETS = [b"http://a.example/", b"ftp://h/", b"\xe9", b"\xc3", b"\xff", b"\xaa", b"a", b"/",
+              b"\xc3\xa9", b"\x93", b".", b")"]
+octet_texts = st.lists(st.sampled_from(BYTE_PIECES) | st.sampled_from(URL_OCTETS)
+                       | st.binary(max_size=3), max_size=40).map(b"".join)
 
 
-def run(kind, buf, start=0, stop=-1, max_wrapper=MAX_WRAPPER, max_length=MAX_LENGTH):
-    return list(TWINS[kind].scan(buf, start, stop, TABLE, KNOWN, max_wrapper, max_length))
+@st.composite
+def qp_texts(draw):
+    """Lines of quoted-printable's width around its limits (71-78 characters), a URL in
+    each, most ending in ``=`` (a soft line break, RFC 2045 §6.7 rule 5), joined by LF
+    or CR LF, random text after: joined, trimmed and refused breaks."""
+    lines = []
+    for _ in range(draw(st.integers(1, 4))):
+        width = draw(st.integers(71, 78))
+        head = draw(st.sampled_from(["", "see ", "x" * 40 + " ", "\x00", "> ", "<URL:"]))
+        url = draw(st.sampled_from(["http://www.linux-mips.org/", "ftp://a.example/p(",
+                                    "mailto:a@b.example", "news:", "http://caf\xe9.example/"]))
+        tail = draw(texts | st.text(alphabet="ab/._-~()=%\xe9\u00df", max_size=30))
+        body = (head + url + tail + "p" * 80)[:width - 1]
+        lines.append(body + draw(st.sampled_from(["=", "=", "=", ".", "p"])))
+    first = draw(st.sampled_from(["", "http://next.example/", " ", "=", ")"]))
+    return draw(st.sampled_from(["\n", "\r\n"])).join(lines) + first + draw(texts)
+
+
+def run(kind, buf, start=0, stop=-1, max_wrapper=MAX_WRAPPER, max_length=MAX_LENGTH,
+        octets=TEXT_OCTETS):
+    return list(TWINS[kind].scan(buf, start, stop, TABLE, KNOWN, max_wrapper, max_length,
+                                 octets))
 
 
 def both(buf, *args):
@@ -63,6 +99,26 @@ def test_twins_agree_on_latin1_bytes(data):
 @given(texts.map(lambda s: s.encode("utf-8")))
 def test_twins_agree_on_utf8_bytes(data):
     r = both(data)
+    assert r["cython"] == r["python"]
+
+
+@needs_both[0]
+@needs_both[1]
+@given(octet_texts)
+def test_twins_agree_on_octets_that_are_no_utf8(data):
+    # the text table (Latin-1 letters %-encoded) and none (the mail walk's): alike
+    for octets in (TEXT_OCTETS, None):
+        r = {kind: run(kind, data, octets=octets) for kind in TWINS}
+        assert r["cython"] == r["python"]
+
+
+@needs_both[0]
+@needs_both[1]
+@given(qp_texts(), st.sampled_from(["str", "latin-1", "utf-8"]), st.booleans())
+def test_twins_agree_on_quoted_printable_lines(text, form, table):
+    buf = text if form == "str" else text.encode(form, "replace")
+    octets = TEXT_OCTETS if table else None
+    r = {kind: run(kind, buf, octets=octets) for kind in TWINS}
     assert r["cython"] == r["python"]
 
 
@@ -121,6 +177,12 @@ def test_scan_rejects_what_is_not_text(core_kind):
 def test_cython_scan_checks_the_table_size():
     with pytest.raises(ValueError, match="256"):
         TWINS["cython"].scan(b"x", 0, -1, b"short", KNOWN, MAX_WRAPPER, MAX_LENGTH)
+
+
+@pytest.mark.parametrize("octets", [b"short", bytearray(256), "x" * 256, 1])
+def test_scan_checks_the_octets_table(core_kind, octets):
+    with pytest.raises(ValueError, match="octets table"):
+        TWINS[core_kind].scan(b"x", 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, octets)
 
 
 def test_the_pure_twin_encodes_a_str_once_for_all_its_pieces():

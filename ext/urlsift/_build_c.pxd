@@ -5,5 +5,7 @@ from libc.stdint cimport uint8_t, int64_t
 cdef str triple_raw(const void *data, int kind, Py_ssize_t n, const int64_t *t,
                     Py_ssize_t *u0, Py_ssize_t *u1, int *squeeze, object text)
 cdef Py_ssize_t edits_index(str url, int64_t f) noexcept
+cdef bint encoded(int64_t f) noexcept
+cdef tuple triple_octets(const uint8_t *data, Py_ssize_t n, const int64_t *t)
 cdef str triple_url(str raw, const int64_t *t, Py_ssize_t u0, Py_ssize_t u1, int squeeze,
                     const uint8_t *T)

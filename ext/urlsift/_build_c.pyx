@@ -15,12 +15,16 @@ from cpython cimport array
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t
 from libc.string cimport memchr, memcpy
 
-from urlsift._scan_c cimport _Input, table_ptr
+from cpython.mem cimport PyMem_Malloc, PyMem_Free
+
+from urlsift._scan_c cimport _Input, table_ptr, utf8_at
 from urlsift import _scan_py as _twin
 from urlsift import _build_py as _twin_build
 
 cdef extern from "Python.h":
     void *PyUnicode_DATA(object s)
+    int PyUnicode_KIND(object s)
+    void PyUnicode_WRITE(int kind, void *data, Py_ssize_t index, Py_UCS4 value) nogil
     bint PyUnicode_IS_ASCII(object s)
     object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
     object PyUnicode_Substring(object s, Py_ssize_t start, Py_ssize_t end)
@@ -31,6 +35,12 @@ cdef int WHITESPACE = _twin.WHITESPACE
 cdef int HYPHEN_BREAK = _twin.HYPHEN_BREAK
 cdef int TRIM_SHIFT = _twin.TRIM_SHIFT
 cdef int ANGLE = _twin.ANGLE
+cdef int HIGH_SHIFT = _twin.HIGH_SHIFT
+cdef int64_t TRIM_MASK = _twin.TRIM_MASK
+cdef int64_t ENCODED = _twin.ENCODED
+cdef int64_t SOFT_BREAK = _twin.SOFT_BREAK
+cdef int64_t JOINED = _twin.JOINED
+cdef const char *HEX = b"0123456789ABCDEF"
 cdef Py_ssize_t N_EDITS = _twin.N_EDITS
 cdef Py_ssize_t EDITS_NON_ASCII = _twin.EDITS_NON_ASCII
 # What the copy of a URL leaves out of its span (``_url_span``'s ``drop``)
@@ -39,6 +49,7 @@ cdef enum:
     DROP_SPACE = 1     # white space inside a wrapper
     DROP_LT = 2        # the "<" of news:<id>
     DROP_QUOTES = 3    # white space and the ">" of reply-quote prefixes inside a wrapper
+    DROP_SOFT = 4      # "=" + LF or CR LF inside a bare URL (JOINED: QP soft line breaks)
 cdef uint8_t T_SPACE = _twin.T_SPACE
 
 
@@ -165,7 +176,7 @@ cdef inline int _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t n, Py_ssiz
     leaves out (``squeeze``: DROP_*); ValueError unless ``0 <= s <= a <= b <= e <= n``
     (the triples may come from a caller)."""
     cdef int low = f & 0xFF
-    cdef int64_t cut = f >> TRIM_SHIFT
+    cdef int64_t cut = (f >> TRIM_SHIFT) & TRIM_MASK
     squeeze[0] = DROP_NONE
     if low & ANGLE:
         a[0] = s
@@ -179,6 +190,8 @@ cdef inline int _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t n, Py_ssiz
     else:
         a[0] = s + (4 if low & PREFIX else 0)
         b[0] = e - cut
+        if f & JOINED:
+            squeeze[0] = DROP_SOFT
     if not (0 <= s <= a[0] <= b[0] <= e <= n):
         raise ValueError(f"span ({s}, {e}) with flags {f} does not fit the input")
     return 0
@@ -198,15 +211,111 @@ cdef str triple_raw(const void *data, int kind, Py_ssize_t n, const int64_t *t,
 
 
 cdef Py_ssize_t edits_index(str url, int64_t f) noexcept:
-    """The twin's edits_index: by the low byte, trimmed or not, non-ASCII or not."""
-    return ((f & 255) * 2 + ((f >> TRIM_SHIFT) > 0)
+    """The twin's edits_index: by the low byte and the high flags, trimmed or not
+    (beyond the ``=`` of a SOFT_BREAK), non-ASCII or not."""
+    return (((((f >> HIGH_SHIFT) & 7) << 8) | (f & 255)) * 2
+            + (((f >> TRIM_SHIFT) & TRIM_MASK) > (1 if f & SOFT_BREAK else 0))
             + (0 if PyUnicode_IS_ASCII(url) else EDITS_NON_ASCII))
+
+
+cdef bint encoded(int64_t f) noexcept:
+    """Is the triple with flags ``f`` a bare one with octets to write %HH (ENCODED)?
+    Over octets, its strings come from triple_octets, not triple_raw/triple_url."""
+    return (f & ENCODED) != 0 and (f & (WRAPPED | ANGLE)) == 0
+
+
+cdef Py_ssize_t encode_octets(const uint8_t *d, Py_ssize_t a, Py_ssize_t b, bint soft,
+                              uint8_t *dst) noexcept nogil:
+    """The URL of the octets ``d[a:b]`` of an ENCODED span into ``dst`` (room for
+    ``3 * (b - a)``): a UTF-8 sequence as it is, an octet that starts none as ``%HH``
+    (RFC 1738 §2.2; the twin's ``urlsift.percent`` handler), and with ``soft`` each
+    ``=`` + LF or CR LF left out (the twin's unbreak: those are ASCII, never inside a
+    sequence or a triplet). The number of octets written."""
+    cdef Py_ssize_t i = a, o = 0
+    cdef int k
+    cdef uint32_t cp
+    cdef uint8_t c
+    while i < b:
+        c = d[i]
+        if c < 128:
+            if soft and c == 61 and i + 1 < b and d[i + 1] == 10:
+                i += 2
+            elif soft and c == 61 and i + 2 < b and d[i + 1] == 13 and d[i + 2] == 10:
+                i += 3
+            else:
+                dst[o] = c
+                o += 1
+                i += 1
+            continue
+        k = utf8_at(d, i, b, &cp)
+        if k:
+            memcpy(dst + o, d + i, k)
+            o += k
+            i += k
+        else:
+            dst[o] = 37
+            dst[o + 1] = HEX[c >> 4]
+            dst[o + 2] = HEX[c & 15]
+            o += 3
+            i += 1
+    return o
+
+
+cdef str latin1_text(const uint8_t *d, Py_ssize_t n):
+    """``d[:n]`` read as UTF-8, an octet that starts no sequence as its ISO-8859-1
+    character (the twin's ``urlsift.latin1`` handler): ``raw`` of an ENCODED span."""
+    cdef Py_ssize_t i = 0, count = 0
+    cdef uint32_t cp, top = 0
+    cdef int k
+    while i < n:
+        k = utf8_at(d, i, n, &cp) if d[i] >= 128 else 0
+        if k == 0:
+            cp = d[i]
+            k = 1
+        if cp > top:
+            top = cp
+        count += 1
+        i += k
+    cdef object out = PyUnicode_New(count, top)
+    cdef int kind = PyUnicode_KIND(out)
+    cdef void *data = PyUnicode_DATA(out)
+    i = count = 0
+    while i < n:
+        k = utf8_at(d, i, n, &cp) if d[i] >= 128 else 0
+        if k == 0:
+            cp = d[i]
+            k = 1
+        PyUnicode_WRITE(kind, data, count, cp)
+        count += 1
+        i += k
+    return out
+
+
+cdef tuple triple_octets(const uint8_t *data, Py_ssize_t n, const int64_t *t):
+    """(url, raw) of an ENCODED triple over octets: its span copied once, and both made
+    from the copy (latin1_text, encode_octets)."""
+    cdef Py_ssize_t u0, u1, m = t[1] - t[0], k
+    cdef int squeeze
+    _url_span(t[0], t[1], t[2], n, &u0, &u1, &squeeze)
+    cdef uint8_t *copy = <uint8_t *>PyMem_Malloc(4 * m + 1)
+    if copy == NULL:
+        raise MemoryError()
+    try:
+        memcpy(copy, data + t[0], m)
+        raw = latin1_text(copy, m)
+        k = encode_octets(copy, u0 - t[0], u1 - t[0], squeeze == DROP_SOFT, copy + m)
+        url = PyUnicode_DecodeUTF8(<const char *>copy + m, k, NULL)
+        return url, raw
+    finally:
+        PyMem_Free(copy)
 
 
 cdef str triple_url(str raw, const int64_t *t, Py_ssize_t u0, Py_ssize_t u1, int squeeze,
                     const uint8_t *T):
     """The URL of the triple at ``t``, cut from its ``raw`` span (see triple_raw)."""
     cdef int64_t s = t[0]
+    if squeeze == DROP_SOFT:          # QP soft line breaks (rare): the twin's unbreak
+        return _twin_build.unbreak(PyUnicode_Substring(raw, u0 - s, len(raw) - (t[1] - u1)))
     if u0 == s and u1 == t[1]:
         return raw
     if squeeze:
@@ -224,9 +333,13 @@ cdef object _match(_Input inp, const int64_t *t, Py_ssize_t offset, object cls, 
     cdef Py_ssize_t u0, u1
     cdef int squeeze
     cdef int low = f & 0xFF
-    cdef str raw = triple_raw(inp.data, inp.kind, inp.n, t, &u0, &u1, &squeeze,
-                              None if inp.has_view else inp.keep)
-    cdef str url = triple_url(raw, t, u0, u1, squeeze, T)
+    cdef str raw, url
+    if encoded(f) and inp.has_view:
+        url, raw = triple_octets(<const uint8_t *>inp.data, inp.n, t)
+    else:
+        raw = triple_raw(inp.data, inp.kind, inp.n, t, &u0, &u1, &squeeze,
+                         None if inp.has_view else inp.keep)
+        url = triple_url(raw, t, u0, u1, squeeze, T)
     return _new(cls, url, t[0] + offset, t[1] + offset, raw, low & WRAPPED, low & HYPHEN_BREAK,
                 <object>PyTuple_GET_ITEM(edits, edits_index(url, f)))
 
@@ -295,13 +408,28 @@ def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edit
 
 cdef inline Py_ssize_t _copy_url(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
                                  int squeeze, const uint8_t *T) noexcept:
-    """The URL at ``[u0, u1)`` into ``dst`` (white space squeezed out of a wrapper); the
-    number of octets written."""
+    """The URL at ``[u0, u1)`` into ``dst`` (white space squeezed out of a wrapper, QP
+    soft line breaks out of a JOINED URL: octets only); the number of octets written."""
     cdef Py_ssize_t i, o = 0
     cdef uint8_t c
+    cdef const uint8_t *d
     if inp.kind == 1 and not squeeze:
         memcpy(dst, <const uint8_t *>inp.data + u0, u1 - u0)
         return u1 - u0
+    if squeeze == DROP_SOFT:          # the twin's unbreak: "=" LF, "=" CR LF, left to right
+        d = <const uint8_t *>inp.data
+        i = u0
+        while i < u1:
+            c = d[i]
+            if c == 61 and i + 1 < u1 and d[i + 1] == 10:
+                i += 2
+            elif c == 61 and i + 2 < u1 and d[i + 1] == 13 and d[i + 2] == 10:
+                i += 3
+            else:
+                dst[o] = c
+                o += 1
+                i += 1
+        return o
     for i in range(u0, u1):
         c = _byte(inp.data, inp.kind, i)
         if not _dropped(c, squeeze, T):
@@ -330,17 +458,32 @@ def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t 
     try:
         for k in range(first, last):
             _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
-            size += u1 - u0 + 1
+            size += _room(a + 3 * k, u0, u1) + 1
         out = PyBytes_FromStringAndSize(NULL, size)
         dst = <uint8_t *>PyBytes_AS_STRING(out)
         for k in range(first, last):
             _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
-            o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
+            if encoded(a[3 * k + 2]):
+                o += _copy_encoded(dst + o, inp, u0, u1, squeeze)
+            else:
+                o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
             dst[o] = 10
             o += 1
         return out if o == size else out[:o]
     finally:
         inp.close()
+
+
+cdef inline Py_ssize_t _copy_encoded(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
+                                     int squeeze) noexcept:
+    """The URL of an ENCODED triple (spanning ``[u0, u1)``) into ``dst`` as UTF-8, as
+    triple_octets makes it; at most three octets per octet (an octet written %HH)."""
+    return encode_octets(<const uint8_t *>inp.data, u0, u1, squeeze == DROP_SOFT, dst)
+
+
+cdef inline Py_ssize_t _room(const int64_t *t, Py_ssize_t u0, Py_ssize_t u1) noexcept:
+    """Room for the URL of the triple at ``t`` (spanning ``[u0, u1)``) in a line."""
+    return 3 * (u1 - u0) if encoded(t[2]) else u1 - u0
 
 
 cdef Py_ssize_t _newlines(_Input inp, Py_ssize_t i, Py_ssize_t stop) noexcept:
@@ -441,7 +584,7 @@ def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t b
     try:
         for k in range(first, last):
             _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
-            size += fixed + (u1 - u0)
+            size += fixed + _room(a + 3 * k, u0, u1)
         out = PyBytes_FromStringAndSize(NULL, size)
         dst = <uint8_t *>PyBytes_AS_STRING(out)
         for k in range(first, last):
@@ -456,7 +599,10 @@ def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t b
                     o += lens[j]
                 elif kinds[j] == F_URL:
                     url_at = o
-                    o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
+                    if encoded(a[3 * k + 2]):
+                        o += _copy_encoded(dst + o, inp, u0, u1, squeeze)
+                    else:
+                        o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
                     if json and not _json_plain(dst + url_at, o - url_at):
                         return None     # the caller writes this piece itself
                 elif kinds[j] == F_LINE:

@@ -17,7 +17,7 @@ from libc.stdint cimport int64_t, uint8_t
 from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memchr, memcmp, memcpy
 
-from urlsift._build_c cimport edits_index, triple_raw, triple_url
+from urlsift._build_c cimport edits_index, encoded, triple_octets, triple_raw, triple_url
 from urlsift._scan_c cimport Out, known_ptr, scan_octets, table_ptr
 
 import threading

@@ -139,8 +139,10 @@ cdef class MailPipeline:
         _swap(&w.msgs, &slot.msgs)
         _swap(&w.names, &slot.names)
         slot.triples.n = 0
+        # no octets table: a part is in its declared charset, and an octet that is no
+        # UTF-8 in a UTF-8 part ends the URL, as email's decoding (U+FFFD) does
         scan_octets(<const uint8_t *>slot.out.p, slot.out.n, 0, slot.out.n, self.T,
-                    self.K, self.m, self.max_wrapper, self.max_length, &slot.triples)
+                    self.K, self.m, self.max_wrapper, self.max_length, NULL, &slot.triples)
         slot.failed = False
         return 0
 

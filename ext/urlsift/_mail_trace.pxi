@@ -205,9 +205,12 @@ def trace(triples, out, segs, msgs, names, piece, Py_ssize_t base, str source, t
             r = s * NSEG
             if sg[r] != i:
                 break
-            raw = triple_raw(o, 1, nout, &tr[3 * k], &u0, &u1, &squeeze, None)
-            url = triple_url(raw, &tr[3 * k], u0, u1, squeeze, T)
             flags = tr[3 * k + 2]
+            if encoded(flags):                  # not from the mail scan (no octets table)
+                url, raw = triple_octets(o, nout, &tr[3 * k])
+            else:
+                raw = triple_raw(o, 1, nout, &tr[3 * k], &u0, &u1, &squeeze, None)
+                url = triple_url(raw, &tr[3 * k], u0, u1, squeeze, T)
             k += 1
             kind = sg[r + 4]
             seg_start = sg[r + 1]

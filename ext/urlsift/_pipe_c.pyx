@@ -27,6 +27,7 @@ import array as _array_mod
 import threading
 
 from urlsift._scan_c cimport Out, known_ptr, scan_octets, boundary_octets
+from urlsift._scan_py import check_octets
 
 cdef array.array _Q = _array_mod.array("q")
 
@@ -39,9 +40,10 @@ cdef struct Slot:
 
 
 cdef class Pipeline:
-    """``Pipeline(buf, block, window, table, known, max_wrapper, max_length, workers)``:
-    the pieces of ``buf`` scanned on ``workers`` threads; ``take()`` the next one, or
-    None after the last; ``close()`` stops the workers (always call it).
+    """``Pipeline(buf, block, window, table, known, max_wrapper, max_length, workers,
+    depth=0, octets=None)``: the pieces of ``buf`` scanned on ``workers`` threads
+    (``octets`` as ``scan`` takes it); ``take()`` the next one, or None after the
+    last; ``close()`` stops the workers (always call it).
 
     >>> from urlsift.text.rules import TABLE, KNOWN
     >>> p = Pipeline(b"a http://x.example/ b\\n" * 3, 8, 64, TABLE, KNOWN, 8192, 65536, 1)
@@ -54,8 +56,10 @@ cdef class Pipeline:
     cdef const uint8_t *d
     cdef Py_ssize_t n, block, window, m, max_wrapper, max_length
     cdef bytes table, known         # kept alive for T and K
+    cdef object octets              # and for O
     cdef const uint8_t *T
     cdef const uint8_t *K
+    cdef const uint8_t *O
     cdef Slot *slots
     cdef Py_ssize_t depth
     cdef PyThread_type_lock claim   # guards cursor, claimed, stopping and the slots' claims
@@ -67,10 +71,15 @@ cdef class Pipeline:
 
     def __cinit__(self, buf, Py_ssize_t block, Py_ssize_t window, bytes table not None,
                   bytes known not None, Py_ssize_t max_wrapper, Py_ssize_t max_length,
-                  int workers, Py_ssize_t depth=0):
+                  int workers, Py_ssize_t depth=0, octets=None):
         cdef Py_ssize_t i
         if PyBytes_GET_SIZE(table) != 256:
             raise ValueError("the policy table must have 256 entries")
+        check_octets(octets)
+        self.octets = octets
+        self.O = NULL
+        if octets is not None:
+            self.O = <const uint8_t *>PyBytes_AS_STRING(octets)
         if block < 1 or window < 1 or workers < 1:
             raise ValueError("block, window and workers must be positive")
         self.threads = []
@@ -136,7 +145,7 @@ cdef class Pipeline:
     cdef void _scan(self, Slot *slot) noexcept nogil:
         slot.out.n = 0
         scan_octets(self.d, self.n, slot.start, slot.stop, self.T, self.K, self.m,
-                    self.max_wrapper, self.max_length, &slot.out)
+                    self.max_wrapper, self.max_length, self.O, &slot.out)
         PyThread_release_lock(slot.ready)
 
     cdef bint _more(self) noexcept nogil:

@@ -160,6 +160,12 @@ cdef int CUT_NON_ASCII = _twin.CUT_NON_ASCII
 cdef int CUT_UNSAFE = _twin.CUT_UNSAFE
 cdef int TRIM_SHIFT = _twin.TRIM_SHIFT
 cdef int QUOTED = _twin.QUOTED
+cdef int64_t ENCODED = _twin.ENCODED
+cdef int64_t SOFT_BREAK = _twin.SOFT_BREAK
+cdef int64_t JOINED = _twin.JOINED
+cdef int64_t TRIM_MASK = _twin.TRIM_MASK
+cdef Py_ssize_t QP_MIN_LINE = _twin.QP_MIN_LINE
+cdef Py_ssize_t QP_MAX_LINE = _twin.QP_MAX_LINE
 cdef uint8_t T_BARE = _twin.T_BARE
 cdef uint8_t T_TRIM = _twin.T_TRIM
 cdef uint8_t T_SCHEME = _twin.T_SCHEME
@@ -479,7 +485,7 @@ cdef Py_ssize_t quote_prefix_end(const char_t *d, const uint8_t *T, Py_ssize_t i
 
 cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, bint slashless,
                         Py_ssize_t lt, Py_ssize_t p, bint is_url,
-                        Py_ssize_t max_wrapper, int *flags_out) noexcept nogil:
+                        Py_ssize_t max_wrapper, int64_t *flags_out) noexcept nogil:
     cdef int flags = WRAPPED, st, breaks = 0
     cdef Py_ssize_t count = 0, i, j, lim
     cdef uint32_t c, c1 = 0, c2 = 0, prev = 58
@@ -542,37 +548,7 @@ cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, bint sl
     return i + 1
 
 
-cdef inline int utf8_at(const uint8_t *d, Py_ssize_t i, Py_ssize_t lim,
-                        uint32_t *cp) noexcept nogil:
-    """Length of the UTF-8 sequence at ``d[i]`` ending by ``lim`` (its code point in
-    ``cp``), or 0 when it is not one (the twin's utf8_at: no overlong, no surrogate)."""
-    cdef uint32_t b0 = d[i], lo = 0x80, hi = 0xBF, c
-    cdef int k, j
-    # RFC 3629 §4: the lead octet says the length; E0, ED, F0, F4 narrow the second octet
-    if 0xC2 <= b0 <= 0xDF:
-        k = 2
-    elif 0xE0 <= b0 <= 0xEF:
-        k = 3
-        lo = 0xA0 if b0 == 0xE0 else 0x80
-        hi = 0x9F if b0 == 0xED else 0xBF
-    elif 0xF0 <= b0 <= 0xF4:
-        k = 4
-        lo = 0x90 if b0 == 0xF0 else 0x80
-        hi = 0x8F if b0 == 0xF4 else 0xBF
-    else:
-        return 0
-    c = b0 & (0x7F >> k)
-    if i + k > lim:
-        return 0
-    for j in range(1, k):
-        b0 = d[i + j]
-        if b0 < lo or b0 > hi:
-            return 0
-        lo = 0x80
-        hi = 0xBF
-        c = (c << 6) | (b0 & 0x3F)
-    cp[0] = c
-    return k
+# utf8_at (RFC 3629) is in _scan_c.pxd: the _build core reads ENCODED spans with it.
 
 
 cdef int letter_at(uint32_t c, uint32_t before, const uint8_t *octets, Py_ssize_t e,
@@ -625,17 +601,23 @@ cdef inline Py_ssize_t ascii_walk(const char_t *d, const uint8_t *T, Py_ssize_t 
 
 cdef inline Py_ssize_t finish(const char_t *d, Py_ssize_t n, const uint8_t *T,
                               Py_ssize_t cs, Py_ssize_t e, Py_ssize_t lim, Py_ssize_t *br,
-                              int *flags_out) noexcept nogil:
+                              int64_t *flags_out, bint soft) noexcept nogil:
     """The end of a bare URL whose walk stopped at ``e`` (``cs``: where its text
     starts; ``br``: the ( ) [ ] seen): trailing TRIM characters and a ``)``/``]``
     without a partner trimmed, flags TRUNCATED / CUT_* and the trim count; -1 when
-    nothing is left."""
+    nothing is left. ``soft``: first the ``=`` of a QP soft line break the walk
+    stopped at (SOFT_BREAK; ``bare`` passes False: it hands such an end to
+    ``bare_iri``, so its compiled copy has no such test)."""
     cdef Py_ssize_t w, op = br[0], cp = br[1], ob = br[2], cb = br[3]
     cdef uint32_t c
-    cdef int flags = 0
+    cdef int64_t flags = 0
     if e == lim and lim < n and (cls(T, d[lim]) & T_BARE):
         flags |= TRUNCATED
     w = e
+    if soft and e < n and d[e - 1] == 61 and (d[e] == 10 or (
+            d[e] == 13 and e + 1 < n and d[e + 1] == 10)):
+        e -= 1
+        flags |= SOFT_BREAK
     while e > cs:
         c = d[e - 1]
         if cls(T, c) & T_TRIM:
@@ -669,7 +651,7 @@ cdef inline Py_ssize_t text_start(const char_t *d, Py_ssize_t n, Py_ssize_t colo
 
 
 cdef Py_ssize_t bare(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t colon,
-                     Py_ssize_t max_length, int *flags_out) noexcept nogil:
+                     Py_ssize_t max_length, int64_t *flags_out) noexcept nogil:
     """The walk end of a bare URL whose scheme ends at ``colon`` (flags in
     ``flags_out``), over ASCII only, or -1: the twin's _bare up to its first non-ASCII
     character (url_end goes on from there). Kept apart from the IRI walk: with it, the
@@ -678,48 +660,103 @@ cdef Py_ssize_t bare(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t
     cdef Py_ssize_t br[4]
     br[0] = br[1] = br[2] = br[3] = 0
     cdef Py_ssize_t e = ascii_walk(d, T, colon + 1, lim, br)
-    return finish(d, n, T, text_start(d, n, colon), e, lim, br, flags_out)
+    return finish(d, n, T, text_start(d, n, colon), e, lim, br, flags_out, False)
+
+
+cdef Py_ssize_t soft_join(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t e,
+                          Py_ssize_t lim) noexcept nogil:
+    """The twin's soft_join: the length of the line break at ``e`` (after ``=``) that
+    the walk steps over as a QP soft line break (1 LF, 2 CR LF), or 0."""
+    cdef Py_ssize_t lb, j, k, q
+    cdef uint32_t c
+    if d[e] == 10:
+        lb = 1
+    elif d[e] == 13 and e + 1 < n and d[e + 1] == 10:
+        lb = 2
+    else:
+        return 0
+    j = e + lb
+    if j >= lim:
+        return 0
+    k = e - 1                           # the "=": where does its line start?
+    while k > 0 and d[k - 1] != 10 and d[k - 1] != 0:
+        if e - k >= QP_MAX_LINE:
+            return 0
+        k -= 1
+    if e - k < QP_MIN_LINE:
+        return 0
+    c = d[j]
+    if c >= 128 or not (T[c] & T_BARE):
+        return 0
+    if T[c] & T_ALPHA:                  # "http:..." on the next line: a URL of its own
+        q = j
+        while q < n and q - j <= GLUE_REACH and d[q] < 128 and (T[d[q]] & T_SCHEME):
+            q += 1
+        if q < n and d[q] == 58:
+            return 0
+    return lb
 
 
 cdef Py_ssize_t bare_iri(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t colon,
-                         Py_ssize_t max_length, bint octets, int *flags_out) noexcept nogil:
-    """``bare`` where a non-ASCII letter, digit or mark goes on (letter_at): the twin's
-    _bare whole. url_end calls it only where ``bare`` stopped at a non-ASCII character."""
+                         Py_ssize_t max_length, bint octets, const uint8_t *O,
+                         int64_t *flags_out) noexcept nogil:
+    """``bare`` where a non-ASCII letter, digit or mark goes on (letter_at), an octet
+    that is no UTF-8 but is in ``O`` (the ``octets`` table; NULL: none; ENCODED), and,
+    when ``O`` says so at ``=``, a QP soft line break (soft_join; JOINED): the twin's
+    _bare whole. url_end calls it only where ``bare`` stopped at a non-ASCII character
+    or at a line break after ``=``."""
     cdef Py_ssize_t lim = n if colon + 1 + max_length > n else colon + 1 + max_length
     cdef Py_ssize_t br[4]
-    cdef int u
+    cdef Py_ssize_t u, end
+    cdef uint32_t c, cp
+    cdef int64_t extra = 0
     br[0] = br[1] = br[2] = br[3] = 0
     cdef Py_ssize_t e = ascii_walk(d, T, colon + 1, lim, br)
-    while e < lim and d[e] >= 128:
-        if char_t is uint8_t:       # (compile-time: one branch per width)
-            u = letter_at(d[e], d[e - 1], d if octets else NULL, e, lim)
-        else:
-            u = letter_at(d[e], d[e - 1], NULL, e, lim)
+    while e < lim:
+        c = d[e]
+        u = 0
+        if c >= 128:
+            if char_t is uint8_t:       # (compile-time: one branch per width)
+                u = letter_at(c, d[e - 1], d if octets else NULL, e, lim)
+                if u == 0 and octets and O != NULL and O[c] and utf8_at(d, e, lim, &cp) == 0:
+                    u = 1               # an octet that is no UTF-8: a Latin-1 letter
+                    extra |= ENCODED
+            else:
+                u = letter_at(c, d[e - 1], NULL, e, lim)
+        elif (c == 10 or c == 13) and d[e - 1] == 61 and O != NULL and O[61]:
+            u = soft_join(d, n, T, e, lim)
+            if u:                       # a QP soft line break inside the URL
+                extra |= JOINED
         if u == 0:
             break
         e = ascii_walk(d, T, e + u, lim, br)
-    return finish(d, n, T, text_start(d, n, colon), e, lim, br, flags_out)
+    end = finish(d, n, T, text_start(d, n, colon), e, lim, br, flags_out, True)
+    flags_out[0] |= extra
+    return end
 
 
 cdef inline Py_ssize_t url_end(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t colon,
-                               Py_ssize_t max_length, bint octets, int *flags_out) noexcept nogil:
-    """The twin's _bare: ``bare``, and where it stopped at a non-ASCII character (or
-    found nothing), ``bare_iri`` from the colon again. That walks an IRI's ASCII head
-    twice, which is cheap (IRIs are rare; the head short); one walk doing both made
-    the ASCII walk of a log 12-25% slower (code generation of the hot loop)."""
+                               Py_ssize_t max_length, bint octets, const uint8_t *O,
+                               int64_t *flags_out) noexcept nogil:
+    """The twin's _bare: ``bare``, and where it stopped at a non-ASCII character, at a
+    line break right after ``=`` (a QP soft line break), or found nothing, ``bare_iri``
+    from the colon again. That walks an IRI's ASCII head twice, which is cheap (IRIs
+    are rare; the head short); one walk doing both made the ASCII walk of a log 12-25%
+    slower (code generation of the hot loop)."""
     cdef Py_ssize_t end = bare(d, n, T, colon, max_length, flags_out)
-    if end < 0 or (end < n and d[end] >= 128):
-        return bare_iri(d, n, T, colon, max_length, octets, flags_out)
+    if end < 0 or (end < n and (d[end] >= 128 or (
+            (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
+        return bare_iri(d, n, T, colon, max_length, octets, O, flags_out)
     return end
 
 
 cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                const uint8_t *T, const uint8_t *known, Py_ssize_t m,
                Py_ssize_t max_wrapper, Py_ssize_t max_length, bint octets,
-               Out *o) noexcept nogil:
+               const uint8_t *O, Out *o) noexcept nogil:
     cdef Py_ssize_t pos = start, limit = start, p, low, s, q, end, depth, k
     cdef bint is_url, glued
-    cdef int flags = 0
+    cdef int64_t flags = 0
     cdef uint8_t att[GLUE_REACH + 1]
     cdef uint8_t seen, whole
     cdef Trie t
@@ -746,7 +783,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                         emit(o, s - 1, end, flags)
                         pos = limit = end
                         continue
-                end = url_end(d, n, T, p, max_length, octets, &flags)
+                end = url_end(d, n, T, p, max_length, octets, O, &flags)
                 if end >= 0:
                     emit(o, s, end, flags)
                     pos = limit = end
@@ -788,7 +825,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                 while q < n and (cls(T, d[q]) & T_SCHEME):
                     q += 1
                 if q < n and d[q] == 58:
-                    end = url_end(d, n, T, q, max_length, octets, &flags)
+                    end = url_end(d, n, T, q, max_length, octets, O, &flags)
                     if end >= 0:
                         emit(o, s, end, flags | PREFIX)
                         pos = limit = end
@@ -804,9 +841,9 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                 emit(o, s, end, ANGLE)
                 pos = limit = end
                 continue
-        end = url_end(d, n, T, p, max_length, octets, &flags)
+        end = url_end(d, n, T, p, max_length, octets, O, &flags)
         if end >= 0 and (glued or (whole & K_SHAPE_ALWAYS)) and not fits(
-                d, T, whole & SHAPE_MASK, p + 1, end - (flags >> TRIM_SHIFT)):
+                d, T, whole & SHAPE_MASK, p + 1, end - ((flags >> TRIM_SHIFT) & TRIM_MASK)):
             end = -1                    # not a URL of its scheme (Makefile:12, file:x)
         if end >= 0:
             emit(o, s, end, flags)
@@ -854,8 +891,9 @@ cdef Py_ssize_t boundary(const char_t *d, Py_ssize_t pos, Py_ssize_t stop,
 
 cdef void scan_octets(const uint8_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                       const uint8_t *T, const uint8_t *known, Py_ssize_t m,
-                      Py_ssize_t max_wrapper, Py_ssize_t max_length, Out *o) noexcept nogil:
-    walk(d, n, start, stop, T, known, m, max_wrapper, max_length, True, o)
+                      Py_ssize_t max_wrapper, Py_ssize_t max_length, const uint8_t *O,
+                      Out *o) noexcept nogil:
+    walk(d, n, start, stop, T, known, m, max_wrapper, max_length, True, O, o)
 
 
 cdef Py_ssize_t boundary_octets(const uint8_t *d, Py_ssize_t pos, Py_ssize_t stop,
@@ -918,11 +956,22 @@ cdef const uint8_t *table_ptr(bytes table) except NULL:
     return <const uint8_t *>PyBytes_AS_STRING(table)
 
 
+cdef const uint8_t *octets_ptr(object octets) except? NULL:
+    """The ``octets`` table's entries, or NULL for None (the twin's check_octets)."""
+    if octets is None:
+        return NULL
+    if not isinstance(octets, bytes) or PyBytes_GET_SIZE(octets) != 256:
+        raise ValueError("the octets table must be None or have 256 entries")
+    return <const uint8_t *>PyBytes_AS_STRING(octets)
+
+
 def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes known not None,
-         Py_ssize_t max_wrapper, Py_ssize_t max_length):
-    """Flat (start, end, flags) triples of the URLs whose colon lies in ``[start, stop)``."""
+         Py_ssize_t max_wrapper, Py_ssize_t max_length, octets=None):
+    """Flat (start, end, flags) triples of the URLs whose colon lies in ``[start, stop)``;
+    ``octets``: see the twin."""
     cdef const uint8_t *T = table_ptr(table)
     cdef const uint8_t *K = known_ptr(known)
+    cdef const uint8_t *O = octets_ptr(octets)
     cdef Py_ssize_t m = PyBytes_GET_SIZE(known)
     cdef _Input inp = _Input(buf)
     cdef Out o
@@ -935,13 +984,13 @@ def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes kno
         with nogil:
             if inp.kind == 1:
                 walk(<const uint8_t *>inp.data, inp.n, start, stop, T, K, m,
-                     max_wrapper, max_length, inp.has_view, &o)
+                     max_wrapper, max_length, inp.has_view, O, &o)
             elif inp.kind == 2:
                 walk(<const uint16_t *>inp.data, inp.n, start, stop, T, K, m,
-                     max_wrapper, max_length, False, &o)
+                     max_wrapper, max_length, False, O, &o)
             else:
                 walk(<const uint32_t *>inp.data, inp.n, start, stop, T, K, m,
-                     max_wrapper, max_length, False, &o)
+                     max_wrapper, max_length, False, O, &o)
         if o.failed:
             raise MemoryError("scan: no memory for the match list")
         result = array.clone(_Q, o.n, False)

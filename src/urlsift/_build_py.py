@@ -7,18 +7,63 @@ white space inside a wrapper (RFC 1738 appendix: "spaces, linebreaks, tabs"), an
 trimmed punctuation after a bare URL. Every span is checked against the buffer before it
 is read, and each span's octets are read once: what a concurrent writer changes in a
 mapped file can change a URL, never the memory around it.
+
+Two flags of a bare span change what is copied (:func:`triple_strings`): JOINED, every
+``=`` + line break (a quoted-printable soft line break, RFC 2045 §6.7 rule 5) is left
+out of the URL; ENCODED (octets only), each octet that starts no UTF-8 sequence is
+written ``%HH`` in the URL (RFC 1738 §2.2) and as its ISO-8859-1 character in ``raw``
+(the codec error handlers ``urlsift.percent`` and ``urlsift.latin1``; the compiled
+twin does the same in C: ``encode_octets``, ``latin1_text``).
+
+>>> hay = b"at http://caf\\xe9.example/x ok"
+>>> triple_strings(hay, len(hay), 3, 24, ENCODED, bytes(256))
+('http://caf%E9.example/x', 'http://café.example/x')
 """
 from __future__ import annotations
 
+import codecs
 import re
 from array import array
 from typing import Any, Optional
 
-from ._scan_py import (ANGLE, EDITS_NON_ASCII, HYPHEN_BREAK, N_EDITS, PREFIX, T_SPACE,
-                       TRIM_SHIFT, WHITESPACE, WRAPPED, _view, count_newlines)
+from ._scan_py import (ANGLE, EDITS_NON_ASCII, ENCODED, HIGH_SHIFT, HYPHEN_BREAK, JOINED,
+                       N_EDITS, PREFIX, SOFT_BREAK, T_SPACE, TRIM_SHIFT, WHITESPACE, WRAPPED,
+                       _view, count_newlines, trim_count)
 
 __all__ = ["F_LINE", "F_OFFSET", "F_URL", "build", "edits_index", "join_positions", "join_urls",
-           "triple_strings", "url_span"]
+           "triple_strings", "url_span", "unbreak", "LATIN1", "PERCENT"]
+
+
+def _latin1(err: UnicodeError) -> tuple[str, int]:
+    """An octet that starts no UTF-8 sequence read as its ISO-8859-1 character."""
+    assert isinstance(err, UnicodeDecodeError)
+    return chr(err.object[err.start]), err.start + 1
+
+
+def _percent(err: UnicodeError) -> tuple[str, int]:
+    """An octet that starts no UTF-8 sequence written ``%HH`` (RFC 1738 §2.2)."""
+    assert isinstance(err, UnicodeDecodeError)
+    return "%%%02X" % err.object[err.start], err.start + 1
+
+
+#: The names of the two error handlers of ENCODED spans: ``raw`` and ``url``. Each
+#: replaces one octet and goes on at the next, so a sequence is read exactly where
+#: the scanner read one (``_scan_py.utf8_at``: RFC 3629, as Python's decoder).
+LATIN1, PERCENT = "urlsift.latin1", "urlsift.percent"
+codecs.register_error(LATIN1, _latin1)
+codecs.register_error(PERCENT, _percent)
+
+_SOFT_BREAK = re.compile("=\r?\n")
+
+
+def unbreak(url: str) -> str:
+    """``url`` without its quoted-printable soft line breaks (``=`` and LF or CR LF,
+    RFC 2045 §6.7 rule 5), read from left to right.
+
+    >>> unbreak("http://a.example/lo=\\nng/pa=\\r\\nth")
+    'http://a.example/long/path'
+    """
+    return _SOFT_BREAK.sub("", url)
 
 
 def url_span(s: int, e: int, f: int) -> tuple[int, int]:
@@ -36,7 +81,7 @@ def url_span(s: int, e: int, f: int) -> tuple[int, int]:
         return s, e - 1
     if low & WRAPPED:
         return s + (5 if low & PREFIX else 1), e - 1
-    return s + (4 if low & PREFIX else 0), e - (f >> TRIM_SHIFT)
+    return s + (4 if low & PREFIX else 0), e - trim_count(f)
 
 
 def _check_span(s: int, e: int, f: int, n: int) -> tuple[int, int]:
@@ -62,8 +107,14 @@ def _text(hay: Any, s: int, e: int) -> str:
 
 def edits_index(url: str, f: int) -> int:
     """Where the edits of a match with flags ``f`` and this ``url`` stand in the edits
-    table (``N_EDITS`` entries): by the low byte, trimmed or not, non-ASCII or not."""
-    return ((f & 255) * 2 + ((f >> TRIM_SHIFT) > 0)
+    table (``N_EDITS`` entries): by the low byte and the three flags from HIGH_SHIFT
+    on, trimmed or not (beyond the ``=`` of a SOFT_BREAK), non-ASCII or not.
+
+    >>> edits_index("http://a/x", SOFT_BREAK | (1 << TRIM_SHIFT)), edits_index("http://a/é", 0)
+    (1024, 4096)
+    """
+    return ((((f >> HIGH_SHIFT) & 7) << 8 | (f & 255)) * 2
+            + (trim_count(f) > (1 if f & SOFT_BREAK else 0))
             + (0 if url.isascii() else EDITS_NON_ASCII))
 
 
@@ -75,18 +126,26 @@ def triple_strings(hay: Any, n: int, s: int, e: int, f: int, table: bytes) -> tu
     ('http://a.example/x', 'http://a.example/x.')
     """
     u0, u1 = _check_span(s, e, f, n)
-    raw = _text(hay, s, e)
     low = f & 0xFF
-    # what is cut at either end is ASCII ("URL:", trimmed punctuation), so the same count
-    # of characters as of octets: a UTF-8 letter inside counts once in raw
-    url = raw[u0 - s:len(raw) - (e - u1)]
-    if (low & (WRAPPED | ANGLE)) and not raw.isascii():
+    bare = not low & (WRAPPED | ANGLE)
+    if bare and f & ENCODED and not isinstance(hay, str):
+        octets = bytes(hay[s:e])                 # read once; both strings made from it
+        raw = octets.decode("utf-8", LATIN1)
+        url = octets[u0 - s:u1 - s].decode("utf-8", PERCENT)
+    else:
+        raw = _text(hay, s, e)
+        # what is cut at either end is ASCII ("URL:", trimmed punctuation), so the same
+        # count of characters as of octets: a UTF-8 letter inside counts once in raw
+        url = raw[u0 - s:len(raw) - (e - u1)]
+    if not bare and not raw.isascii():
         raise OSError(f"the input changed while it was read (a non-ASCII character in {s}..{e})")
     if low & WRAPPED and low & WHITESPACE:
-        quotes = f >> TRIM_SHIFT > 0     # reply-quote prefixes inside: their ">" go too
+        quotes = trim_count(f) > 0     # reply-quote prefixes inside: their ">" go too
         url = "".join(ch for ch in url if not (table[ord(ch)] & T_SPACE or quotes and ch == ">"))
     elif low & ANGLE:
         url = url.replace("<", "")
+    elif bare and f & JOINED:
+        url = unbreak(url)
     return url, raw
 
 

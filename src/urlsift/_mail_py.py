@@ -927,6 +927,7 @@ class MailPipeline:
             raise
         except Exception as exc:   # as the compiled twin keeps it
             return exc
+        # no octets table (_scan_py): a part is decoded by its charset already
         return walked, _scan_py.scan(walked[0], 0, len(walked[0]), *self._scan)
 
     def close(self) -> None:

@@ -15,8 +15,9 @@ __all__ = ["Pipeline"]
 
 
 class Pipeline:
-    """``Pipeline(buf, block, window, table, known, max_wrapper, max_length, workers)``:
-    the pieces of ``buf``; ``take()`` the next one, or None after the last.
+    """``Pipeline(buf, block, window, table, known, max_wrapper, max_length, workers,
+    depth=0, octets=None)``: the pieces of ``buf`` (``octets`` as ``scan`` takes it);
+    ``take()`` the next one, or None after the last.
 
     >>> from urlsift.text.rules import TABLE, KNOWN
     >>> p = Pipeline(b"a http://x.example/ b\\n" * 3, 8, 64, TABLE, KNOWN, 8192, 65536, 1)
@@ -26,17 +27,19 @@ class Pipeline:
     """
 
     def __init__(self, buf: Any, block: int, window: int, table: bytes, known: bytes,
-                 max_wrapper: int, max_length: int, workers: int, depth: int = 0) -> None:
+                 max_wrapper: int, max_length: int, workers: int, depth: int = 0,
+                 octets: Optional[bytes] = None) -> None:
         if not isinstance(table, bytes) or len(table) != 256:
             raise ValueError("the policy table must have 256 entries")
         if block < 1 or window < 1 or workers < 1:
             raise ValueError("block, window and workers must be positive")
         _scan.check_known(known)
+        _scan.check_octets(octets)
         with memoryview(buf) as view:
             self._n = view.nbytes
         self._buf: Any = buf      # as given: the twin scanner reads an mmap without a copy
         self._block, self._window = block, window
-        self._args = (table, known, max_wrapper, max_length)
+        self._args = (table, known, max_wrapper, max_length, octets)
         self._cursor = 0
 
     def _cut(self, a: int) -> int:

@@ -27,6 +27,27 @@ script written without spaces (:data:`UNSPACED`) and follows an ASCII letter or 
 (``見てhttp://example.com谢谢`` gives ``http://example.com``). Anything else over U+007F
 ends the walk with CUT_NON_ASCII. Bytes are read as UTF-8; a str's characters as they are.
 
+The ``octets`` table of :func:`scan` (``rules.TEXT_OCTETS`` for text; None for the
+mail walk, whose parts are decoded by their declared charset and Content-Transfer-
+Encoding, and whose ``email`` path removes reply-quote prefixes before its scan) says
+what more a bare URL goes on over in plain text:
+
+- an octet over 0x7F with a non-zero entry (bytes only; the Latin-1 letters), where it
+  starts no valid UTF-8 sequence (a Latin-1 log: ``http://caf\\xe9.example/x``): the
+  span gets ENCODED, and the builders write each such octet ``%HH`` in the URL (RFC
+  1738 §2.2): ``http://caf%E9.example/x``, not ``http://caf``. Without it such an
+  octet ends the URL with CUT_NON_ASCII;
+- with a non-zero entry at ``=`` (any input), a quoted-printable soft line break (RFC
+  2045 §6.7 rule 5: ``=`` at the end of a line): the walk goes on over a line break
+  (LF or CR LF) right after ``=`` (flag JOINED; the builders leave every ``=`` + line
+  break out of the URL) when the ``=`` ends a line of QP_MIN_LINE to QP_MAX_LINE
+  characters (a line starts after LF or NUL, or at the start of the buffer) and the
+  next line starts with a URL character that does not begin a ``scheme:`` of its own
+  (:func:`soft_join`).
+
+Always (table or not): where a bare URL's walk ends at a line break right after ``=``,
+that ``=`` is trimmed (flag SOFT_BREAK, counted in the trim count).
+
 The known schemes arrive in ``known``, a trie over their names read backwards from
 the colon (:func:`known_blob`), each name with its attributes (K_*): known at all,
 found without ``//``, with an angle id (``news:<id@host>``, flag ANGLE: the URL is the
@@ -47,7 +68,7 @@ from __future__ import annotations
 import sys
 from array import array
 from bisect import bisect_right
-from typing import Any
+from typing import Any, Optional
 
 from ._marks import MARKS
 
@@ -59,10 +80,13 @@ __all__ = [
     "K_KNOWN", "K_SLASHLESS", "K_ANGLE", "K_GLUE", "K_URL", "K_SHAPE_ALWAYS",
     "SHAPE_MASK", "SHAPE_GROUP", "SHAPE_ADDRESS", "SHAPE_PATH",
     "EDITS_NON_ASCII", "utf8_at", "letter_at", "is_mark",
+    "ENCODED", "SOFT_BREAK", "JOINED", "HIGH_SHIFT", "TRIM_MASK", "trim_count", "QP_MIN_LINE",
+    "QP_MAX_LINE", "soft_join",
     "scan", "count_newlines", "next_boundary",
 ]
 
-# ---- flags of a match (low byte); bits 8.. hold the number of trimmed characters ----
+# ---- flags of a match: the low byte, bits TRIM_SHIFT.. the number of trimmed
+# characters (TRIM_MASK), and from HIGH_SHIFT on three more flags ----
 WRAPPED = 1        # <...> around the span
 PREFIX = 2         # "URL:" before the URL (inside a wrapper or bare)
 WHITESPACE = 4     # white space inside the wrapper, to be removed
@@ -75,10 +99,21 @@ TRIM_SHIFT = 8
 #: A wrapper trims nothing, so its count field says something else: QUOTED, reply-quote
 #: prefixes (">" at the start of a line inside it) to leave out of the URL.
 QUOTED = 1 << TRIM_SHIFT
-#: Entries of the edits table the builders take: one per low byte, trimmed or not, and
-#: all of these again (from EDITS_NON_ASCII on) for a URL with non-ASCII letters.
-EDITS_NON_ASCII = 512
+#: The trim count is ``(flags >> TRIM_SHIFT) & TRIM_MASK`` (:func:`trim_count`): the
+#: flags from HIGH_SHIFT on lie above it (the low byte was full).
+HIGH_SHIFT = 48
+TRIM_MASK = (1 << (HIGH_SHIFT - TRIM_SHIFT)) - 1
+ENCODED = 1 << HIGH_SHIFT        # octets that are no UTF-8 in the span: "%HH" in the URL
+SOFT_BREAK = 2 << HIGH_SHIFT     # the "=" of a QP soft line break ended it: trimmed (counted)
+JOINED = 4 << HIGH_SHIFT         # it goes on over QP soft line breaks ("=" + LF, left out)
+#: Entries of the edits table the builders take: one per low byte and high flags (11
+#: bits), trimmed or not, and all of these again (from EDITS_NON_ASCII on) for a URL
+#: with non-ASCII letters (``_build_py.edits_index``).
+EDITS_NON_ASCII = 2 * 256 * 8
 N_EDITS = 2 * EDITS_NON_ASCII
+#: A quoted-printable line broken by a soft line break is at most 76 characters long
+#: with its "=" (RFC 2045 §6.7 rule 5); encoders fill it to 73-76 (a "=XX" is not split).
+QP_MIN_LINE, QP_MAX_LINE = 73, 76
 #: The longest ``<id>`` after ``news:`` or ``mid:`` (an RFC 5322 line).
 MAX_ANGLE = 998
 
@@ -107,7 +142,7 @@ UNSPACED = (0x0E00, 0x0EFF, 0x1000, 0x109F, 0x1100, 0x11FF, 0x1780, 0x17FF,
 
 _COLON, _LT, _GT, _SLASH, _MINUS, _DOT, _AT, _STAR = 58, 60, 62, 47, 45, 46, 64, 42
 _UNDERSCORE = 95
-_LF, _CR, _QUOTE = 10, 13, 34
+_LF, _CR, _QUOTE, _EQUALS = 10, 13, 34, 61
 _OPEN_P, _CLOSE_P, _OPEN_B, _CLOSE_B = 40, 41, 91, 93
 
 
@@ -132,6 +167,16 @@ def _view(buf: Any) -> tuple[Any, Any, Any]:
         return buf, buf, b":"
     data = bytes(memoryview(buf))                                # other buffer objects
     return data, data, b":"
+
+
+def trim_count(flags: int) -> int:
+    """How many characters were trimmed from the end of a bare URL's raw span (for a
+    wrapper: QUOTED or not).
+
+    >>> trim_count(ENCODED | (3 << TRIM_SHIFT) | CUT_UNSAFE)
+    3
+    """
+    return (flags >> TRIM_SHIFT) & TRIM_MASK
 
 
 def _bounds(n: int, start: int, stop: int) -> tuple[int, int]:
@@ -487,16 +532,64 @@ def _unspaced(c: int) -> bool:
     return any(UNSPACED[a] <= c <= UNSPACED[a + 1] for a in range(0, len(UNSPACED), 2))
 
 
+def soft_join(codes: Any, n: int, T: bytes, e: int, lim: int) -> int:
+    """How many characters of line break at ``codes[e]`` (1 for LF, 2 for CR LF) a bare
+    URL's walk steps over, its ``=`` before being a quoted-printable soft line break
+    (RFC 2045 §6.7 rule 5), or 0 when it ends there. It goes on only when all hold:
+
+    - the line of that ``=`` (from after an LF or a NUL, or from the start of the
+      buffer) is QP_MIN_LINE to QP_MAX_LINE characters long with the ``=``, as an
+      encoder fills its lines; a line of prose seldom is, and seldom ends in ``=``;
+    - the next line starts with a URL character (T_BARE), within ``lim``;
+    - that line does not start with ``scheme:`` (a letter, scheme characters and a
+      colon: a list of URLs, one ending in ``=``; also ``host:port``, which then stays
+      cut, said by ``qp-soft-break``).
+
+    >>> line = b"x" * 47 + b" http://www.linux-mips.org/m="     # 76 characters
+    >>> from urlsift.text.rules import TABLE
+    >>> soft_join(line + b"\\nail/x", 82, TABLE, 76, 82), soft_join(b"a http://a/b=\\nc", 16, TABLE, 12, 16)
+    (1, 0)
+    """
+    if codes[e] == _LF:
+        lb = 1
+    elif codes[e] == _CR and e + 1 < n and codes[e + 1] == _LF:
+        lb = 2
+    else:
+        return 0
+    j = e + lb
+    if j >= lim:
+        return 0
+    k = e - 1                           # the "=": where does its line start?
+    while k > 0 and codes[k - 1] != _LF and codes[k - 1] != 0:
+        if e - k >= QP_MAX_LINE:
+            return 0
+        k -= 1
+    if e - k < QP_MIN_LINE:
+        return 0
+    c = codes[j]
+    if c >= 128 or not T[c] & T_BARE:
+        return 0
+    if T[c] & T_ALPHA:                  # "http:..." on the next line: a URL of its own
+        q = j
+        while q < n and q - j <= GLUE_REACH and codes[q] < 128 and T[codes[q]] & T_SCHEME:
+            q += 1
+        if q < n and codes[q] == _COLON:
+            return 0
+    return lb
+
+
 def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int,
-          octets: bool) -> tuple[int, int]:
+          octets: bool, O: Optional[bytes]) -> tuple[int, int]:
     """(walk end, flags with trim count) of a bare URL whose scheme ends at ``colon``,
-    or (-1, 0) when nothing is left after the scheme."""
+    or (-1, 0) when nothing is left after the scheme. ``O``: the ``octets`` table of
+    :func:`scan`, or None."""
     cs = colon + 1
     if cs + 1 < n and codes[cs] == _SLASH and codes[cs + 1] == _SLASH:
         cs += 2
     lim = min(n, colon + 1 + max_length)
     e = colon + 1
     op = cp = ob = cb = 0
+    extra = 0
     while True:
         while e < lim:
             c = codes[e]
@@ -513,16 +606,33 @@ def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int,
                     break           # "](" closing no "[": Markdown's [URL](URL)
                 cb += 1
             e += 1
-        if e < lim and codes[e] >= 128:     # a non-ASCII letter may go on (an IRI)
-            k = letter_at(codes, octets, e, lim)
-            if k:
-                e += k
-                continue
+        if e < lim:
+            c = codes[e]
+            if c >= 128:                    # a non-ASCII letter may go on (an IRI)
+                k = letter_at(codes, octets, e, lim)
+                if not k and octets and O is not None and O[c] \
+                        and utf8_at(codes, e, lim)[1] == 0:
+                    k = 1                   # an octet that is no UTF-8: a Latin-1 letter
+                    extra |= ENCODED
+                if k:
+                    e += k
+                    continue
+            elif (c == _LF or c == _CR) and codes[e - 1] == _EQUALS and O is not None \
+                    and O[_EQUALS]:
+                k = soft_join(codes, n, T, e, lim)
+                if k:                       # a QP soft line break inside the URL
+                    e += k
+                    extra |= JOINED
+                    continue
         break
     flags = 0
     if e == lim and lim < n and codes[lim] < 256 and T[codes[lim]] & T_BARE:
         flags |= TRUNCATED
     w = e
+    if e < n and codes[e - 1] == _EQUALS and (codes[e] == _LF or (
+            codes[e] == _CR and e + 1 < n and codes[e + 1] == _LF)):
+        e -= 1                              # a QP soft line break the walk ended at
+        flags |= SOFT_BREAK
     while e > cs:
         c = codes[e - 1]
         if c < 256 and T[c] & T_TRIM:
@@ -545,19 +655,33 @@ def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int,
             flags |= CUT_NON_ASCII
         elif T[c] & T_WRAP and c != _QUOTE and c != _CLOSE_B:   # "](" is no cut
             flags |= CUT_UNSAFE
-    return w, flags | ((w - e) << TRIM_SHIFT)
+    return w, flags | extra | ((w - e) << TRIM_SHIFT)
+
+
+def check_octets(octets: Optional[bytes]) -> None:
+    """Raise ValueError unless ``octets`` is None or a 256-entry table."""
+    if octets is not None and (not isinstance(octets, bytes) or len(octets) != 256):
+        raise ValueError("the octets table must be None or have 256 entries")
 
 
 def scan(buf: Any, start: int, stop: int, table: bytes, known: bytes,
-         max_wrapper: int, max_length: int) -> "array[int]":
+         max_wrapper: int, max_length: int, octets: Optional[bytes] = None) -> "array[int]":
     """Flat (start, end, flags) triples of the URLs whose colon lies in ``[start, stop)``.
 
     ``stop < 0`` means the end of the buffer; the walk may read past ``stop`` (a
-    wrapper or URL that starts before it is finished whole).
+    wrapper or URL that starts before it is finished whole). ``octets``: None, or 256
+    entries: non-zero for an octet over 0x7F that continues a bare URL in bytes input,
+    %-encoded (flag ENCODED), where it starts no UTF-8 sequence; non-zero at ``=`` to
+    join lines over QP soft line breaks (flag JOINED); see the module's docstring.
+
+    >>> from urlsift.text.rules import TABLE, KNOWN, TEXT_OCTETS
+    >>> list(scan(b"at http://caf\\xe9.example/x ok", 0, -1, TABLE, KNOWN, 8192, 65536, TEXT_OCTETS))
+    [3, 24, 281474976710656]
     """
     check_known(known)
+    check_octets(octets)
     codes, hay, colon = _view(buf)
-    octets = colon != ":"
+    is_octets = colon != ":"
     n = len(codes)
     T = table
     out = array("q")
@@ -611,7 +735,7 @@ def scan(buf: Any, start: int, stop: int, table: bytes, known: bytes,
                 while q < n and codes[q] < 256 and T[codes[q]] & T_SCHEME:
                     q += 1
                 if q < n and codes[q] == _COLON:
-                    end, flags = _bare(codes, n, T, q, max_length, octets)
+                    end, flags = _bare(codes, n, T, q, max_length, is_octets, octets)
                     if end >= 0:
                         out.extend((s, end, flags | PREFIX))
                         pos = limit = end
@@ -628,9 +752,9 @@ def scan(buf: Any, start: int, stop: int, table: bytes, known: bytes,
                     out.extend((s, end, ANGLE))
                     pos = limit = end
                     continue
-        end, flags = _bare(codes, n, T, p, max_length, octets)
+        end, flags = _bare(codes, n, T, p, max_length, is_octets, octets)
         if end >= 0 and (glued or whole & K_SHAPE_ALWAYS) and not _fits(
-                codes, T, whole & SHAPE_MASK, p + 1, end - (flags >> TRIM_SHIFT)):
+                codes, T, whole & SHAPE_MASK, p + 1, end - trim_count(flags)):
             end = -1                    # not a URL of its scheme (Makefile:12, file:x)
         if end >= 0:
             out.extend((s, end, flags))

@@ -41,7 +41,7 @@ from ..text.extraction import _filter
 from ..text.extraction import extract_file as extract_text_file
 from ..text.files import LOOKAHEAD, match_lists
 from ..text.jsonpieces import piece_matches
-from ..text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+from ..text.rules import KNOWN, TEXT_OCTETS, MAX_LENGTH, MAX_WRAPPER, TABLE
 
 __all__ = ["Options", "PART_COLUMNS", "frame", "split_at", "mbox_split_at", "scan_text_block",
            "fix_text_block", "next_carry", "scan_text_file", "scan_mbox_range",
@@ -152,7 +152,7 @@ def scan_text_block(fs: Any, path: str, name: str, lo: int, hi: int, size: int,
 
     n = stop - start
     core = cores.scan
-    arr = core.scan(buf, 0, n, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    arr = core.scan(buf, 0, n, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
     newlines = np.flatnonzero(np.frombuffer(buf, dtype=np.uint8, count=n) == 10)
     summary = (len(newlines), start + arr[-3] if arr else -1, start + arr[-2] if arr else -1)
     found = piece_matches(buf, 0, n, start, 0, arr)   # JSON escapes read (text.jsonpieces)

@@ -244,8 +244,10 @@ def iso_date(value: Any) -> Optional[str]:
 
 def _scan(text: str, opts: _Options, *, quoted: bool) -> Iterator[tuple]:
     """(match, start, end, raw, refanged) of the URLs in ``text``; offsets into ``text``."""
+    # decoded: scanned as the walk scans a part (urlsift._scan_py, the octets table)
     for m, start, end, refanged in extract_rewritten(text, quoted=quoted, refang=opts.refang,
-                                                     schemes=opts.schemes, valid=opts.valid):
+                                                     schemes=opts.schemes, valid=opts.valid,
+                                                     decoded=True):
         yield m, start, end, text[start:end], refanged
 
 

@@ -30,7 +30,7 @@ from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from .._select import cores
 from ..text.bom import bom_length
-from ..text.extraction import _filter, scan, url_lines_of
+from ..text.extraction import _filter, url_lines_of
 from ..text.jsonescapes import has_json_escapes, run_starts
 from ..text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 from . import spool
@@ -146,7 +146,14 @@ def _prepared(piece: bytes, whole: bool = False) -> Any:
         raise
     except Exception as exc:
         return exc
-    return walked, scan(walked[0])
+    return walked, _scan_text(walked[0])
+
+
+def _scan_text(text: Any) -> "array[int]":
+    """The scan of a walk's text, as the compiled MailPipeline scans it: without the
+    octets table of plain text (its parts are decoded by their charset and transfer
+    encoding; ``urlsift._scan_py``), as the ``email`` path scans (``decoded=True``)."""
+    return cores.scan.scan(text, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
 
 
 def _traced(piece: bytes, base: int, name: str, opts: _Options,

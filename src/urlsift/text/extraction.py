@@ -10,12 +10,18 @@ it follows in :mod:`urlsift.text.rules`; this module runs it over a text or a fi
 ['ftp://info.cern.ch/pub/www/doc;type=d', 'http://example.com/a']
 
 Matches from bytes carry ``url`` and ``raw`` as ``str``: what a match can contain is
-printable US-ASCII by the end rules (a bare URL ends at a non-ASCII character, a
-wrapper holding one is not a wrapper), so the decoding never fails.
+printable US-ASCII, UTF-8 letters and Latin-1 letters that are no UTF-8 by the end
+rules (a bare URL ends at any other non-ASCII octet, a wrapper holding one is not a
+wrapper), so the decoding never fails: ``url`` writes such an octet ``%HH`` (RFC 1738
+§2.2), ``raw`` shows its ISO-8859-1 character.
+
+>>> [(m.url, m.raw, m.edits) for m in extract(b"see http://a.example/caf\\xe9 now")]
+[('http://a.example/caf%E9', 'http://a.example/café', ('octets-encoded',))]
 """
 from __future__ import annotations
 
 from array import array
+from functools import partial
 from itertools import chain
 from typing import Any, Iterable, Iterator, Optional
 
@@ -24,9 +30,10 @@ from ..model.parsing import is_valid
 from .files import match_lists, scan_buffer, scan_file
 from .logescapes import mapped, unescape_log
 from .match import Match
-from .rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+from .rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS
 
-__all__ = ["Match", "scan", "extract", "extract_file", "matches_of", "url_lines_of"]
+__all__ = ["Match", "scan", "extract", "extract_with", "extract_file", "matches_of",
+           "url_lines_of"]
 
 def _filter(lists: Iterable[list[Match]], schemes: Optional[Iterable[str]],
             valid: Optional[str]) -> Iterator[Match]:
@@ -50,15 +57,18 @@ def scan(buffer: Any) -> "array[int]":
 
     One call for a whole buffer (bytes, bytearray, memoryview, mmap or str), the GIL
     released during the walk: the spans of the text as it stands, so a URL written with
-    JSON escapes (``https:\\/\\/...``), which :func:`extract` reads, is not among them. ``flags & 0xFF`` holds WRAPPED, PREFIX, WHITESPACE,
-    HYPHEN_BREAK, TRUNCATED; ``flags >> TRIM_SHIFT`` the number of punctuation
-    characters trimmed from the end of a bare URL, so for a flag-free-low-byte bare
-    match the URL is ``buffer[start:end - (flags >> TRIM_SHIFT)]``.
+    JSON escapes (``https:\\/\\/...``), which :func:`extract` reads, is not among them.
+    ``flags & 0xFF`` holds WRAPPED, PREFIX, WHITESPACE, HYPHEN_BREAK, TRUNCATED,
+    CUT_NON_ASCII, CUT_UNSAFE, ANGLE; ``(flags >> TRIM_SHIFT) & TRIM_MASK`` the number of
+    characters trimmed from the end of a bare URL; above it ENCODED (octets written %HH
+    in the URL), SOFT_BREAK (the ``=`` of a QP soft line break trimmed) and JOINED (QP
+    soft line breaks inside). For a bare match with no flag but the count (or
+    SOFT_BREAK) the URL is ``buffer[start:end - count]``.
 
     >>> list(scan(b"at http://a.example/x. ok"))
     [3, 22, 256]
     """
-    return cores.scan.scan(buffer, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    return cores.scan.scan(buffer, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
 
 
 def matches_of(buffer: Any, triples: "array[int]", *, schemes: Optional[Iterable[str]] = None,
@@ -85,8 +95,9 @@ def url_lines_of(buffer: Any, triples: "array[int]", first: int = 0, last: int =
     return cores.build.join_urls(triples, buffer, TABLE, first, last)
 
 
-def _scan_range(buffer: Any, start: int, stop: int) -> "array[int]":
-    return cores.scan.scan(buffer, start, stop, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+def _scan_range(buffer: Any, start: int, stop: int,
+                octets: Optional[bytes] = TEXT_OCTETS) -> "array[int]":
+    return cores.scan.scan(buffer, start, stop, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, octets)
 
 
 def _is_buffer(obj: Any) -> bool:
@@ -117,6 +128,18 @@ def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
     >>> [(m.url, m.start, m.end) for m in extract('{"u":"https:\\\\/\\\\/a.example\\\\/x"}')]
     [('https://a.example/x', 6, 28)]
     """
+    return extract_with(text_or_bytes, schemes, valid, log_escapes, TEXT_OCTETS)
+
+
+def extract_with(text_or_bytes: Any, schemes: Optional[Iterable[str]], valid: Optional[str],
+                 log_escapes: bool, octets: Optional[bytes]) -> Iterator[Match]:
+    """:func:`extract` with the scanner's ``octets`` table given (``rules.TEXT_OCTETS``
+    for plain text; None for a mail part, decoded already: no octet read as Latin-1, no
+    quoted-printable soft line break joined; ``_scan_py``'s docstring).
+
+    >>> [m.url for m in extract_with("x http://a.example/p ", None, None, False, None)]
+    ['http://a.example/p']
+    """
     check_valid(valid)
     text = text_or_bytes
     if not isinstance(text, (str, bytes, bytearray, memoryview)) and not _is_buffer(text):
@@ -128,13 +151,14 @@ def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
         original: Any = text if isinstance(text, (str, bytes)) else bytes(text)
         new, emap = unescape_log(original)
         if emap:
-            return (mapped(m, original, emap) for m in extract(new, schemes=schemes, valid=valid))
+            return (mapped(m, original, emap)
+                    for m in extract_with(new, schemes, valid, False, octets))
     if isinstance(text, str):
         n = len(text)
     else:
         with memoryview(text) as view:
             n = view.nbytes
-    return _filter(scan_buffer(text, n, scan=_scan_range), schemes, valid)
+    return _filter(scan_buffer(text, n, scan=partial(_scan_range, octets=octets)), schemes, valid)
 
 
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,

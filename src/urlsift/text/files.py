@@ -25,7 +25,7 @@ from .jsonpieces import chunked, piece_matches
 from .jsonpieces import url_lines as found_lines
 from .mapping import Watch
 from .match import Match
-from .rules import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+from .rules import _EDITS, CHUNK, KNOWN, TEXT_OCTETS, MAX_LENGTH, MAX_WRAPPER, TABLE
 
 __all__ = ["check_counts", "F_LINE", "F_OFFSET", "F_URL", "scan_file", "url_lines", "position_lines", "scan_buffer", "BLOCK_SIZE", "PIECE_SIZE", "WINDOW"]
 
@@ -76,7 +76,7 @@ def _cut_before(buf: Any, limit: int, force: bool = True) -> int:
 
 
 def _scan_piece(buf: Any, a: int, b: int) -> "array[int]":
-    return cores.scan.scan(buf, a, b, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    return cores.scan.scan(buf, a, b, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
 
 
 def _kept(arr: "array[int]", last_end: int) -> tuple[int, int]:
@@ -220,7 +220,7 @@ def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
         # one builds the matches (that needs the GIL) and scans too while it would wait.
         workers = min(jobs - 1, -(-n // block))      # no more threads than pieces
         pipe = cores.pipe.Pipeline(mm, block, WINDOW, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
-                                   workers)
+                                   workers, octets=TEXT_OCTETS)
         try:
             while True:
                 watch.check()     # the pure Pipeline scans the next piece in take()

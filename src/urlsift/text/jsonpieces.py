@@ -26,7 +26,7 @@ from typing import Any, Iterator, Optional
 from .._select import cores
 from .jsonescapes import EDIT_JSON_ESCAPES, REACH, JsonMap, has_json_escapes, unescape_json
 from .match import Match
-from .rules import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+from .rules import _EDITS, CHUNK, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS
 
 __all__ = ["LOOKAHEAD", "piece_matches", "chunked", "url_lines"]
 
@@ -54,7 +54,7 @@ def piece_matches(buf: Any, a: int, b: int, base: int, last_end: int,
         # those), so read it whole
         text, new, jmap = _rewritten(buf, a, min(n, b + 6 * LOOKAHEAD))
     stop = jmap.new_offset(b - a)
-    spans = cores.scan.scan(new, 0, stop, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    spans = cores.scan.scan(new, 0, stop, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
     found = cores.build.build(spans, new, 0, Match, _EDITS, TABLE, 0, len(spans) // 3)
     is_str = isinstance(text, str)
     out = []

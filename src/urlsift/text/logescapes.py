@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from .._build_py import LATIN1
 from .edits import EditMap, T, apply_edits
 from .match import Match
 
@@ -55,7 +56,9 @@ def mapped(m: Match, original: Any, emap: EditMap) -> Match:
     and the edit ``log-escapes`` when its span there holds one."""
     start, end = emap.start(m.start), emap.end(m.end)
     raw = original[start:end]
-    raw_text = raw if isinstance(raw, str) else bytes(raw).decode("ascii", "replace")
+    # as the builders read a span: UTF-8, an octet that starts no sequence as its
+    # ISO-8859-1 character (never U+FFFD: raw is the text as it stands)
+    raw_text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8", LATIN1)
     edits = m.edits + (EDIT_LOG_ESCAPES,) if escaped(raw) else m.edits
     return Match(m.url, start, end, raw_text, m.wrapped, m.hyphen_break, edits, m.line)
 

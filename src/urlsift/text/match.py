@@ -18,9 +18,12 @@ class Match(tuple):
     """One URL found in text. Immutable (a tuple underneath, no per-instance dict).
 
     ``url`` is the URL with wrapper and white space removed and trailing punctuation
-    trimmed; ``raw`` the span ``input[start:end]`` as it stands (wrapper, white space
-    and trimmed punctuation included); ``edits`` names what turned ``raw`` into ``url``;
-    ``line`` is the 1-based line of ``start`` when asked for (extract_file), else None.
+    trimmed (octets that are no UTF-8 written ``%HH``, quoted-printable soft line breaks
+    left out); ``raw`` the span ``input[start:end]`` as it stands (wrapper, white space
+    and trimmed punctuation included; from bytes, UTF-8 with an octet that starts no
+    sequence shown as its ISO-8859-1 character); ``edits`` names what turned ``raw``
+    into ``url``; ``line`` is the 1-based line of ``start`` when asked for
+    (extract_file), else None.
 
     >>> from urlsift import extract
     >>> m = next(extract("see <URL:http://a.example/x-\\n y>"))

@@ -11,22 +11,25 @@ from __future__ import annotations
 from typing import Any, Iterable, Iterator, Optional
 
 from .edits import EditMap, T, unquote_replies
-from .extraction import extract
+from .extraction import extract_with
 from .logescapes import EDIT_LOG_ESCAPES, escaped, unescape_log
 from .match import Match
 from .refang import refang as refang_text
+from .rules import TEXT_OCTETS
 
 __all__ = ["extract_rewritten"]
 
 
 def extract_rewritten(text: T, *, quoted: bool = False, refang: bool = False,
                       schemes: Optional[Iterable[str]] = None,
-                      valid: Optional[str] = None,
-                      log_escapes: bool = False) -> Iterator[tuple[Any, int, int, bool]]:
+                      valid: Optional[str] = None, log_escapes: bool = False,
+                      decoded: bool = False) -> Iterator[tuple[Any, int, int, bool]]:
     """``(match, start, end, refanged)`` for the URLs of ``text`` after reading log
     escapes (``\\xHH``), removing reply quotes and/or refanging, in that order;
     ``start``/``end`` point into the original ``text``. A match whose original span held
-    a log escape carries the edit ``log-escapes``."""
+    a log escape carries the edit ``log-escapes``. ``decoded``: ``text`` is a mail part,
+    decoded by its charset and transfer encoding already, and scanned as the mail walk
+    scans one (no octet read as Latin-1, no quoted-printable soft line break joined)."""
     original = text
     text, lmap = unescape_log(text) if log_escapes else (text, EditMap())
     work, qmap = unquote_replies(text) if quoted else (text, EditMap())
@@ -34,7 +37,7 @@ def extract_rewritten(text: T, *, quoted: bool = False, refang: bool = False,
     rmap = EditMap()
     if refang:
         work, rmap = refang_text(work)
-    for m in extract(work, schemes=schemes, valid=valid):
+    for m in extract_with(work, schemes, valid, False, None if decoded else TEXT_OCTETS):
         start, end = m.start, m.end
         refanged = False
         if rmap:

@@ -14,21 +14,23 @@ from __future__ import annotations
 from importlib import resources
 
 from .. import charclass as cc
-from .._scan_py import (ANGLE, CUT_NON_ASCII, CUT_UNSAFE, EDITS_NON_ASCII, HYPHEN_BREAK,
-                        K_ANGLE, K_GLUE, K_KNOWN, K_SHAPE_ALWAYS, K_SLASHLESS, K_URL,
-                        N_EDITS, PREFIX, SHAPE_ADDRESS, SHAPE_GROUP, SHAPE_PATH,
-                        T_ALPHA, T_BARE, T_PLAIN, T_SCHEME, T_SPACE, T_SPLIT, T_TRIM, T_WRAP,
-                        TRIM_SHIFT, TRUNCATED, WHITESPACE, WRAPPED, known_blob)
+from .._scan_py import (ANGLE, CUT_NON_ASCII, CUT_UNSAFE, EDITS_NON_ASCII, ENCODED,
+                        HIGH_SHIFT, HYPHEN_BREAK, JOINED, K_ANGLE, K_GLUE, K_KNOWN,
+                        K_SHAPE_ALWAYS, K_SLASHLESS, K_URL, N_EDITS, PREFIX, SHAPE_ADDRESS,
+                        SHAPE_GROUP, SHAPE_PATH, SOFT_BREAK, T_ALPHA, T_BARE, T_PLAIN,
+                        T_SCHEME, T_SPACE, T_SPLIT, T_TRIM, T_WRAP, TRIM_MASK, TRIM_SHIFT,
+                        TRUNCATED, WHITESPACE, WRAPPED, known_blob)
 from ..model.registry import registered
 
 __all__ = [
     "KNOWN_WITHOUT_SLASHES", "TRIMMED", "WHITE_SPACE", "MAX_WRAPPER", "MAX_LENGTH", "TABLE",
     "KNOWN", "KNOWN_SCHEMES", "CHUNK", "EDIT_WRAPPER", "EDIT_PREFIX", "EDIT_WHITESPACE", "EDIT_TRIMMED",
     "EDIT_TRUNCATED", "EDIT_CUT_NON_ASCII", "EDIT_CUT_UNSAFE", "EDIT_ANGLE", "EDIT_QUOTES", "EDIT_NON_ASCII",
+    "EDIT_OCTETS", "EDIT_SOFT_BREAK", "EDIT_JOINED", "LETTER_OCTETS", "TEXT_OCTETS",
     "ANGLE_ID_SCHEMES", "GLUED_SCHEMES", "SCHEME_ATTRIBUTES",
     # the flags of a scanned span (the core's, named here for users of scan())
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
-    "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT",
+    "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT", "TRIM_MASK", "ENCODED", "SOFT_BREAK", "JOINED",
 ]
 
 #: Schemes found without ``//`` after the colon (DESIGN "Extraction from text"):
@@ -74,6 +76,31 @@ EDIT_QUOTES = "quote-prefixes-removed"
 #: Not an edit either: the URL holds non-ASCII letters, as written (an IRI, RFC 3987;
 #: RFC 1738 §2.2 would have them %-encoded, so ``valid="strict"`` drops it).
 EDIT_NON_ASCII = "non-ascii"
+#: Octets of the input that are no UTF-8 (a Latin-1 log's ``caf\xe9``) went on with the
+#: URL and are written ``%HH`` in ``url`` (RFC 1738 §2.2: "Octets must be encoded if
+#: they have no corresponding graphic character within the US-ASCII coded character
+#: set"); ``raw`` shows each as its ISO-8859-1 character. Bytes input only.
+EDIT_OCTETS = "octets-encoded"
+#: The URL's walk ended at ``=`` + line break, a quoted-printable soft line break (RFC
+#: 2045 §6.7 rule 5): the ``=`` is left out of ``url``, which may go on on the next line.
+EDIT_SOFT_BREAK = "qp-soft-break"
+#: The URL went on over quoted-printable soft line breaks (a line of QP's width ending
+#: in ``=``); each ``=`` and line break is left out of ``url``.
+EDIT_JOINED = "qp-lines-joined"
+
+#: Octets over 0x7F that go on with a bare URL in bytes input where they start no UTF-8
+#: sequence, written ``%HH`` in the URL (the scanner's ``octets`` table): the letters
+#: of ISO-8859-1, i.e. 0xC0-0xFF but 0xD7 (×) and 0xF7 (÷), and 0xAA (ª), 0xB5 (µ),
+#: 0xBA (º), which Unicode calls letters too (as the IRI rule does for their UTF-8
+#: forms). cp1252's punctuation (0x80-0x9F: quotes, dashes), the no-break space 0xA0,
+#: « », ², ½ and every other non-letter end the URL as before (``cut-at-non-ascii``).
+LETTER_OCTETS: frozenset[int] = frozenset(c for c in range(0x80, 0x100) if chr(c).isalpha())
+#: The scanner's ``octets`` table for plain text (``_scan_py.scan``): LETTER_OCTETS, and
+#: ``=``: a line of quoted-printable's width ending in ``=`` (a soft line break, RFC
+#: 2045 §6.7 rule 5) may go on with the next (``qp-lines-joined``). The mail walk
+#: passes none: its parts are decoded already, and its ``email`` path takes reply-quote
+#: prefixes off every line before the scan, which would change a line's width.
+TEXT_OCTETS: bytes = bytes(int(c in LETTER_OCTETS or c == ord("=")) for c in range(256))
 
 
 def _policy_table() -> bytes:
@@ -148,33 +175,51 @@ SCHEME_ATTRIBUTES: dict[str, int] = _scheme_attributes()
 KNOWN: bytes = known_blob(SCHEME_ATTRIBUTES)
 
 
-def _edits_for(low: int, trimmed: bool, non_ascii: bool) -> tuple[str, ...]:
+def _edits_for(bits: int, trimmed: bool, non_ascii: bool) -> tuple[str, ...]:
+    """The edits of a match whose flags, the trim count aside, are ``bits`` (the low
+    byte, and the flags from HIGH_SHIFT on shifted down to bit 8)."""
+    high = bits << (HIGH_SHIFT - 8)
     out = []
-    if low & WRAPPED:
+    if bits & WRAPPED:
         out.append(EDIT_WRAPPER)
-    elif low & PREFIX:
+    elif bits & PREFIX:
         out.append(EDIT_PREFIX)
-    if low & WHITESPACE:
+    if bits & WHITESPACE:
         out.append(EDIT_WHITESPACE)
+    if high & JOINED:
+        out.append(EDIT_JOINED)
+    if high & SOFT_BREAK:
+        out.append(EDIT_SOFT_BREAK)
     if trimmed:      # a wrapper's count field counts reply-quote prefixes, not trims
-        out.append(EDIT_QUOTES if low & WRAPPED else EDIT_TRIMMED)
-    if low & TRUNCATED:
+        out.append(EDIT_QUOTES if bits & WRAPPED else EDIT_TRIMMED)
+    if bits & TRUNCATED:
         out.append(EDIT_TRUNCATED)
-    if low & CUT_NON_ASCII:
+    if bits & CUT_NON_ASCII:
         out.append(EDIT_CUT_NON_ASCII)
-    if low & CUT_UNSAFE:
+    if bits & CUT_UNSAFE:
         out.append(EDIT_CUT_UNSAFE)
-    if low & ANGLE:
+    if bits & ANGLE:
         out.append(EDIT_ANGLE)
+    if high & ENCODED:
+        out.append(EDIT_OCTETS)
     if non_ascii:
         out.append(EDIT_NON_ASCII)
     return tuple(out)
 
 
-#: edits by ``(flags & 255) * 2 + trimmed``, and EDITS_NON_ASCII on for a URL with
-#: non-ASCII letters, handed to the core's ``build`` (``_build_py.edits_index``).
-_EDITS = tuple(_edits_for(i % EDITS_NON_ASCII // 2, bool(i % 2), i >= EDITS_NON_ASCII)
-               for i in range(N_EDITS))
+def _edits_table() -> tuple[tuple[str, ...], ...]:
+    """The edits by ``_build_py.edits_index``: ``(bits * 2 + trimmed)``, with
+    EDITS_NON_ASCII added for a URL with non-ASCII letters (bits: the low byte of the
+    flags and, from bit 8, those from HIGH_SHIFT on); equal tuples shared."""
+    seen: dict[tuple[str, ...], tuple[str, ...]] = {}
+    return tuple(seen.setdefault(e, e) for e in (
+        _edits_for(i % EDITS_NON_ASCII // 2, bool(i % 2), i >= EDITS_NON_ASCII)
+        for i in range(N_EDITS)))
+
+
+#: edits by ``_build_py.edits_index`` (flags, trimmed, non-ASCII), handed to the core's
+#: ``build``.
+_EDITS = _edits_table()
 
 
 #: Matches built per core call: bounds the memory of a huge input's match list.
