@@ -72,6 +72,8 @@ def test_a_run_of_scheme_characters_is_never_split(text, url):
     "Technews:",                                    # nothing after the colon
     "xmailto:bob",                                  # no address
     "humid:80% return:0 turn:left",                 # mid, urn, cid are never glued
+    "Work mailto:ada\u00b7\u00b7.@ge\u00b7\u00b7m.com",  # an archive's obfuscation: no
+    "mailto:webmaster for help",                    # address with its "@" (§3.5, RFC 822)
 ])
 def test_no_url_is_made_of_a_word_that_ends_in_a_scheme(text):
     for data in (text, text.encode()):
@@ -83,6 +85,8 @@ def test_no_url_is_made_of_a_word_that_ends_in_a_scheme(text):
     ("file:/etc/motd", "file:/etc/motd"),            # RFC 8089's short form, kept
     ("news:comp.infosystems.www", "news:comp.infosystems.www"),
     ("Email:mailto:bob@x.example", "mailto:bob@x.example"),   # "email" is no scheme
+    ("mailto:?to=a@b.example&subject=x", "mailto:?to=a@b.example&subject=x"),
+    ("<mailto:webmaster>", "mailto:webmaster"),     # a wrapper says where it is: kept
 ])
 def test_slashless_schemes_standing_alone_are_found(text, url):
     assert [m.url for m in urlsift.extract(text)] == [url]

@@ -50,8 +50,10 @@ assert set(ANGLE_ID_SCHEMES) <= set(KNOWN_WITHOUT_SLASHES)   # the walk looks am
 GLUED_SCHEMES: dict[str, int] = {"news": SHAPE_GROUP, "mailto": SHAPE_ADDRESS}
 #: Slashless schemes whose shape is checked when they stand whole too: ``file:`` needs a
 #: path (RFC 1738 §3.10 ``file://host/path``; the ``file:/path`` of RFC 8089 allowed),
-#: so ``File::captureLog`` or ``file:default`` is no URL.
-SHAPED_SCHEMES: dict[str, int] = {"file": SHAPE_PATH}
+#: so ``File::captureLog`` or ``file:default`` is no URL; ``mailto:`` an address with
+#: its "@" (RFC 1738 §3.5, RFC 822 addr-spec), so an archive's obfuscated
+#: ``mailto:ada··.@ge··m.com`` gives nothing rather than ``mailto:ada``.
+SHAPED_SCHEMES: dict[str, int] = {"file": SHAPE_PATH, "mailto": SHAPE_ADDRESS}
 #: Trimmed from the end of a bare URL: sentence punctuation and quotes.
 TRIMMED = ".,;:!?'\""
 #: White space removed inside a wrapper (RFC 1738 appendix: "spaces, linebreaks, tabs").
