@@ -358,3 +358,18 @@ def test_markdown_link_text_and_target_are_two_urls(text, urls):
         got = list(extract(data))
         assert [m.url for m in got] == urls
         assert all("cut-at-unsafe" not in m.edits for m in got)
+
+
+@pytest.mark.parametrize("text, url", [
+    # a URL in HTML-escaped text: the ";" that closes a character reference is the URL's
+    ("see http://google.com/search?q=&lt;html&gt; here", "http://google.com/search?q=&lt;html&gt;"),
+    ("http://a.example/x?a=1&amp;b=2&amp;.", "http://a.example/x?a=1&amp;b=2&amp;"),
+    ("http://a.example/&#62;", "http://a.example/&#62;"),
+    # any other trailing ";" is a sentence's (RFC 1738 appendix: punctuation trimmed)
+    ("call http://a.example/b?x=1&y=2; then", "http://a.example/b?x=1&y=2"),
+    ("http://a.example/x;", "http://a.example/x"),
+    ("http://a.example/&x;", "http://a.example/&x"),     # one letter: no reference
+])
+def test_the_semicolon_of_a_character_reference_is_kept(text, url):
+    for data in (text, text.encode()):
+        assert [m.url for m in extract(data)] == [url]

@@ -599,6 +599,24 @@ cdef inline Py_ssize_t ascii_walk(const char_t *d, const uint8_t *T, Py_ssize_t 
     return e
 
 
+cdef bint ends_reference(const char_t *d, const uint8_t *T, Py_ssize_t cs,
+                         Py_ssize_t semi) noexcept nogil:
+    """The twin's _ends_reference: does the ``;`` at ``semi`` close ``&name`` or
+    ``&#digits`` (2 to 8 letters or digits) inside the URL?"""
+    cdef Py_ssize_t k = semi - 1
+    cdef uint32_t c
+    while k > cs and semi - k <= 9:
+        c = d[k]
+        if c == 38:
+            return semi - k >= 3
+        if c == 35 and k > cs and d[k - 1] == 38:
+            return semi - k >= 2
+        if not ((48 <= c <= 57) or (65 <= c <= 90) or (97 <= c <= 122)):
+            return False
+        k -= 1
+    return False
+
+
 cdef inline Py_ssize_t finish(const char_t *d, Py_ssize_t n, const uint8_t *T,
                               Py_ssize_t cs, Py_ssize_t e, Py_ssize_t lim, Py_ssize_t *br,
                               int64_t *flags_out, bint soft) noexcept nogil:
@@ -621,6 +639,8 @@ cdef inline Py_ssize_t finish(const char_t *d, Py_ssize_t n, const uint8_t *T,
     while e > cs:
         c = d[e - 1]
         if cls(T, c) & T_TRIM:
+            if c == 59 and ends_reference(d, T, cs, e - 1):
+                break               # the ";" of "&gt;": the URL's, written in HTML (the twin)
             e -= 1
         elif c == 41 and op < cp:
             cp -= 1

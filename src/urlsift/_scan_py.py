@@ -141,7 +141,7 @@ UNSPACED = (0x0E00, 0x0EFF, 0x1000, 0x109F, 0x1100, 0x11FF, 0x1780, 0x17FF,
             0x2E80, 0x10FFFF)
 
 _COLON, _LT, _GT, _SLASH, _MINUS, _DOT, _AT, _STAR = 58, 60, 62, 47, 45, 46, 64, 42
-_UNDERSCORE = 95
+_UNDERSCORE, _SEMI = 95, 59
 _LF, _CR, _QUOTE, _EQUALS = 10, 13, 34, 61
 _OPEN_P, _CLOSE_P, _OPEN_B, _CLOSE_B = 40, 41, 91, 93
 
@@ -528,6 +528,27 @@ def is_mark(c: int) -> bool:
     return i % 2 == 1 or (i > 0 and MARKS[i - 1] == c)
 
 
+def _ends_reference(codes: Any, cs: int, semi: int) -> bool:
+    """Does the ``;`` at ``semi`` close a character reference inside the URL, ``&name``
+    or ``&#digits`` of 2 to 8 letters or digits (``?q=&lt;html&gt;``: HTML text holds
+    the URL with its ``&`` and ``<`` written so; the ``;`` is no sentence's)?
+
+    >>> _ends_reference(b"http://a/?q=&gt;", 7, 15), _ends_reference(b"http://a/x;", 7, 10)
+    (True, False)
+    """
+    k = semi - 1
+    while k > cs and semi - k <= 9:
+        c = codes[k]
+        if c == 38:                                    # "&"
+            return semi - k >= 3
+        if c == 35 and k > cs and codes[k - 1] == 38:  # "&#"
+            return semi - k >= 2
+        if not (48 <= c <= 57 or 65 <= c <= 90 or 97 <= c <= 122):
+            return False
+        k -= 1
+    return False
+
+
 def _unspaced(c: int) -> bool:
     return any(UNSPACED[a] <= c <= UNSPACED[a + 1] for a in range(0, len(UNSPACED), 2))
 
@@ -636,6 +657,8 @@ def _bare(codes: Any, n: int, T: bytes, colon: int, max_length: int,
     while e > cs:
         c = codes[e - 1]
         if c < 256 and T[c] & T_TRIM:
+            if c == _SEMI and _ends_reference(codes, cs, e - 1):
+                break               # the ";" of "&gt;": the URL's, written in HTML
             e -= 1
         elif c == _CLOSE_P and op < cp:
             cp -= 1
