@@ -8,6 +8,9 @@ use. Tests that compare the two twins directly use ``urlsift._select.twins``.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -45,3 +48,20 @@ def core_kind(request):
 def core(core_kind):
     """The ``_core`` module of the kind this test runs on."""
     return _select.cores.core
+
+
+@pytest.fixture
+def run(core_kind):
+    """``python -m urlsift ARGS`` in a child process on the core of the test (the
+    checkout's ``src`` first on its path), ``stdin`` bytes on its input."""
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(root / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    env.pop("URLSIFT_PURE", None)
+    if core_kind == "python":
+        env["URLSIFT_PURE"] = "1"
+
+    def go(*args, stdin: bytes = b""):
+        return subprocess.run([sys.executable, "-m", "urlsift", *map(str, args)],
+                              input=stdin, capture_output=True, env=env, cwd=root, timeout=120)
+    return go

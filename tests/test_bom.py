@@ -11,13 +11,8 @@ from __future__ import annotations
 
 import base64
 import gzip
-import io
 import json
 import mailbox
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -25,24 +20,8 @@ import urlsift
 from urlsift import cli
 from urlsift.inputs import iter_mail_urls
 
-ROOT = Path(__file__).resolve().parent.parent
 BOM = b"\xef\xbb\xbf"
 URLS = BOM + b"http://a.example/\nhttp://b.example/x y\n"
-
-
-@pytest.fixture
-def run(core_kind):
-    """``python -m urlsift ARGS`` on the core of the test, ``stdin`` bytes on its input."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
-    env.pop("URLSIFT_PURE", None)
-    if core_kind == "python":
-        env["URLSIFT_PURE"] = "1"
-
-    def go(*args, stdin: bytes = b""):
-        return subprocess.run([sys.executable, "-m", "urlsift", *map(str, args)],
-                              input=stdin, capture_output=True, env=env, cwd=ROOT, timeout=120)
-    return go
 
 
 def _write(tmp_path, name, data):

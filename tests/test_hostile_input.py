@@ -6,10 +6,7 @@ from __future__ import annotations
 import io
 import mailbox
 import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -166,22 +163,6 @@ def test_html_that_stalled_html_parser_is_linear(shape):
 
 # -- 3. unbounded and silent reads -----------------------------------------------------
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture
-def run(core_kind):
-    """``python -m urlsift ARGS`` on the core kind of the test."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
-    env.pop("URLSIFT_PURE", None)
-    if core_kind == "python":
-        env["URLSIFT_PURE"] = "1"
-
-    def go(*args):
-        return subprocess.run([sys.executable, "-m", "urlsift", *map(str, args)],
-                              capture_output=True, env=env, cwd=ROOT, timeout=120)
-    return go
 
 
 def test_validate_dev_zero_is_one_line_then_the_next_file(run, tmp_path):

@@ -12,8 +12,6 @@ import gzip
 import io
 import lzma
 import os
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -24,7 +22,6 @@ from urlsift import cli
 from urlsift.inputs import DamagedInputError, TruncatedInputError
 from urlsift.mail import MailMatch
 
-ROOT = Path(__file__).resolve().parent.parent
 
 # "GET /a\n" is octets 0-6; line 2 "see http://g.example/x ok\n" (26 octets) starts at 7,
 # its URL at 7 + 4 = 11 and ends at 11 + 18 = 29; line 3 starts at 33 with the wrapper
@@ -71,21 +68,6 @@ def _text(found):
 
 def _mail(found):
     return [(m.url, m.message_id, m.offset, m.part) for m in found]
-
-
-@pytest.fixture
-def run(core_kind):
-    """``python -m urlsift ARGS`` on the core of the test, ``stdin`` bytes on its input."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
-    env.pop("URLSIFT_PURE", None)
-    if core_kind == "python":
-        env["URLSIFT_PURE"] = "1"
-
-    def go(*args, stdin: bytes = b""):
-        return subprocess.run([sys.executable, "-m", "urlsift", *map(str, args)],
-                              input=stdin, capture_output=True, env=env, cwd=ROOT, timeout=120)
-    return go
 
 
 # -- compressed text -------------------------------------------------------------------
