@@ -55,20 +55,61 @@ def piece_matches(buf: Any, a: int, b: int, base: int, last_end: int,
         text, new, jmap = _rewritten(buf, a, min(n, b + 6 * LOOKAHEAD))
     stop = jmap.new_offset(b - a)
     spans = cores.scan.scan(new, 0, stop, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
-    found = cores.build.build(spans, new, 0, Match, _EDITS, TABLE, 0, len(spans) // 3)
-    is_str = isinstance(text, str)
-    out = []
+    out: list[Match] = []
     shift = base + a
-    for m in found:
-        s, e = jmap.start(m[1]), jmap.end(m[2])
-        if s + shift < last_end:
+    # A match that touches no rewritten run stands in the text as it is, shifted by what
+    # the runs before it changed the length by: such matches are built by the core a
+    # stretch at a time (most of a JSON log); only those touching a run are mapped here.
+    starts, ends = jmap._new_starts, jmap._new_ends
+    k = 0                       # the next run that may touch a match
+    delta = 0                   # what the runs before it changed the length by
+    first = -1                  # the stretch of untouched matches being gathered
+    last_delta = 0              # ... and the delta of its matches
+    count = len(spans) // 3
+    for i in range(count):
+        ms, me = spans[3 * i], spans[3 * i + 1]
+        while k < len(starts) and ends[k] <= ms:
+            delta = ends[k] - jmap._old_ends[k]
+            k += 1
+            if first >= 0:      # a run between: the stretch ends before this match
+                _stretch(out, spans, new, shift - last_delta, first, i, last_end)
+                first = -1
+        if k < len(starts) and starts[k] < me:
+            if first >= 0:
+                _stretch(out, spans, new, shift - last_delta, first, i, last_end)
+                first = -1
+            _mapped(out, spans, i, new, text, jmap, shift, last_end)
             continue
-        raw = text[s:e]
-        edits = m[6] + (EDIT_JSON_ESCAPES,) if jmap.escaped(s, e) else m[6]
-        out.append(tuple.__new__(Match, (m[0], s + shift, e + shift,
-                                         raw if is_str else bytes(raw).decode("utf-8", "replace"),
-                                         m[4], m[5], edits, None)))
+        if first < 0:
+            first, last_delta = i, delta
+    if first >= 0:
+        _stretch(out, spans, new, shift - last_delta, first, count, last_end)
     return out, (out[-1][2] if out else last_end)
+
+
+def _stretch(out: list, spans: Any, new: Any, offset: int, first: int, last: int,
+             last_end: int) -> None:
+    """The matches ``first`` to ``last`` of ``spans`` (touching no run), offsets shifted
+    by ``offset``, those starting before ``last_end`` left out."""
+    for m in cores.build.build(spans, new, offset, Match, _EDITS, TABLE, first, last):
+        if m[1] >= last_end:
+            out.append(m)
+
+
+def _mapped(out: list, spans: Any, i: int, new: Any, text: Any, jmap: JsonMap, shift: int,
+            last_end: int) -> None:
+    """Match ``i`` of ``spans``, which touches a rewritten run, mapped back to the text as
+    it stands (``raw`` that text; the edit json-escapes when its span held an escape)."""
+    m = cores.build.build(spans, new, 0, Match, _EDITS, TABLE, i, i + 1)[0]
+    s, e = jmap.start(m[1]), jmap.end(m[2])
+    if s + shift < last_end:
+        return
+    raw = text[s:e]
+    edits = m[6] + (EDIT_JSON_ESCAPES,) if jmap.escaped(s, e) else m[6]
+    out.append(tuple.__new__(Match, (m[0], s + shift, e + shift,
+                                     raw if isinstance(text, str)
+                                     else bytes(raw).decode("utf-8", "replace"),
+                                     m[4], m[5], edits, None)))
 
 
 def _rewritten(buf: Any, a: int, c: int) -> tuple[Any, Any, JsonMap]:
