@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import importlib.util
 import os
 import warnings
 from types import ModuleType, SimpleNamespace
@@ -23,6 +24,10 @@ CORE_NAMES: dict[str, str] = {
     "core": "_core", "check": "_check", "scan": "_scan", "build": "_build", "pipe": "_pipe",
     "guard": "_guard", "mail": "_mail",
 }
+#: Cores imported when first used, not with the package (the mail walker and its twin
+#: are a third of the import time; a program that reads no spool never needs them).
+#: Whether the compiled one is there is asked of the import system, without importing it.
+LAZY: frozenset[str] = frozenset({"mail"})
 
 PURE = os.environ.get("URLSIFT_PURE", "") not in ("", "0")
 
@@ -34,7 +39,11 @@ def _import(name: str, kind: str) -> ModuleType:
 
 def _compiled_available() -> bool:
     try:
-        for name in CORE_NAMES.values():
+        for attr, name in CORE_NAMES.items():
+            if attr in LAZY:
+                if importlib.util.find_spec(f"urlsift.{name}_c") is None:
+                    return False
+                continue
             _import(name, "cython")
     except ModuleNotFoundError:
         return False           # not built: the pure twin serves, as designed
@@ -48,8 +57,30 @@ def _compiled_available() -> bool:
 #: "cython" when every compiled core imports (and URLSIFT_PURE is not set), else "python".
 KIND: str = "python" if PURE or not _compiled_available() else "cython"
 
+class _Cores(SimpleNamespace):
+    """The modules in use, by attribute; a LAZY one is imported at its first use."""
+
+    kind = KIND
+
+    def __getattr__(self, attr: str) -> ModuleType:     # only for what is not set yet
+        name = CORE_NAMES.get(attr)
+        if name is None:
+            raise AttributeError(attr)
+        try:
+            module = _import(name, self.kind)
+        except Exception as exc:    # built but broken (a stale build): said, the twin serves
+            if self.kind != "cython":
+                raise
+            warnings.warn(f"urlsift: the compiled {name} core does not load ({exc}); "
+                          "using its pure-Python twin", RuntimeWarning, stacklevel=2)
+            module = _import(name, "python")
+        setattr(self, attr, module)
+        return module
+
+
 #: The modules in use, by attribute: ``cores.core``...
-cores = SimpleNamespace(**{attr: _import(name, KIND) for attr, name in CORE_NAMES.items()})
+cores = _Cores(**{attr: _import(name, KIND) for attr, name in CORE_NAMES.items()
+                  if attr not in LAZY})
 
 
 def available_kinds() -> list[str]:
@@ -84,9 +115,11 @@ def use(kind: str) -> Iterator[None]:
     saved = dict(vars(cores))
     for attr, name in CORE_NAMES.items():
         setattr(cores, attr, _import(name, kind))
+    cores.kind = kind
     _rebind()
     try:
         yield
     finally:
+        vars(cores).clear()
         vars(cores).update(saved)
         _rebind()
