@@ -224,6 +224,16 @@ cdef bint encoded(int64_t f) noexcept:
     return (f & ENCODED) != 0 and (f & (WRAPPED | ANGLE)) == 0
 
 
+cdef inline Py_ssize_t soft_break(const uint8_t *d, Py_ssize_t i, Py_ssize_t b) noexcept nogil:
+    """The length of the QP soft line break at ``d[i]`` ("=" LF: 2, "=" CR LF: 3) within
+    ``d[:b]``, or 0: what a JOINED URL leaves out (the twin's unbreak)."""
+    if d[i] != 61 or i + 1 >= b:
+        return 0
+    if d[i + 1] == 10:
+        return 2
+    return 3 if i + 2 < b and d[i + 1] == 13 and d[i + 2] == 10 else 0
+
+
 cdef Py_ssize_t encode_octets(const uint8_t *d, Py_ssize_t a, Py_ssize_t b, bint soft,
                               uint8_t *dst) noexcept nogil:
     """The URL of the octets ``d[a:b]`` of an ENCODED span into ``dst`` (room for
@@ -231,17 +241,15 @@ cdef Py_ssize_t encode_octets(const uint8_t *d, Py_ssize_t a, Py_ssize_t b, bint
     (RFC 1738 §2.2; the twin's ``urlsift.percent`` handler), and with ``soft`` each
     ``=`` + LF or CR LF left out (the twin's unbreak: those are ASCII, never inside a
     sequence or a triplet). The number of octets written."""
-    cdef Py_ssize_t i = a, o = 0
-    cdef int k
+    cdef Py_ssize_t i = a, o = 0, k
     cdef uint32_t cp
     cdef uint8_t c
     while i < b:
         c = d[i]
         if c < 128:
-            if soft and c == 61 and i + 1 < b and d[i + 1] == 10:
-                i += 2
-            elif soft and c == 61 and i + 2 < b and d[i + 1] == 13 and d[i + 2] == 10:
-                i += 3
+            k = soft_break(d, i, b) if soft else 0
+            if k:
+                i += k
             else:
                 dst[o] = c
                 o += 1
@@ -410,7 +418,7 @@ cdef inline Py_ssize_t _copy_url(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssi
                                  int squeeze, const uint8_t *T) noexcept:
     """The URL at ``[u0, u1)`` into ``dst`` (white space squeezed out of a wrapper, QP
     soft line breaks out of a JOINED URL: octets only); the number of octets written."""
-    cdef Py_ssize_t i, o = 0
+    cdef Py_ssize_t i, o = 0, k
     cdef uint8_t c
     cdef const uint8_t *d
     if inp.kind == 1 and not squeeze:
@@ -420,13 +428,11 @@ cdef inline Py_ssize_t _copy_url(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssi
         d = <const uint8_t *>inp.data
         i = u0
         while i < u1:
-            c = d[i]
-            if c == 61 and i + 1 < u1 and d[i + 1] == 10:
-                i += 2
-            elif c == 61 and i + 2 < u1 and d[i + 1] == 13 and d[i + 2] == 10:
-                i += 3
+            k = soft_break(d, i, u1)
+            if k:
+                i += k
             else:
-                dst[o] = c
+                dst[o] = d[i]
                 o += 1
                 i += 1
         return o

@@ -167,8 +167,6 @@ cdef extern from *:
     Py_ssize_t next_candidate "urlsift_next_candidate" (
         const uint8_t *d, Py_ssize_t i, Py_ssize_t stop, Py_ssize_t n,
         const Prefilter *f) noexcept nogil
-    bint is_candidate "urlsift_candidate" (const uint8_t *d, Py_ssize_t p, Py_ssize_t n,
-                                           const uint8_t *pairs, int np) noexcept nogil
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISALNUM(Py_UCS4 ch) nogil
@@ -856,7 +854,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                 # url_end spelled out on this, the hot path (every "//" URL): called, it stayed out
                 # of line and cost URL-dense text 9%; the rare IRI walk through its pointer
                 end = bare(d, n, T, p, max_length, &flags)
-                if end < 0 or (end < n and (d[end] >= 128 or (
+                if end < 0 or (end < n and (d[end] >= 128 or (     # (url_end's test)
                         (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
                     end = iri_end(d, n, T, p, max_length, octets, O, &flags)
                 if end >= 0:

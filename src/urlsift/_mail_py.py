@@ -749,14 +749,16 @@ def iso_date(raw: bytes) -> Optional[str]:
     return f"{text}{m[7].decode()}{tzh:02d}:{tzm:02d}"
 
 
-def same_link(url: str, href: str) -> bool:
+def same_link(url: Any, href: Any) -> bool:
     """``url`` is the ``href`` of the ``<a>`` whose text it is (a trailing ``/`` aside):
-    such a link counts once (``urlsift.mail.html`` uses this rule too).
+    such a link counts once (``urlsift.mail.html`` and ``urlsift.mail.walk`` use this
+    rule too). Both str, or both UTF-8 octets (equal exactly when their text is).
 
-    >>> same_link("http://a.example", "http://a.example/"), same_link("http://a/x", "http://a/y")
+    >>> same_link("http://a.example", "http://a.example/"), same_link(b"http://a/x", b"http://a/y")
     (True, False)
     """
-    return url == href or url.rstrip("/") == href.rstrip("/")
+    slash = "/" if isinstance(url, str) else b"/"
+    return url == href or url.rstrip(slash) == href.rstrip(slash)
 
 
 def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, base: int,

@@ -10,7 +10,7 @@ from operator import itemgetter
 
 from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines
 from ..model.equivalence import normalized
-from ..model.parts import CACHE_SIZE, cached_by_url
+from ..model.parts import cached_by_url
 from ..text.files import F_LINE, F_OFFSET, F_URL, position_lines, url_lines
 from .common import batches, error, read_errors, reason, write_or_fail
 from .grepstyle import POSITION_FIELDS, core_layout, line_template, summary_line, use_color
@@ -85,18 +85,17 @@ def _summaries(args: argparse.Namespace, plan: list[Input], writer: Writer,
                                                                       report)
             if lines is not None:
                 n = sum(sift.lines(chunk).count(b"\n") for chunk in lines)
-                urls = iter(())
             else:
                 urls = iter(iter_records(inp, args, ["url"], None, on_error=report))
-            try:
-                if args.files_with_matches:
-                    n = 1 if next(urls, None) is not None else 0
-                elif lines is None:
-                    n = sum(len(batch) for batch in batches(urls))
-            finally:
-                close = getattr(urls, "close", None)
-                if close is not None:
-                    close()       # -l: the rest of the input is not read
+                try:
+                    if args.files_with_matches:
+                        n = 1 if next(urls, None) is not None else 0
+                    else:
+                        n = sum(len(batch) for batch in batches(urls))
+                finally:
+                    close = getattr(urls, "close", None)
+                    if close is not None:
+                        close()       # -l: the rest of the input is not read
         except read_errors() as exc:
             if isinstance(exc, BrokenPipeError):
                 raise
@@ -187,21 +186,12 @@ class _LineSifter:
     by its octets; ``--unique`` counts are kept by octets and told at the end."""
 
     def __init__(self, args: argparse.Namespace) -> None:
-        self.url_keep = url_filter(args)          # cached by URL itself
-        self.keep = None if self.url_keep is None else self._keep
-        self.kept: dict[bytes, bool] = {}
+        keep = url_filter(args)
+        self.keep: Optional[Callable[[bytes], bool]] = None if keep is None else cached_by_url(
+            lambda octets: keep(octets.decode("utf-8", "surrogateescape")))
         self.mode = args.unique
         self.seen: set[bytes] = set()
         self.counts: Counter[bytes] = Counter()
-
-    def _keep(self, octets: bytes) -> bool:
-        got = self.kept.get(octets)
-        if got is None:
-            assert self.url_keep is not None
-            if len(self.kept) > CACHE_SIZE:
-                self.kept.clear()
-            got = self.kept[octets] = self.url_keep(octets.decode("utf-8", "surrogateescape"))
-        return got
 
     def lines(self, data: bytes) -> bytes:
         """What of ``data`` (URL lines) is written now: b"" while counting."""
@@ -238,7 +228,8 @@ def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     # --unique and the filters are done on the lines (_LineSifter) when only URLs are
     # written as text; the bar is told of each piece scanned
     sifted = args.format == "text" and cols == ["url"]
-    plain = (not args.refang and (sifted or not args.unique and url_filter(args) is None))
+    narrowed = bool(args.unique) or url_filter(args) is not None
+    plain = not args.refang and (sifted or not narrowed)
     color = use_color(args)
     if inp.kind == "mbox" and args.format == "text" and cols == ["url"] and plain and not color:
         schemes, valid = scan_options(args)
@@ -260,7 +251,7 @@ def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                               progress=progress)
     if cols == ["url"] and not color:
         return url_lines(inp.name, jobs=args.jobs, progress=progress)
-    if args.unique or url_filter(args) is not None:
+    if narrowed:            # (with colour or positions: the records sift them)
         return None
     # FILE:LINE:OFFSET:URL (those asked for), as TextWriter writes them
     layout = core_layout(line_template(cols, null=args.null, color=color), inp.name)

@@ -35,6 +35,7 @@ from ..text.jsonescapes import has_json_escapes, run_starts
 from ..text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 from . import spool
 from .html import _unescape as html_unescape
+from .html import same_link
 from .message import (URL_HEADERS, MailMatch, _Options, clean, iso_date, message_matches,
                       options, print_error, where_of)
 
@@ -296,7 +297,7 @@ def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: A
     drop = set()
     for k, url, h in zip(index, urls, checks[1::2]):
         href = bytes(out[segs[h * SEG + 1]:segs[h * SEG + 2]])
-        if url == href or url.rstrip(b"/") == href.rstrip(b"/"):     # same_link's rule
+        if same_link(url, href):
             drop.add(k)
     if not drop:
         return keep, cuts

@@ -32,20 +32,22 @@ EXTRA_PARTS: tuple[str, ...] = (
 #: How many URLs a per-URL cache keeps before it starts again (bounded memory).
 CACHE_SIZE = 1_000_000
 V = TypeVar("V")
+U = TypeVar("U", str, bytes)
 
 
-def cached_by_url(fn: Callable[[str], V]) -> Callable[[str], V]:
+def cached_by_url(fn: Callable[[U], V]) -> Callable[[U], V]:
     """``fn`` with its results kept by URL (each distinct URL worked out once; the cache
-    starts again past CACHE_SIZE URLs): ``--parts``, ``--details``, ``--host``, ``--unique``.
+    starts again past CACHE_SIZE URLs): ``--parts``, ``--details``, ``--host``, ``--unique``;
+    a URL given as str, or as its UTF-8 octets (the lines the core makes).
 
     >>> calls = []
     >>> f = cached_by_url(lambda u: calls.append(u) or len(u))
     >>> f("http://a/"), f("http://a/"), calls
     (9, 9, ['http://a/'])
     """
-    cache: dict[str, V] = {}
+    cache: dict[U, V] = {}
 
-    def get(url: str) -> V:
+    def get(url: U) -> V:
         try:
             return cache[url]
         except KeyError:
