@@ -26,7 +26,7 @@ import urlsift
 from urlsift import _select
 from urlsift.cli.main import main
 from urlsift.text.match import Match
-from urlsift.text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+from urlsift.text.rules import EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 
 NA = "non-ascii"
 CUT = "cut-at-non-ascii"
@@ -176,7 +176,7 @@ def test_the_twins_agree_on_non_ascii(pieces, noise):
 
 def _built(kind, arr, data):
     try:
-        return list(_select.twins("_build")[kind].build(arr, data, 0, Match, _EDITS, TABLE))
+        return list(_select.twins("_build")[kind].build(arr, data, 0, Match, EDITS, TABLE))
     except OSError:      # a lone surrogate's octets: never in a scanner's span
         return "OSError"
 

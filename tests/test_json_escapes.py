@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 import json
+from unittest import mock
 
 import pytest
 from hypothesis import given
@@ -228,6 +229,31 @@ def test_pieces_anywhere_give_the_one_pass_result(data, block):
     streamed = [(m.url, m.start, m.end, m.raw, m.edits)
                 for m in urlsift.extract_file(io.BytesIO(data), block_size=block)]
     assert streamed == whole
+
+
+windowed_fragments = st.one_of(fragments, st.sampled_from([b"=\n", b"=", b"\n\n", b"<URL:http://d.example/"]))
+
+
+@given(st.lists(windowed_fragments, max_size=60).map(b"".join), st.integers(1, 60))
+def test_windows_around_sparse_runs_give_the_one_pass_result(data, block):
+    # issue 21: where runs are sparse only the lines around them are read again; forced
+    # on here (_SPARSE 0) for every piece, lines that a wrapper or a QP soft break
+    # (RFC 2045 §6.7) carries a URL over included
+    whole = _one_pass(data)
+    with mock.patch.object(jsonpieces, "_SPARSE", 0):
+        lists = files.scan_buffer(data, len(data), block)
+        assert [(m.url, m.start, m.end, m.raw, m.edits) for ms in lists for m in ms] == whole
+
+
+def test_a_json_line_in_a_plain_log_is_read_alone():
+    # one escaped line among many plain ones: the plain lines' matches are the scanner's
+    plain = b"".join(b'1.2.3.%d - - "GET / HTTP/1.1" 200 9 "http://a.example/%d"\n' % (i, i)
+                     for i in range(400))
+    data = plain + LINE + plain
+    got = [(m.url, m.start, m.edits) for m in urlsift.extract(data)]
+    assert len(got) == 802 and got[400] == (SHOP, len(plain) + 36, ("json-escapes",))
+    assert got[:400] == [(f"http://a.example/{i}", m.start, ()) for i, m in
+                         enumerate(urlsift.extract(plain))]
 
 
 def test_the_lookahead_is_the_files_one():

@@ -184,3 +184,19 @@ def test_import_urlsift_stays_light():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=ROOT).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.twins
+def test_import_urlsift_loads_a_name_at_its_first_use():
+    # issue 27, start-up: "load what a call needs when it is called" (PEP 562)
+    code = ("import sys, urlsift\n"
+            "def loaded(): return sorted(m for m in sys.modules if m.startswith('urlsift.'))\n"
+            "print(loaded()); urlsift.parse; print(loaded())\n"
+            "print(urlsift.CORE, 'typing' in sys.modules)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=ROOT).stdout.splitlines()
+    assert out[0] == "[]"
+    after_parse = eval(out[1])
+    assert "urlsift.model.parsing" in after_parse
+    assert not [m for m in after_parse if m.startswith(("urlsift.text", "urlsift.inputs"))]
+    assert out[2].split()[0] in ("cython", "python")

@@ -268,13 +268,13 @@ def test_twins_trace_alike(spool):
     from urlsift.mail.message import MailMatch
     from urlsift.mail.walk import _date, _message_id
     from urlsift.text.extraction import scan
-    from urlsift.text.rules import _EDITS, TABLE
+    from urlsift.text.rules import EDITS, TABLE
 
     out, segs, msgs, names = TWINS["python"].walk(spool, 0, len(spool), HEADERS, CHARSETS, 3,
                                                   _unescape)
     triples = scan(out)
     results = [twin.trace(triples, out, segs, msgs, names, spool, 7, "s", MailMatch, 200,
-                          lambda i: [("other", i)], _message_id, _date, _EDITS, TABLE)
+                          lambda i: [("other", i)], _message_id, _date, EDITS, TABLE)
                for twin in (TWINS["cython"], TWINS["python"])]
     assert results[0] == results[1]
 
@@ -291,12 +291,12 @@ def test_the_core_keeps_same_link_rule(url, href):
     from urlsift.mail.message import MailMatch
     from urlsift.mail.walk import _date, _message_id
     from urlsift.text.extraction import scan
-    from urlsift.text.rules import _EDITS, TABLE
+    from urlsift.text.rules import EDITS, TABLE
 
     out, segs, msgs, names = TWINS["python"].walk(spool, 0, len(spool), HEADERS, CHARSETS, 3,
                                                   _unescape)
     results = [twin.trace(scan(out), out, segs, msgs, names, spool, 0, "s", MailMatch, 1 << 20,
-                          lambda i: [], _message_id, _date, _EDITS, TABLE)
+                          lambda i: [], _message_id, _date, EDITS, TABLE)
                for twin in (TWINS["cython"], TWINS["python"])]
     assert results[0] == results[1]
 

@@ -16,7 +16,7 @@ from urlsift import _select
 
 
 def test_import_urlsift_loads_no_mail_core():
-    code = ("import sys, urlsift\n"
+    code = ("import sys, urlsift, urlsift._select\n"
             "print(sorted(m for m in sys.modules if m.startswith('urlsift._mail')))\n"
             "urlsift._select.cores.mail\n"
             "print(sorted(m for m in sys.modules if m.startswith('urlsift._mail')))\n")

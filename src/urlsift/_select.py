@@ -24,11 +24,6 @@ CORE_NAMES: dict[str, str] = {
     "core": "_core", "check": "_check", "scan": "_scan", "build": "_build", "pipe": "_pipe",
     "guard": "_guard", "mail": "_mail",
 }
-#: Cores imported when first used, not with the package (the mail walker and its twin
-#: are a third of the import time; a program that reads no spool never needs them).
-#: Whether the compiled one is there is asked of the import system, without importing it.
-LAZY: frozenset[str] = frozenset({"mail"})
-
 PURE = os.environ.get("URLSIFT_PURE", "") not in ("", "0")
 
 
@@ -37,13 +32,18 @@ def _import(name: str, kind: str) -> ModuleType:
     return importlib.import_module(f"urlsift.{name}{suffix}")
 
 
+def _compiled_built() -> bool:
+    """Whether every compiled core is there, asked of the import system without importing
+    one: each core is imported at its first use (a program that reads no spool never
+    loads the mail walker; ``import urlsift`` loads none)."""
+    return all(importlib.util.find_spec(f"urlsift.{name}_c") is not None
+               for name in CORE_NAMES.values())
+
+
 def _compiled_available() -> bool:
+    """Whether every compiled core is there and imports (for the tests' choice of kinds)."""
     try:
-        for attr, name in CORE_NAMES.items():
-            if attr in LAZY:
-                if importlib.util.find_spec(f"urlsift.{name}_c") is None:
-                    return False
-                continue
+        for name in CORE_NAMES.values():
             _import(name, "cython")
     except ModuleNotFoundError:
         return False           # not built: the pure twin serves, as designed
@@ -54,11 +54,14 @@ def _compiled_available() -> bool:
     return True
 
 
-#: "cython" when every compiled core imports (and URLSIFT_PURE is not set), else "python".
-KIND: str = "python" if PURE or not _compiled_available() else "cython"
+#: "cython" when every compiled core is built (and URLSIFT_PURE is not set), else "python".
+#: A compiled core that is there but does not load (a stale build) is said in a warning
+#: at its first use, and its twin serves.
+KIND: str = "python" if PURE or not _compiled_built() else "cython"
+
 
 class _Cores(SimpleNamespace):
-    """The modules in use, by attribute; a LAZY one is imported at its first use."""
+    """The modules in use, by attribute, each imported at its first use."""
 
     kind = KIND
 
@@ -79,8 +82,7 @@ class _Cores(SimpleNamespace):
 
 
 #: The modules in use, by attribute: ``cores.core``...
-cores = _Cores(**{attr: _import(name, KIND) for attr, name in CORE_NAMES.items()
-                  if attr not in LAZY})
+cores = _Cores()
 
 
 def available_kinds() -> list[str]:

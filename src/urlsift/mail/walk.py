@@ -32,7 +32,7 @@ from .._select import cores
 from ..text.bom import bom_length
 from ..text.extraction import _filter, url_lines_of
 from ..text.jsonescapes import has_json_escapes, run_starts
-from ..text.rules import _EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+from ..text.rules import EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 from . import spool
 from .html import _unescape as html_unescape
 from .html import same_link
@@ -179,7 +179,7 @@ def _traced(piece: bytes, base: int, name: str, opts: _Options,
         return got
 
     found = cores.mail.trace(triples, out, segs, msgs, names, piece, base, name, MailMatch,
-                             limit, other, _message_id, _date, _EDITS, TABLE)
+                             limit, other, _message_id, _date, EDITS, TABLE)
     if opts.schemes is not None or opts.valid is not None:
         found = list(_filter([found], opts.schemes, opts.valid))   # idempotent on "other"'s
     return found, bool(no_mbox)

@@ -25,7 +25,7 @@ from .jsonpieces import chunked, piece_matches
 from .jsonpieces import url_lines as found_lines
 from .mapping import Watch
 from .match import Match
-from .rules import _EDITS, CHUNK, KNOWN, TEXT_OCTETS, MAX_LENGTH, MAX_WRAPPER, TABLE
+from .rules import EDITS, CHUNK, KNOWN, TEXT_OCTETS, MAX_LENGTH, MAX_WRAPPER, TABLE
 
 __all__ = ["check_counts", "F_LINE", "F_OFFSET", "F_URL", "scan_file", "url_lines", "position_lines", "scan_buffer", "BLOCK_SIZE", "PIECE_SIZE", "WINDOW"]
 
@@ -98,7 +98,7 @@ def match_lists(arr: "array[int]", buf: Any, base: int, first: int,
         return
     build = cores.build.build
     for i in range(first, len(arr) // 3, CHUNK):
-        yield build(arr, buf, base, Match, _EDITS, TABLE, i, i + CHUNK)
+        yield build(arr, buf, base, Match, EDITS, TABLE, i, i + CHUNK)
 
 
 def _lines(arr: "array[int]", buf: Any, base: int, first: int,

@@ -90,14 +90,14 @@ def has_json_escapes(buf: Any, a: int = 0, b: Optional[int] = None) -> bool:
     return i >= 0 and _START_B.search(buf, max(a, i - 1), b) is not None
 
 
-def run_starts(buf: Any) -> list[int]:
-    r"""Where the JSON-escaped runs of ``buf`` (str or bytes-like) start: their colons.
+def run_starts(buf: Any, a: int = 0, b: Optional[int] = None) -> list[int]:
+    r"""Where the JSON-escaped runs of ``buf[a:b]`` (str or bytes-like) start: their colons.
 
     >>> run_starts(b'"http:\\/\\/a" "x:\\u002F\\u002f" "y:\\/"')
     [5, 15]
     """
     rx = _START_S if isinstance(buf, str) else _START_B
-    return [m.start() for m in rx.finditer(buf)]
+    return [m.start() for m in rx.finditer(buf, a, len(buf) if b is None else b)]
 
 
 def _run_pattern(is_str: bool) -> Any:
