@@ -12,11 +12,11 @@ unsafe     inserts one of space ``{ } | \\ ^ ~ [ ] ` < > "`` (§2.2 unsafe)
 escape     inserts ``%zz``, ``%4`` ... (§2.2: ``%`` must start ``%hex hex``)
 control    inserts a C0 control or DEL (§2.2: never in a URL)
 non-ascii  inserts a raw non-ASCII character (§2.2: must be encoded)
-hash2      adds a second ``#`` (DESIGN.md: a second ``#`` is unsafe)
+hash2      adds a second ``#`` (docs/design.md#the-parts-of-each-scheme: a second ``#`` is unsafe)
 upper      upper-cases the scheme (§5: ``scheme = 1*[lowalpha|digit|+|-|.]``)
 empty-host drops the host of a hostport scheme (§3.1: host is required)
-bad-port   port > 65535 or not digits (§3.1 ``port = digits``; DESIGN.md 0-65535)
-hostnumber a dotted quad with a part > 255 (DESIGN.md: parts are 0-255)
+bad-port   port > 65535 or not digits (§3.1 ``port = digits``; docs/design.md#strict-and-lenient: 0-65535)
+hostnumber a dotted quad with a part > 255 (docs/design.md#strict-and-lenient: parts are 0-255)
 ========== ==================================================================
 
 The character lists here are test data quoted from the RFC, deliberately not taken

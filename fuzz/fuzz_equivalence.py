@@ -1,4 +1,4 @@
-"""Fuzz target: ``equivalent`` and ``normalized`` (DESIGN.md, Equivalence).
+"""Fuzz target: ``equivalent`` and ``normalized`` (docs/design.md#equivalence).
 
 Asserts: both cores agree; ``normalized`` is idempotent (the module promises it) and a
 URL is equivalent to its normalized form; ``equivalent(a, b)`` is symmetric and is

@@ -1,7 +1,7 @@
 """The ``urlsift`` command, run as a subprocess (``python -m urlsift``) on the samples and
 on generated files. The subprocess uses the same core kind as the test (URLSIFT_PURE).
 
-Expected URLs come from reading samples/access.log with DESIGN.md's extraction rules: a
+Expected URLs come from reading samples/access.log with the extraction rules (docs/design.md#extraction-from-text): a
 bare URL ends at white space or ``"``; trailing ``. , ; : ! ?`` are trimmed and a ``)``
 without partner in the URL; a scheme starts at a letter (``+http://`` gives ``http://``);
 a scheme alone (``http://``) is not reported; ``host:port`` with no ``//`` is not a URL.
@@ -207,7 +207,7 @@ def test_extract_strict_and_valid_only(cli):
     assert strict == [u for u in ACCESS_URLS if u not in ACCESS_STRICT_INVALID]
     lenient = set(lines(cli("extract", "--valid-only", ACCESS)))
     # lenient mode accepts upper-case schemes, "~", user/password anywhere, IPv6 brackets
-    # and keeps malformed escapes literally (DESIGN.md, Strict and lenient)
+    # and keeps malformed escapes literally (docs/design.md#strict-and-lenient)
     assert {"HTTP://WWW.EXAMPLE.COM/", "http://www.example.com/~alice/",
             "http://user:secret@intranet.example/", "http://[2001:db8::1]/",
             "http://www.example.com/search?q=%zz"} <= lenient
@@ -224,7 +224,7 @@ def test_extract_parts(cli):
     assert (r["scheme"], r["host"], r["port"], r["search"]) == (
         "https", "www.google.com", None, "q=blue+widget")
     r = by_url["ftp://ftp.example.org/pub/urlsift/"]
-    assert r["segments"] == ["pub", "urlsift", ""]  # split on "/" (DESIGN.md, ftp)
+    assert r["segments"] == ["pub", "urlsift", ""]  # split on "/" (docs/design.md#the-parts-of-each-scheme)
     rows = list(csv.DictReader(io.StringIO(cli("extract", "--parts", "-f", "csv", ACCESS)
                                            .stdout.decode())))
     assert rows[0]["host"] == "www.example.com" and rows[0]["port"] == ""
@@ -274,7 +274,7 @@ def test_binary_invalid_utf8_and_empty(cli, tmp_path):
     empty.write_bytes(b"")
     proc = cli("extract", binary, latin, empty)
     assert proc.returncode == 0 and proc.stderr == b""
-    # a non-ASCII octet ends a bare URL (DESIGN.md), but for one that is no UTF-8 and a
+    # a non-ASCII octet ends a bare URL (docs/design.md#where-a-bare-url-ends-and-trimming), but for one that is no UTF-8 and a
     # Latin-1 letter: it goes on, written %HH (issue 21, RFC 1738 §2.2)
     assert lines(proc) == ["http://in.binary.example/x", "http://a.example/caf%E9",
                            "http://b.example/ok"]
@@ -389,7 +389,7 @@ def test_parse_json_and_pretty(cli):
     assert proc.returncode == 0, proc.stderr
     (rec,) = [json.loads(x) for x in lines(proc)]
     parts = rec["parts"]
-    # RFC 1738 §3.2: user, password, cwd segments, typecode (lower-cased, DESIGN.md)
+    # RFC 1738 §3.2: user, password, cwd segments, typecode (lower-cased, docs/design.md#the-parts-of-each-scheme)
     assert (parts["scheme"], parts["user"], parts["password"], parts["host"]) == (
         "ftp", "user", "secret", "ftp.example.org")
     assert parts["segments"] == ["pub", "file.txt"] and parts["typecode"] == "i"

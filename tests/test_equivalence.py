@@ -1,4 +1,4 @@
-"""Equivalence: DESIGN.md's rules 1-7 and the 1994 URI draft's examples.
+"""Equivalence: the rules 1-7 of docs/design.md#equivalence and the 1994 URI draft's examples.
 
 "the draft" is draft-www-uri-00 (spec/001_*.txt), section "Reduced or increased
 safe character sets", whose examples 1-3 are quoted below.

@@ -1,4 +1,4 @@
-"""extract(): the rules of DESIGN.md "Extraction from text", RFC 1738's appendix
+"""extract(): the rules of docs/design.md#extraction-from-text, RFC 1738's appendix
 "Recommendations for URLs in Context" and draft-ietf-uri-url-03's "Wrappers for URIs
 in plain text". Every test runs on both cores (conftest)."""
 from __future__ import annotations
@@ -229,9 +229,9 @@ def test_valid_option_keeps_only_valid_urls():
     pytest.importorskip("urlsift.model.parsing")
     text = "http://www.example.com/ok http://999.999.999.999:99999/ x-y://a%zz"
     assert urls(text) == ["http://www.example.com/ok", "http://999.999.999.999:99999/", "x-y://a%zz"]
-    assert urls(text, valid="strict") == ["http://www.example.com/ok"]   # RFC 1738 §5, DESIGN strict
+    assert urls(text, valid="strict") == ["http://www.example.com/ok"]   # RFC 1738 §5, docs/design.md#strict-and-lenient
     lenient = urls(text, valid="lenient")
-    assert "x-y://a%zz" in lenient            # DESIGN lenient: malformed escapes kept literally
+    assert "x-y://a%zz" in lenient            # docs/design.md#strict-and-lenient: malformed escapes kept literally
     assert "http://999.999.999.999:99999/" not in lenient
 
 

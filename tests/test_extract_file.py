@@ -1,5 +1,5 @@
 """extract_file(): mapped or streamed, split over threads, none lost or doubled at a
-split point, line numbers, and bad input (DESIGN.md "Extraction from text", "Scale")."""
+split point, line numbers, and bad input (docs/design.md#matches, docs/design.md#scale)."""
 from __future__ import annotations
 
 import io
@@ -236,7 +236,7 @@ def test_a_text_mode_file_object_is_a_clear_type_error(tmp_path):
 
 
 def test_mbox_true_walks_a_spool_message_by_message(tmp_path):
-    # DESIGN.md: extract_file(path, mbox=True) decodes quoted-printable parts, so a
+    # docs/design.md#mail: extract_file(path, mbox=True) decodes quoted-printable parts, so a
     # soft line break ("=\n") inside a URL does not cut it, and "=3D" is "=".
     spool = tmp_path / "spool.mbox"
     spool.write_bytes(

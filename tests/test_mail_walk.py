@@ -884,7 +884,7 @@ def test_file_offset_holds_across_pieces_and_crlf(block):
 
 def test_a_wrapper_broken_over_quoted_lines_comes_out_whole():
     # RFC 1738, appendix: in <URL:...> white space and line breaks are ignored; the
-    # reply prefixes ("> ", ">> ") are no part of the text (DESIGN.md).
+    # reply prefixes ("> ", ">> ") are no part of the text (docs/design.md#mail).
     msg = (b"Content-Type: text/plain\n\n"
            b"Bob wrote:\n"
            b"> The draft is at <URL:http://www.ietf.example/drafts/\n"
@@ -1026,7 +1026,7 @@ def test_nesting_deeper_than_the_walk_goes_agrees():
 
 
 def test_a_bare_cr_and_eight_bit_headers_agree():
-    # A bare CR ends a bare URL (a control character, DESIGN.md); 8-bit octets in the
+    # A bare CR ends a bare URL (a control character, docs/design.md#where-a-bare-url-ends-and-trimming); 8-bit octets in the
     # headers do not hide the body's URLs.
     msg = (b"Subject: caf\xc3\xa9\n"
            b"Message-ID: <cr@example.org>\n\n"
@@ -1272,7 +1272,7 @@ def test_offsets_after_a_character_reference_are_in_the_decoded_run():
 
 
 def test_raw_of_a_wrapper_over_quoted_lines_is_as_it_stands():
-    # DESIGN.md: raw is the span as it stands in the input (the walk left the prefix
+    # docs/design.md#matches: raw is the span as it stands in the input (the walk left the prefix
     # out before the fix)
     msg = b"\n<URL:http://a.example/\n> b>\n"
     right = [("http://a.example/b", 0, 27, "<URL:http://a.example/\n> b>")]

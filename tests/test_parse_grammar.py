@@ -18,7 +18,7 @@ CASES = [
     ("ftp://255.255.255.255:65535/", [], True),        # tightening: 0-255, 0-65535
     ("ftp://1.2.3.256/", ["bad-host"], False),         # hostnumber part > 255
     ("ftp://1.2.3/", ["bad-host"], False),             # toplabel must start with alpha
-    ("http://999", ["bad-host"], False),               # DESIGN.md extract example
+    ("http://999", ["bad-host"], False),               # docs/design.md#matches example
     ("ftp://a1.2b/", [], True),                        # toplabel "2b"? no: starts with digit
     ("ftp://-a.b/", ["bad-host"], False),              # label starts with "-"
     ("ftp://a-.b/", ["bad-host"], False),              # label ends with "-"
@@ -144,7 +144,7 @@ CASES = [
     ("mid:a@b", [], True),
     ("cid:", ["missing-address"], False),
     # ---- generic (§5 genericurl, otherurl) ----
-    ("google.com:80", [], True),                       # DESIGN.md: scheme may start with a digit
+    ("google.com:80", [], True),                       # docs/design.md#the-parts-of-each-scheme: digit first
     ("x-foo:anything;/?:@&=", [], True),
     ("z:", [], True),                                  # schemepart = *xchar
     ("z://h:port/p", [], True),                        # the // form cannot invalidate

@@ -31,7 +31,7 @@ def test_class_per_scheme(url, cls):
 
 
 @pytest.mark.parametrize("url,port", [
-    # RFC 1738 §3.2-§3.11 default ports; https 443, rlogin 513 (DESIGN.md)
+    # RFC 1738 §3.2-§3.11 default ports; https 443, rlogin 513 (docs/design.md#the-scheme-classes)
     ("ftp://h/", 21), ("http://h/", 80), ("https://h/", 443), ("gopher://h/", 70),
     ("nntp://h/g", 119), ("telnet://h", 23), ("rlogin://h", 513), ("tn3270://h", 23),
     ("wais://h/d", 210), ("prospero://h/x", 1525), ("file:///x", None),
@@ -82,7 +82,7 @@ def test_hash_and_eq_are_consistent():
 
 
 def test_equality_follows_the_equivalence_rules():
-    # DESIGN.md Equivalence: rules 1, 2, 3, 4 and 5, through u.normalized()
+    # docs/design.md#equivalence: rules 1, 2, 3, 4 and 5, through u.normalized()
     assert parse("http://INFO.cern.ch:80/a%2Db") == parse("http://info.cern.ch/a-b")
     assert parse("http://h") == parse("http://h/")
     assert parse("file://localhost/x") == parse("file:///x")
@@ -129,7 +129,7 @@ def test_http_parts():
 
 
 def test_ftp_segments_settled_details():
-    # DESIGN.md: ftp://h gives (), ftp://h/ gives ("",), ftp://h//x gives ("", "x")
+    # docs/design.md#the-parts-of-each-scheme: ftp://h gives (), ftp://h/ gives ("",), ftp://h//x gives ("", "x")
     assert parse("ftp://h").segments == () and parse("ftp://h").name is None
     assert parse("ftp://h/").segments == ("",)
     assert parse("ftp://h//x").segments == ("", "x")
@@ -220,7 +220,7 @@ def test_parse_rejects_non_str():
 
 def test_mailto_headers_view_never_changes_address():
     # RFC 1738 §3.5: "no reserved characters" -- the address is the whole schemepart;
-    # DESIGN.md: an extra RFC 6068 headers view
+    # docs/design.md#the-parts-of-each-scheme: an extra RFC 6068 headers view
     u = parse("mailto:list@h.dom?subject=a%26b&body=x=y&&")
     assert u.address == "list@h.dom?subject=a&b&body=x=y&&"
     assert u.headers == (("subject", "a&b"), ("body", "x=y"))

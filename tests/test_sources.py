@@ -1,6 +1,6 @@
 """Inputs: compressed streams, block-wise scanning, mbox and Maildir spools (urlsift.inputs,
-urlsift.text.streams, urlsift.mail). Expected URLs are worked out by reading the samples and DESIGN.md's
-extraction rules, not copied from output."""
+urlsift.text.streams, urlsift.mail). Expected URLs are worked out by reading the samples and the
+extraction rules (docs/design.md#extraction-from-text), not copied from output."""
 from __future__ import annotations
 
 import bz2
@@ -218,7 +218,7 @@ def test_quoted_wrapped_url_offsets_point_into_the_decoded_part():
            b">> long/path> ok\n")
     (m,) = list(iter_message_urls(msg))
     assert m.url == "http://a.example/very-long/path"
-    assert m.hyphen_break  # a break right after "-" is flagged (DESIGN.md)
+    assert m.hyphen_break  # a break right after "-" is flagged (docs/design.md#wrappers-and-the-url-prefix)
     body = msg.split(b"\n\n", 1)[1].decode()
     assert body[m.start:m.end] == "<URL:http://a.example/very-\n>> long/path>"
 

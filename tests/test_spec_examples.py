@@ -137,7 +137,7 @@ def test_001_example_3_illegal_escapes():
             parse(url)
         assert (e.value.code, e.value.position) == ("bad-escape", pos)
         assert [p.code for p in check(url)] == ["bad-escape"]
-        # leniently kept literally (DESIGN.md lenient list)
+        # leniently kept literally (docs/design.md#strict-and-lenient)
         assert parse(url, strict=False).problems[0].code == "bad-escape"
     assert parse("news:12345667123%asdghfh@info.cern.ch", strict=False).article == \
         "12345667123%asdghfh@info.cern.ch"

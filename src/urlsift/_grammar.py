@@ -55,7 +55,7 @@ T = {name: i for i, (name, _) in enumerate(TABLES)}
 TABLE_BLOB: bytes = b"".join(t for _, t in TABLES)
 
 #: Codes that ``strict=False`` accepts (and records in ``u.problems``). Every
-#: other code makes a URL invalid in both modes (DESIGN.md, "Strict and lenient").
+#: other code makes a URL invalid in both modes (docs/design.md#strict-and-lenient).
 LENIENT_OK: tuple[str, ...] = (
     "uppercase-scheme", "non-ascii", "unsafe-char", "bad-escape", "empty-port",
     "host-trailing-dot", "ipv6-host", "userinfo-not-allowed", "port-not-allowed",

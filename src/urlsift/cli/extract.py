@@ -272,8 +272,8 @@ def _jsonl_layout(name: str, columns: Sequence[str]) -> tuple:
 
 
 def _normalized_key() -> Callable[[str], str]:
-    """``--unique=normalized``: a URL's :func:`urlsift.normalized` form (DESIGN.md's
-    equivalence, each URL worked out once), or its text when it has none."""
+    """``--unique=normalized``: a URL's :func:`urlsift.normalized` form (the rules of
+    docs/design.md#equivalence, each URL worked out once), or its text when it has none."""
     def key(url: str) -> str:
         try:
             return normalized(url)

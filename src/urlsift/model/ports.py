@@ -2,12 +2,12 @@
 
 RFC 1738 §3 gives the defaults of the schemes it defines ("If :<port> is omitted,
 the port defaults to ..."); https is RFC 2818's. rlogin and tn3270 have no port
-in RFC 1738: 513 (rlogin, RFC 1282) and 23 (tn3270 runs over telnet) are the ones
-DESIGN.md settles. Equivalence (rule 3: the default port equals no port) and the
-scheme classes (``effective_port``) both read :data:`DEFAULT_PORTS`, so a scheme's
-default is defined exactly once. A port given to ``register_scheme(..., default_port=N)``
-is kept here too (:func:`set_registered_port`): it counts for ``effective_port`` and the
-security notes, never for equivalence.
+in RFC 1738: 513 (rlogin, RFC 1282) and 23 (tn3270 runs over telnet), as
+docs/design.md#the-scheme-classes settles. Equivalence (rule 3: the default port
+equals no port) and the scheme classes (``effective_port``) both read
+:data:`DEFAULT_PORTS`, so a scheme's default is defined exactly once. A port given
+to ``register_scheme(..., default_port=N)`` is kept here too (:func:`set_registered_port`):
+it counts for ``effective_port`` and the security notes, never for equivalence.
 
 >>> DEFAULT_PORTS["http"], default_port("HTTP"), default_port("mailto")
 (80, 80, None)
@@ -27,8 +27,8 @@ DEFAULT_PORTS: Mapping[str, int] = MappingProxyType({
     "gopher": 70,       # RFC 1738 §3.4
     "nntp": 119,        # RFC 1738 §3.7
     "telnet": 23,       # RFC 1738 §3.8
-    "rlogin": 513,      # RFC 1282; DESIGN.md: rlogin uses telnet's grammar
-    "tn3270": 23,       # DESIGN.md: tn3270 uses telnet's grammar and port
+    "rlogin": 513,      # RFC 1282; docs/design.md#the-scheme-classes: telnet's grammar
+    "tn3270": 23,       # docs/design.md#the-scheme-classes: telnet's grammar, port
     "wais": 210,        # RFC 1738 §3.9
     "prospero": 1525,   # RFC 1738 §3.11
 })

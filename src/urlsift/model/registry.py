@@ -104,7 +104,8 @@ def config(core: ModuleType) -> object:
         return cfg
 
 
-# scheme -> class (RFC 1738 §3.2-§3.11; https, rlogin and tn3270 per DESIGN.md);
+# scheme -> class (RFC 1738 §3.2-§3.11; https, rlogin and tn3270: see
+# docs/design.md#the-scheme-classes);
 # the default ports are ports.DEFAULT_PORTS, the one table of them
 for _name, _cls in (
     ("ftp", FtpURL), ("http", HttpURL), ("https", HttpURL), ("gopher", GopherURL),

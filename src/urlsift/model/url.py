@@ -170,7 +170,7 @@ class URL:
 
     # ---- equivalence (rules in urlsift.model.equivalence) ---------------------------
     def normalized(self) -> str:
-        """The canonical string of the equivalence rules (DESIGN.md, Equivalence)."""
+        """The canonical string of the equivalence rules (docs/design.md#equivalence)."""
         try:
             return self._c["normalized"]
         except (AttributeError, KeyError):

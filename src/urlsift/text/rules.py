@@ -34,7 +34,7 @@ __all__ = [
     "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT", "TRIM_MASK", "ENCODED", "SOFT_BREAK", "JOINED",
 ]
 
-#: Schemes found without ``//`` after the colon (DESIGN "Extraction from text"):
+#: Schemes found without ``//`` after the colon (docs/design.md#bare-urls):
 #: RFC 1738 §3.5 mailto, §3.6 news, §3.10 file; draft-www-uri-00 mid, cid, urn.
 KNOWN_WITHOUT_SLASHES: tuple[str, ...] = ("mailto", "news", "mid", "cid", "urn", "file")
 #: Schemes whose id is found in angle brackets in running text, which are not the URL's:
