@@ -131,8 +131,8 @@ cdef extern from *:
     }
     /* The walk of a bare URL over octets (ascii_walk for uint8_t), in C so that its
        loop is the same tight one wherever the compiler inlines it: Cython's loop
-       lost 2 instructions an octet when url_end stopped being inlined (URL-dense
-       text 20% slower). The run of PLAIN octets is the hot loop (4 at a time was
+       lost instructions on every octet when url_end stopped being inlined (URL-dense
+       text slower). The run of PLAIN octets is the hot loop (4 at a time was
        fewer instructions but one more mispredicted exit a URL: slower). */
     static inline Py_ssize_t urlsift_ascii_walk(const uint8_t *d, const uint8_t *T,
                                                 Py_ssize_t e, Py_ssize_t lim, Py_ssize_t *br,
@@ -705,7 +705,7 @@ cdef inline Py_ssize_t bare(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_
     """The walk end of a bare URL whose scheme ends at ``colon`` (flags in
     ``flags_out``), over ASCII only, or -1: the twin's _bare up to its first non-ASCII
     character (url_end goes on from there). Kept apart from the IRI walk: with it, the
-    compiled walk of an ASCII log was 12-25% slower."""
+    compiled walk of an ASCII log was slower."""
     cdef Py_ssize_t lim = n if colon + 1 + max_length > n else colon + 1 + max_length
     cdef Py_ssize_t br[4]
     br[0] = br[1] = br[2] = br[3] = 0
@@ -791,7 +791,7 @@ cdef inline Py_ssize_t url_end(const char_t *d, Py_ssize_t n, const uint8_t *T, 
     """The twin's _bare: ``bare``, and where it stopped at a non-ASCII character, at a
     line break right after ``=`` (a QP soft line break), or found nothing, ``bare_iri``
     from the colon again. That walks an IRI's ASCII head twice, which is cheap (IRIs
-    are rare; the head short); one walk doing both made the ASCII walk of a log 12-25%
+    are rare; the head short); one walk doing both made the ASCII walk of a log
     slower (code generation of the hot loop)."""
     cdef Py_ssize_t end = bare(d, n, T, colon, max_length, flags_out)
     if end < 0 or (end < n and (d[end] >= 128 or (
@@ -814,7 +814,7 @@ ctypedef Py_ssize_t (*IriWalk)(const uint8_t *, Py_ssize_t, const uint8_t *, Py_
                                Py_ssize_t, bint, const uint8_t *, int64_t *) noexcept nogil
 #: bare_iri over octets, called through this pointer: the IRI walk is rare and large, and
 #: inlined into url_end it kept url_end (the hot walk of every URL) out of walk() (URL-
-#: dense text 8% slower at the same instruction count)
+#: dense text slower at the same instruction count)
 cdef IriWalk BARE_IRI_OCTETS = bare_iri[uint8_t]
 
 
@@ -852,7 +852,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                         pos = limit = end
                         continue
                 # url_end spelled out on this, the hot path (every "//" URL): called, it stayed out
-                # of line and cost URL-dense text 9%; the rare IRI walk through its pointer
+                # of line and slowed URL-dense text; the rare IRI walk through its pointer
                 end = bare(d, n, T, p, max_length, &flags)
                 if end < 0 or (end < n and (d[end] >= 128 or (     # (url_end's test)
                         (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):

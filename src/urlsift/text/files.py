@@ -31,9 +31,9 @@ __all__ = ["check_counts", "F_LINE", "F_OFFSET", "F_URL", "scan_file", "url_line
 
 #: Size of the pieces a mapped file or a buffer is cut into (one scanner call each).
 #: Small enough that a piece's octets are still in the CPU cache when its matches are
-#: built, whether this thread scanned them or a worker just did. The 1 GB log, one
-#: thread: 1.3 s with 8 MiB pieces, 0.95 s with 1 MiB or 256 KiB; two threads (medians
-#: of 14 alternating runs): 0.55 s with 1 MiB, 0.54 s with 256 KiB.
+#: built, whether this thread scanned them or a worker just did: larger pieces made the
+#: 1 GB log slower on one thread and no faster on two (the runs: benchmarks/README.md,
+#: "Measurements behind choices in the code").
 PIECE_SIZE = 256 << 10
 #: Size of the blocks read from a stream (a pipe, stdin), and its cut when a block
 #: holds no split point.
@@ -91,7 +91,7 @@ def _kept(arr: "array[int]", last_end: int) -> tuple[int, int]:
 def match_lists(arr: "array[int]", buf: Any, base: int, first: int,
                 found: Optional[list[Match]] = None) -> Iterator[list[Match]]:
     """Matches of triples ``first``... in lists of CHUNK: built while the consumer's
-    cache is warm (a whole piece at once is three times slower). ``found``: the piece's
+    cache is warm (a whole piece at once is slower). ``found``: the piece's
     matches made already (JSON escapes read, :mod:`.jsonpieces`), given out instead."""
     if found is not None:
         yield from chunked(found)

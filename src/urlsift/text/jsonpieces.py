@@ -37,9 +37,9 @@ __all__ = ["LOOKAHEAD", "piece_matches", "chunked", "url_lines"]
 LOOKAHEAD = MAX_WRAPPER + MAX_LENGTH + 16
 #: What a window that ends a line no URL crosses reads past it (see _lookahead).
 _SHORT = 64
-#: Windows pay where runs are sparse (a log with a JSON line now and then: 2.2x on one run
-#: per 500 lines); where there is a run per this many characters or more (a JSON log),
-#: one read of the whole piece costs less than a read per line.
+#: Windows pay where runs are sparse (a log with a JSON line now and then); where there
+#: is a run per this many characters or more (a JSON log), one read of the whole piece
+#: costs less than a read per line (figures: benchmarks/README.md).
 _SPARSE = 8192
 
 

@@ -145,8 +145,8 @@ TABLE: bytes = _policy_table()
 
 def _iana_schemes() -> tuple[str, ...]:
     """The names of ``iana_schemes.txt`` (the IANA registry; its header says which)."""
-    # pkgutil, not importlib.resources: the same loader, without the ~8 ms that
-    # importing importlib.resources (zipfile, pathlib, tempfile) adds to every start-up
+    # pkgutil, not importlib.resources: the same loader, without the import of
+    # importlib.resources (zipfile, pathlib, tempfile) on every start-up
     text = (pkgutil.get_data(__package__, "iana_schemes.txt") or b"").decode("ascii")
     return tuple(line.split()[0] for line in text.splitlines()
                  if line.strip() and not line.startswith("#"))
