@@ -1,4 +1,4 @@
-"""When two URLs name the same thing: the canonical string of docs/design.md#equivalence.
+"""When two URLs name the same thing: the canonical string (docs/design.md#equivalence).
 
 The 1994 URI draft ("Reduced or increased safe character sets"): "Before two URIs
 can be compared, it is therefore necessary to bring them to the same encoding
@@ -146,7 +146,7 @@ def _part(s: str, o: tuple, start: int) -> Optional[str]:
 
 
 def normalized(s: str) -> str:
-    """The canonical string of ``s`` under the equivalence rules 1-7 (docs/design.md#equivalence).
+    """The canonical string of ``s`` under rules 1-7 of docs/design.md#equivalence.
 
     Two URLs are equivalent exactly when their ``normalized`` strings are equal.
     ``s`` is read leniently; a C0 control character or DEL raises

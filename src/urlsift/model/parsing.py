@@ -72,7 +72,8 @@ def parse(s: str, *, strict: bool = True) -> URL:
 
     A ``URL:`` prefix (RFC 1738 appendix) is accepted and kept in ``u.raw`` only.
     With ``strict=False`` the departures of the lenient list are accepted and listed in
-    ``u.problems``; control characters are always refused (docs/design.md#strict-and-lenient).
+    ``u.problems``; control characters are always refused (the lists:
+    docs/design.md#strict-and-lenient).
 
     >>> u = parse("URL:http://Info.CERN.ch:8080/a%20b?x#top")
     >>> (u.scheme, u.host, u.port, u.segments, u.search, u.fragment, u.raw[:4])
