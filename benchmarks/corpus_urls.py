@@ -15,8 +15,8 @@ non-ascii  inserts a raw non-ASCII character (§2.2: must be encoded)
 hash2      adds a second ``#`` (docs/design.md#the-parts-of-each-scheme: a second ``#`` is unsafe)
 upper      upper-cases the scheme (§5: ``scheme = 1*[lowalpha|digit|+|-|.]``)
 empty-host drops the host of a hostport scheme (§3.1: host is required)
-bad-port   port > 65535 or not digits (§3.1 ``port = digits``; docs/design.md#strict-and-lenient: 0-65535)
-hostnumber a dotted quad with a part > 255 (docs/design.md#strict-and-lenient: parts are 0-255)
+bad-port   port > 65535 or not digits (§3.1 ``port = digits``; 0-65535: design.md#strict-and-lenient)
+hostnumber a dotted quad with a part > 255 (parts are 0-255: design.md#strict-and-lenient)
 ========== ==================================================================
 
 The character lists here are test data quoted from the RFC, deliberately not taken

@@ -1,8 +1,8 @@
 """The ``urlsift`` command, run as a subprocess (``python -m urlsift``) on the samples and
 on generated files. The subprocess uses the same core kind as the test (URLSIFT_PURE).
 
-Expected URLs come from reading samples/access.log with the extraction rules (docs/design.md#extraction-from-text): a
-bare URL ends at white space or ``"``; trailing ``. , ; : ! ?`` are trimmed and a ``)``
+Expected URLs come from reading samples/access.log with the extraction rules
+(docs/design.md#extraction-from-text): a bare URL ends at white space or ``"``; trailing ``. , ; : ! ?`` are trimmed and a ``)``
 without partner in the URL; a scheme starts at a letter (``+http://`` gives ``http://``);
 a scheme alone (``http://``) is not reported; ``host:port`` with no ``//`` is not a URL.
 """
@@ -224,7 +224,8 @@ def test_extract_parts(cli):
     assert (r["scheme"], r["host"], r["port"], r["search"]) == (
         "https", "www.google.com", None, "q=blue+widget")
     r = by_url["ftp://ftp.example.org/pub/urlsift/"]
-    assert r["segments"] == ["pub", "urlsift", ""]  # split on "/" (docs/design.md#the-parts-of-each-scheme)
+    # split on "/" (docs/design.md#the-parts-of-each-scheme)
+    assert r["segments"] == ["pub", "urlsift", ""]
     rows = list(csv.DictReader(io.StringIO(cli("extract", "--parts", "-f", "csv", ACCESS)
                                            .stdout.decode())))
     assert rows[0]["host"] == "www.example.com" and rows[0]["port"] == ""
@@ -274,8 +275,9 @@ def test_binary_invalid_utf8_and_empty(cli, tmp_path):
     empty.write_bytes(b"")
     proc = cli("extract", binary, latin, empty)
     assert proc.returncode == 0 and proc.stderr == b""
-    # a non-ASCII octet ends a bare URL (docs/design.md#where-a-bare-url-ends-and-trimming), but for one that is no UTF-8 and a
-    # Latin-1 letter: it goes on, written %HH (issue 21, RFC 1738 §2.2)
+    # a non-ASCII octet ends a bare URL (docs/design.md#where-a-bare-url-ends-and-trimming),
+    # but for one that is no UTF-8 and a Latin-1 letter: it goes on, written %HH (issue 21,
+    # RFC 1738 §2.2)
     assert lines(proc) == ["http://in.binary.example/x", "http://a.example/caf%E9",
                            "http://b.example/ok"]
     assert cli("extract", empty).stdout == b""
@@ -389,7 +391,8 @@ def test_parse_json_and_pretty(cli):
     assert proc.returncode == 0, proc.stderr
     (rec,) = [json.loads(x) for x in lines(proc)]
     parts = rec["parts"]
-    # RFC 1738 §3.2: user, password, cwd segments, typecode (lower-cased, docs/design.md#the-parts-of-each-scheme)
+    # RFC 1738 §3.2: user, password, cwd segments, typecode (lower-cased,
+    # docs/design.md#the-parts-of-each-scheme)
     assert (parts["scheme"], parts["user"], parts["password"], parts["host"]) == (
         "ftp", "user", "secret", "ftp.example.org")
     assert parts["segments"] == ["pub", "file.txt"] and parts["typecode"] == "i"

@@ -229,9 +229,10 @@ def test_valid_option_keeps_only_valid_urls():
     pytest.importorskip("urlsift.model.parsing")
     text = "http://www.example.com/ok http://999.999.999.999:99999/ x-y://a%zz"
     assert urls(text) == ["http://www.example.com/ok", "http://999.999.999.999:99999/", "x-y://a%zz"]
-    assert urls(text, valid="strict") == ["http://www.example.com/ok"]   # RFC 1738 §5, docs/design.md#strict-and-lenient
+    # RFC 1738 §5 and the lenient list of docs/design.md#strict-and-lenient
+    assert urls(text, valid="strict") == ["http://www.example.com/ok"]
     lenient = urls(text, valid="lenient")
-    assert "x-y://a%zz" in lenient            # docs/design.md#strict-and-lenient: malformed escapes kept literally
+    assert "x-y://a%zz" in lenient            # malformed escapes kept literally
     assert "http://999.999.999.999:99999/" not in lenient
 
 

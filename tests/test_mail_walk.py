@@ -1026,8 +1026,9 @@ def test_nesting_deeper_than_the_walk_goes_agrees():
 
 
 def test_a_bare_cr_and_eight_bit_headers_agree():
-    # A bare CR ends a bare URL (a control character, docs/design.md#where-a-bare-url-ends-and-trimming); 8-bit octets in the
-    # headers do not hide the body's URLs.
+    # A bare CR ends a bare URL (a control character,
+    # docs/design.md#where-a-bare-url-ends-and-trimming); 8-bit octets in the headers do not
+    # hide the body's URLs.
     msg = (b"Subject: caf\xc3\xa9\n"
            b"Message-ID: <cr@example.org>\n\n"
            b"see http://cr.example/a\rb and http://after.example/\n")

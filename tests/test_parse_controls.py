@@ -1,4 +1,5 @@
-"""Control characters are never part of a URL, even leniently (docs/design.md#strict-and-lenient, RFC 1738 §2.2).
+"""Control characters are never part of a URL, even leniently (RFC 1738 §2.2;
+docs/design.md#strict-and-lenient).
 
 A sample of each scheme's URL gets a control character at every position; lenient
 parsing must refuse each one, whatever else is wrong around it.

@@ -144,7 +144,7 @@ CASES = [
     ("mid:a@b", [], True),
     ("cid:", ["missing-address"], False),
     # ---- generic (§5 genericurl, otherurl) ----
-    ("google.com:80", [], True),                       # docs/design.md#the-parts-of-each-scheme: digit first
+    ("google.com:80", [], True),                       # §5 scheme; design.md#the-parts-of-each-scheme
     ("x-foo:anything;/?:@&=", [], True),
     ("z:", [], True),                                  # schemepart = *xchar
     ("z://h:port/p", [], True),                        # the // form cannot invalidate

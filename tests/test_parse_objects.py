@@ -129,7 +129,8 @@ def test_http_parts():
 
 
 def test_ftp_segments_settled_details():
-    # docs/design.md#the-parts-of-each-scheme: ftp://h gives (), ftp://h/ gives ("",), ftp://h//x gives ("", "x")
+    # docs/design.md#the-parts-of-each-scheme: ftp://h gives (), ftp://h/ gives ("",),
+    # ftp://h//x gives ("", "x")
     assert parse("ftp://h").segments == () and parse("ftp://h").name is None
     assert parse("ftp://h/").segments == ("",)
     assert parse("ftp://h//x").segments == ("", "x")

@@ -218,7 +218,8 @@ def test_quoted_wrapped_url_offsets_point_into_the_decoded_part():
            b">> long/path> ok\n")
     (m,) = list(iter_message_urls(msg))
     assert m.url == "http://a.example/very-long/path"
-    assert m.hyphen_break  # a break right after "-" is flagged (docs/design.md#wrappers-and-the-url-prefix)
+    # a break right after "-" is flagged (docs/design.md#wrappers-and-the-url-prefix)
+    assert m.hyphen_break
     body = msg.split(b"\n\n", 1)[1].decode()
     assert body[m.start:m.end] == "<URL:http://a.example/very-\n>> long/path>"
 
