@@ -256,15 +256,21 @@ cdef array.array _Q = _array_mod.array("q")
 # Out (the growing triple list) is declared in _scan_c.pxd, shared with _pipe_c.
 
 
+cdef bint grow(Out *o) noexcept nogil:
+    """Room for more triples (False, o.failed set, when there is no memory)."""
+    cdef int64_t *d = <int64_t *>realloc(o.data, (o.cap * 2 + 48) * sizeof(int64_t))
+    if d == NULL:
+        o.failed = 1
+        return False
+    o.data = d
+    o.cap = o.cap * 2 + 48
+    return True
+
+
 cdef inline void emit(Out *o, int64_t a, int64_t b, int64_t f) noexcept nogil:
-    cdef int64_t *d
-    if o.n + 3 > o.cap:
-        d = <int64_t *>realloc(o.data, (o.cap * 2 + 48) * sizeof(int64_t))
-        if d == NULL:
-            o.failed = 1
-            return
-        o.data = d
-        o.cap = o.cap * 2 + 48
+    # four stores: the walk made room before the candidate (each emits one triple at
+    # most), so the compiler inlines this into the walk (with its realloc it did not,
+    # and URL-dense text paid a call per URL)
     o.data[o.n] = a
     o.data[o.n + 1] = b
     o.data[o.n + 2] = f
@@ -831,9 +837,9 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     cdef Prefilter f
     trie_open(known, m, &t, False)     # checked by known_ptr when it was handed over
     prefilter_init(&f, t.pairs, t.np)
-    while pos < stop and not o.failed:
+    while pos < stop:
         p = find_candidate(d, pos, stop, n, &t, &f)
-        if p < 0:
+        if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
             break
         low = p
         if p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47:
