@@ -585,7 +585,7 @@ cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, bint sl
 # utf8_at (RFC 3629) is in _scan_c.pxd: the _build core reads ENCODED spans with it.
 
 
-cdef int letter_at(uint32_t c, uint32_t before, const uint8_t *octets, Py_ssize_t e,
+cdef inline int letter_at(uint32_t c, uint32_t before, const uint8_t *octets, Py_ssize_t e,
                    Py_ssize_t lim) noexcept nogil:
     """How many units the character over U+007F at ``e`` adds to a bare URL (the twin's
     letter_at): a letter, digit or mark, not of an UNSPACED script right after an ASCII
