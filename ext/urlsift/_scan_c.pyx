@@ -237,6 +237,33 @@ for _i in range(N_MARKS):
     MARKS[_i] = _MARKS[_i]
 
 
+cdef extern from *:
+    """
+    #include <string.h>
+    /* Where the line that ends at b[e] starts: just after the last LF or NUL before
+       b[e - 1], looking back at most max octets; -1 when it is longer. glibc's memrchr
+       (vectorized) where there is one, else an octet at a time. */
+    static Py_ssize_t urlsift_line_start(const unsigned char *b, Py_ssize_t e, Py_ssize_t max) {
+        Py_ssize_t lo = e - 1 - max > 0 ? e - 1 - max : 0, j = -1;
+    #if defined(__GLIBC__)
+        const unsigned char *lf = memrchr(b + lo, 10, (size_t)(e - 1 - lo));
+        const unsigned char *nul = memrchr(b + lo, 0, (size_t)(e - 1 - lo));
+        if (lf != NULL) j = lf - b;
+        if (nul != NULL && nul - b > j) j = nul - b;
+    #else
+        Py_ssize_t i;
+        for (i = e - 2; i >= lo; i--) {
+            if (b[i] == 10 || b[i] == 0) { j = i; break; }
+        }
+    #endif
+        if (j >= 0) return j + 1;
+        return e <= max ? 0 : -1;          /* the buffer's first line, if short enough */
+    }
+    """
+    Py_ssize_t line_start "urlsift_line_start"(const uint8_t *b, Py_ssize_t e,
+                                               Py_ssize_t max) nogil
+
+
 cdef inline bint is_mark(uint32_t c) noexcept nogil:
     """The twin's is_mark: ``c`` within one of the MARKS ranges (a binary search)."""
     cdef Py_ssize_t lo = 0, hi = N_MARKS // 2, mid
@@ -734,11 +761,16 @@ cdef Py_ssize_t soft_join(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ss
     j = e + lb
     if j >= lim:
         return 0
-    k = e - 1                           # the "=": where does its line start?
-    while k > 0 and d[k - 1] != 10 and d[k - 1] != 0:
-        if e - k >= QP_MAX_LINE:
+    if char_t is uint8_t:               # the "=" at e - 1: where does its line start?
+        k = line_start(d, e, QP_MAX_LINE)
+        if k < 0:
             return 0
-        k -= 1
+    else:
+        k = e - 1
+        while k > 0 and d[k - 1] != 10 and d[k - 1] != 0:
+            if e - k >= QP_MAX_LINE:
+                return 0
+            k -= 1
     if e - k < QP_MIN_LINE:
         return 0
     c = d[j]
