@@ -602,6 +602,12 @@ cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, bint sl
                 c1 = c
             elif count == 2:
                 c2 = c
+            else:               # past the two that tell "//": the run of wrapper
+                i += 1          # characters in one tight loop ("<" and ">" are none)
+                while i < lim and (cls(T, d[i]) & T_WRAP):
+                    i += 1
+                prev = d[i - 1]
+                continue
         i += 1
     if st != 2 or count == 0 or (count == 2 and c1 == 47 and c2 == 47):
         return -1
