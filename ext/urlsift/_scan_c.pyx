@@ -237,6 +237,33 @@ for _i in range(N_MARKS):
     MARKS[_i] = _MARKS[_i]
 
 
+cdef extern from *:
+    """
+    #include <string.h>
+    /* Where the line that ends at b[e] starts: just after the last LF or NUL before
+       b[e - 1], looking back at most max octets; -1 when it is longer. glibc's memrchr
+       (vectorized) where there is one, else an octet at a time. */
+    static Py_ssize_t urlsift_line_start(const unsigned char *b, Py_ssize_t e, Py_ssize_t max) {
+        Py_ssize_t lo = e - 1 - max > 0 ? e - 1 - max : 0, j = -1;
+    #if defined(__GLIBC__)
+        const unsigned char *lf = memrchr(b + lo, 10, (size_t)(e - 1 - lo));
+        const unsigned char *nul = memrchr(b + lo, 0, (size_t)(e - 1 - lo));
+        if (lf != NULL) j = lf - b;
+        if (nul != NULL && nul - b > j) j = nul - b;
+    #else
+        Py_ssize_t i;
+        for (i = e - 2; i >= lo; i--) {
+            if (b[i] == 10 || b[i] == 0) { j = i; break; }
+        }
+    #endif
+        if (j >= 0) return j + 1;
+        return e <= max ? 0 : -1;          /* the buffer's first line, if short enough */
+    }
+    """
+    Py_ssize_t line_start "urlsift_line_start"(const uint8_t *b, Py_ssize_t e,
+                                               Py_ssize_t max) nogil
+
+
 cdef inline bint is_mark(uint32_t c) noexcept nogil:
     """The twin's is_mark: ``c`` within one of the MARKS ranges (a binary search)."""
     cdef Py_ssize_t lo = 0, hi = N_MARKS // 2, mid
@@ -256,15 +283,21 @@ cdef array.array _Q = _array_mod.array("q")
 # Out (the growing triple list) is declared in _scan_c.pxd, shared with _pipe_c.
 
 
+cdef bint grow(Out *o) noexcept nogil:
+    """Room for more triples (False, o.failed set, when there is no memory)."""
+    cdef int64_t *d = <int64_t *>realloc(o.data, (o.cap * 2 + 48) * sizeof(int64_t))
+    if d == NULL:
+        o.failed = 1
+        return False
+    o.data = d
+    o.cap = o.cap * 2 + 48
+    return True
+
+
 cdef inline void emit(Out *o, int64_t a, int64_t b, int64_t f) noexcept nogil:
-    cdef int64_t *d
-    if o.n + 3 > o.cap:
-        d = <int64_t *>realloc(o.data, (o.cap * 2 + 48) * sizeof(int64_t))
-        if d == NULL:
-            o.failed = 1
-            return
-        o.data = d
-        o.cap = o.cap * 2 + 48
+    # four stores: the walk made room before the candidate (each emits one triple at
+    # most), so the compiler inlines this into the walk (with its realloc it did not,
+    # and URL-dense text paid a call per URL)
     o.data[o.n] = a
     o.data[o.n + 1] = b
     o.data[o.n + 2] = f
@@ -569,6 +602,12 @@ cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, bint sl
                 c1 = c
             elif count == 2:
                 c2 = c
+            else:               # past the two that tell "//": the run of wrapper
+                i += 1          # characters in one tight loop ("<" and ">" are none)
+                while i < lim and (cls(T, d[i]) & T_WRAP):
+                    i += 1
+                prev = d[i - 1]
+                continue
         i += 1
     if st != 2 or count == 0 or (count == 2 and c1 == 47 and c2 == 47):
         return -1
@@ -579,7 +618,7 @@ cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, bint sl
 # utf8_at (RFC 3629) is in _scan_c.pxd: the _build core reads ENCODED spans with it.
 
 
-cdef int letter_at(uint32_t c, uint32_t before, const uint8_t *octets, Py_ssize_t e,
+cdef inline int letter_at(uint32_t c, uint32_t before, const uint8_t *octets, Py_ssize_t e,
                    Py_ssize_t lim) noexcept nogil:
     """How many units the character over U+007F at ``e`` adds to a bare URL (the twin's
     letter_at): a letter, digit or mark, not of an UNSPACED script right after an ASCII
@@ -728,11 +767,16 @@ cdef Py_ssize_t soft_join(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ss
     j = e + lb
     if j >= lim:
         return 0
-    k = e - 1                           # the "=": where does its line start?
-    while k > 0 and d[k - 1] != 10 and d[k - 1] != 0:
-        if e - k >= QP_MAX_LINE:
+    if char_t is uint8_t:               # the "=" at e - 1: where does its line start?
+        k = line_start(d, e, QP_MAX_LINE)
+        if k < 0:
             return 0
-        k -= 1
+    else:
+        k = e - 1
+        while k > 0 and d[k - 1] != 10 and d[k - 1] != 0:
+            if e - k >= QP_MAX_LINE:
+                return 0
+            k -= 1
     if e - k < QP_MIN_LINE:
         return 0
     c = d[j]
@@ -831,9 +875,9 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     cdef Prefilter f
     trie_open(known, m, &t, False)     # checked by known_ptr when it was handed over
     prefilter_init(&f, t.pairs, t.np)
-    while pos < stop and not o.failed:
+    while pos < stop:
         p = find_candidate(d, pos, stop, n, &t, &f)
-        if p < 0:
+        if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
             break
         low = p
         if p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47:

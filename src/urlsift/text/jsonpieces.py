@@ -59,7 +59,7 @@ def piece_matches(buf: Any, a: int, b: int, base: int, last_end: int,
     reach = max(b, arr[-2]) if len(arr) else b
     if not has_json_escapes(buf, a, min(n, reach + REACH)):
         return None
-    runs = run_starts(buf, a, min(n, reach + REACH)) if windows else ()
+    runs = run_starts(buf, a, min(n, reach + REACH)) if windows else []
     if not windows or len(runs) * _SPARSE > b - a or not hasattr(buf, "rfind"):
         return _read_through(buf, a, b, base, last_end)
     out: list[Match] = []
