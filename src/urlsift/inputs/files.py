@@ -22,7 +22,7 @@ from typing import (IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Litera
 
 from ..text.extraction import check_valid
 from ..text.extraction import extract_file as extract_text_file
-from ..text.files import check_counts
+from ..text.files import check_counts, job_count
 from ..text.match import Match
 from ..text.streams import Found, iter_stream_matches, text_of
 from .opening import PathLike, input_kind, is_plain_file, open_input
@@ -68,6 +68,8 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     ``mbox=False`` as text, whatever it looks like. Arguments are checked and the
     input is opened and sniffed at once: a bad path raises ``OSError`` naming it here,
     not at the first ``next``.
+    ``jobs=0`` means one thread per core, as the command's ``-j 0``; a negative
+    ``jobs`` is a ``ValueError``.
 
     Text: :func:`urlsift.text.extract_file` — a plain regular file is memory-mapped
     and scanned on ``jobs`` threads; a compressed file, a pipe or ``"-"`` is streamed
@@ -103,7 +105,7 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     >>> os.unlink(f.name)
     """
     check_valid(valid)
-    check_counts(jobs, block_size)
+    jobs = check_counts(jobs, block_size)
     if mbox not in (None, True, False):
         raise ValueError(f"mbox must be None, True or False, not {mbox!r}")
     stack = contextlib.ExitStack()
@@ -175,6 +177,8 @@ def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     """
     from ..mail import iter_spool_urls, walk   # lazy: see the module docstring
 
+    jobs = job_count(jobs)
+
     engine = engine or os.environ.get("URLSIFT_MAIL_ENGINE") or "walk"
     if engine not in ("walk", "email"):
         raise ValueError(f"engine must be 'walk' or 'email', not {engine!r}")
@@ -195,6 +199,8 @@ def mbox_url_lines(path: PathLike, *, on_error: Optional[Callable[[str], None]] 
     ``urlsift extract MBOX``), ``jobs`` threads."""
     from ..mail import walk
 
+    jobs = job_count(jobs)
+
     name = os.fspath(path)
     if os.environ.get("URLSIFT_MAIL_ENGINE") == "email":   # see iter_mail_urls
         for ms in mbox_match_lists(name, on_error=on_error, stream=stream):
@@ -211,6 +217,8 @@ def mbox_match_lists(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     """:func:`iter_mail_urls` of an mbox in lists (a piece of the spool each), for the
     command's output without a Python step per URL."""
     from ..mail import walk
+
+    jobs = job_count(jobs)
 
     name = os.fspath(path)
     if os.environ.get("URLSIFT_MAIL_ENGINE") == "email":   # see iter_mail_urls
