@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, TypeVar, cast
 
 from .._grammar import G_GENERIC
+from .equivalence import Rules, check_rules, normalized_3986
 from .equivalence import normalized_text as _normalized
 from .ports import default_port
 from .problems import Problem, problems_from_flat
@@ -169,8 +170,19 @@ class URL:
         return warnings_of(self)
 
     # ---- equivalence (rules in urlsift.model.equivalence) ---------------------------
-    def normalized(self) -> str:
-        """The canonical string of the equivalence rules (DESIGN.md, Equivalence)."""
+    def normalized(self, *, rules: Rules = "rfc1738") -> str:
+        """The canonical string of the equivalence rules (DESIGN.md, Equivalence);
+        ``rules="rfc3986"``: RFC 3986 §6.2.2-§6.2.3 and IDNA hosts
+        (:func:`urlsift.normalized`). ``==`` and ``hash`` use the default.
+
+        >>> from urlsift import parse
+        >>> u = parse("http://A.example/%7Ex/./y", strict=False)
+        >>> u.normalized(), u.normalized(rules="rfc3986")
+        ('http://a.example/%7Ex/./y', 'http://a.example/~x/y')
+        """
+        if rules != "rfc1738":
+            check_rules(rules)
+            return normalized_3986(self._text)
         try:
             return self._c["normalized"]
         except (AttributeError, KeyError):
