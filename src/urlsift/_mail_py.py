@@ -764,7 +764,7 @@ def same_link(url: Any, href: Any) -> bool:
 def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, base: int,
           source: str, cls: type, limit: int, other: Callable[[int], list],
           id_of: Callable[[bytes], Optional[str]], date_of: Callable[[bytes], Optional[str]],
-          edits: tuple, table: bytes) -> list:
+          edits: tuple, table: bytes, texts: Optional[dict] = None) -> list:
     """The ``cls`` tuples (``urlsift.mail.MailMatch``) of the scanner's ``triples`` over
     the scan text ``out`` of :func:`walk`, in message order: each traced back to its
     segment, part and message, its URL and raw text cut as ``_build.build`` cuts them
@@ -772,7 +772,9 @@ def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, 
     than ``limit``, is handed to ``other(index)``, which returns its matches, or None to
     end the trace there (what was traced before is returned). A URL in the text of an
     ``<a>`` that is its ``href`` is left out (:func:`same_link`); the Message-ID and
-    Date come from ``id_of`` and from :func:`iso_date` or ``date_of``.
+    Date come from ``id_of`` and from :func:`iso_date` or ``date_of``. ``texts``: the
+    value of the last field (``text``) of a URL found in an ``href`` segment, by the
+    segment's index (the mail layer makes them: the text of its ``<a>``); None else.
     """
     result: list = []
     starts = segs[1::SEG]
@@ -818,8 +820,11 @@ def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, 
             if label is None:
                 label = labels[key] = key.decode("latin-1")
             where = None
+            shown = None
             if kind in suffix:
                 part = label + suffix[kind]
+                if texts:
+                    shown = texts.get(r // SEG)
                 start = end = segs[r + 7]
                 raw = bytes(out[seg_start:segs[r + 2]]).decode("utf-8", "replace")
             else:
@@ -839,7 +844,7 @@ def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, 
             result.append(tuple.__new__(cls, (
                 url, raw, start, end, message_id, date, part, False, source, at,
                 bool(low & WRAPPED), bool(low & HYPHEN_BREAK),
-                edits[edits_index(url, mf)], where)))
+                edits[edits_index(url, mf)], where, shown)))
     return result
 
 

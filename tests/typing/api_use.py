@@ -29,15 +29,18 @@ for m in extract("see http://a.example/"):
 for f in extract_file("access.log", mbox=False):
     reveal_type(f)  # R: urlsift.text.match.Match
 for g in extract_file("access.log.gz"):   # mbox=None: mail when it starts like an mbox
-    reveal_type(g)  # R: urlsift.text.match.Match | tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, fallback=urlsift.mail.message.MailMatch]
+    reveal_type(g)  # R: urlsift.text.match.Match | tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, str | None, fallback=urlsift.mail.message.MailMatch]
     reveal_type(g.url)  # R: str
     reveal_type(g.start)  # R: int
     reveal_type(g.edits)  # R: tuple[str, ...]
 forced: bool = len(urlsift.__all__) > 1
-reveal_type(extract_file("a", mbox=forced))  # R: typing.Iterator[urlsift.text.match.Match | tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, fallback=urlsift.mail.message.MailMatch]]
+reveal_type(extract_file("a", mbox=forced))  # R: typing.Iterator[urlsift.text.match.Match | tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, str | None, fallback=urlsift.mail.message.MailMatch]]
 for mm in extract_file("inbox.mbox", mbox=True):
-    reveal_type(mm)  # R: tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, fallback=urlsift.mail.message.MailMatch]
+    reveal_type(mm)  # R: tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, str | None, fallback=urlsift.mail.message.MailMatch]
     reveal_type(mm.message_id)  # R: str | None
 reveal_type(urlsift.is_valid("http://a/"))  # R: bool
 reveal_type(urlsift.codec.unquote("a%20b"))  # R: str
 m2: Match = next(extract("http://b.example/"))
+for lm in extract_file("inbox.mbox", mbox=True):
+    reveal_type(lm.text)  # R: str | None
+    reveal_type(lm.deceptive)  # R: bool

@@ -77,6 +77,8 @@ def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:
     shown = getattr(args, "format", "text") != "text" or getattr(args, "with_position", False)
     if mail and shown:
         cols += ["message_id", "date", "part"]
+        if getattr(args, "format", "text") != "text":
+            cols += ["text", "deceptive"]   # an HTML link's text, and whether it lies
         if getattr(args, "with_position", False):
             cols.append("file_offset")   # the URL's own place, for a part read as it stands
     if args.refang:
@@ -127,6 +129,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     with_file, with_line, with_offset = ("file" in columns, "line" in columns,
                                          "offset" in columns)
     mail_cols = "message_id" in columns
+    link_cols = "text" in columns
     file_offset = "file_offset" in columns
     if kind in ("mbox", "maildir"):
         for m in iter_mail_urls(name, schemes=schemes, valid=valid, refang=args.refang,
@@ -144,6 +147,8 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
             if mail_cols:
                 rec.update(message_id=plain_value(m.message_id), date=plain_value(m.date),
                            part=plain_value(m.part))
+            if link_cols:
+                rec.update(text=plain_value(m.text), deceptive=m.deceptive)
             if file_offset:
                 rec["file_offset"] = m.file_offset
             if args.refang:
@@ -174,6 +179,8 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
             rec["offset"] = f.start
         if mail_cols:
             rec.update(message_id=None, date=None, part=None)
+        if link_cols:
+            rec.update(text=None, deceptive=None)
         if file_offset:
             rec["file_offset"] = f.start
         if args.refang:

@@ -41,7 +41,7 @@ from ..errors import URLSyntaxError
 from .ports import DEFAULT_PORTS
 from .tokens import tokenize
 
-__all__ = ["normalized", "equivalent", "Rules", "RFC1738", "RFC3986"]
+__all__ = ["normalized", "equivalent", "idna_host", "remove_dot_segments", "Rules", "RFC1738", "RFC3986"]
 
 #: Which equivalence :func:`normalized` and :func:`equivalent` apply.
 Rules = Literal["rfc1738", "rfc3986"]
@@ -314,11 +314,15 @@ def remove_dot_segments(path: str) -> str:
     return "".join(out)
 
 
-def _idna_host(host: str) -> str:
+def idna_host(host: str) -> str:
     """A reg-name host as RFC 3986 §6.2.2 and IDNA compare it: escapes of UTF-8
     decoded (§3.2.2), non-ASCII labels turned into their ASCII form (RFC 3490
     ToASCII, the standard library's ``idna`` codec), lower case. A host that has no
-    IDNA form (an empty label, a label too long) is kept, folded: different."""
+    IDNA form (an empty label, a label too long) is kept, folded: different.
+
+    >>> idna_host("Bücher.Example"), idna_host("B%C3%BCcher.example"), idna_host("A..b")
+    ('xn--bcher-kva.example', 'xn--bcher-kva.example', 'a..b')
+    """
     if "%" in host:
         try:
             host = codec.unquote(host)
@@ -359,7 +363,7 @@ def normalized_3986(s: str) -> str:
     else:
         user, password = _part(s, o, 1), _part(s, o, 3)
         host = s[o[5]:o[6]]
-        host = host.lower() if host[:1] == "[" else _idna_host(host)
+        host = host.lower() if host[:1] == "[" else idna_host(host)
         port = _part(s, o, 7)
         if port is not None:
             port = _norm_port(port, scheme)
