@@ -42,6 +42,25 @@ def test_revealed_types_are_precise():
         assert "Any" not in revealed[line], f"line {line}: {revealed[line]}"
 
 
+MISUSE = ROOT / "tests" / "typing" / "api_misuse.py"
+
+
+def test_misuse_is_caught():
+    # issue 24: what must NOT type-check (an attribute the base URL has not, a closed
+    # choice outside its Literal) is an error of the expected code on exactly its line
+    pytest.importorskip("mypy")
+    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                           "--cache-dir", "/dev/null", str(MISUSE)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    assert done.returncode == 1, done.stdout + done.stderr
+    found = {(int(m[1]), m[2]) for m in
+             re.finditer(r"^.*api_misuse\.py:(\d+): error: .*\[([a-z-]+)\]$", done.stdout, re.M)}
+    expected = {(number, m.group(1)) for number, line in
+                enumerate(MISUSE.read_text().splitlines(), 1)
+                if (m := re.search(r"  # E: ([a-z-]+)$", line))}
+    assert len(expected) >= 9 and found == expected, done.stdout
+
+
 def test_help_shows_types_not_strings():
     # issue 13: PEP 563 left every annotation a string ("s: 'str'", "-> 'URL'" in help());
     # urlsift._hints evaluates them at import

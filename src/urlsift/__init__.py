@@ -28,7 +28,7 @@ from .model.registry import register_scheme, unregister_scheme
 from .model.schemes import (CidURL, FileURL, FtpURL, GenericURL, GopherURL, HttpURL, MailtoURL,
                             MidURL, NewsURL, NntpURL, ProsperoURL, TelnetURL, WaisURL)
 from .model.tokens import Tokens, tokenize, tokenize_many, tokenize_offsets
-from .model.url import URL
+from .model.url import URL, HierURL
 from .text import Match, extract, scan
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ else:  # the core's own functions, re-bound when tests switch cores
 __version__ = "0.1.0"
 
 __all__ = [
-    "URL", "CidURL", "FileURL", "FtpURL", "GenericURL", "GopherURL", "HttpURL", "MailtoURL",
+    "URL", "HierURL", "CidURL", "FileURL", "FtpURL", "GenericURL", "GopherURL", "HttpURL", "MailtoURL",
     "MidURL", "NewsURL", "NntpURL", "Problem", "ProsperoURL", "TelnetURL", "WaisURL",
     "Match", "extract", "extract_file", "scan", "check", "is_valid", "parse", "register_scheme", "unregister_scheme", "validate_many",
     "CORE", "DEFAULT_PORTS", "URLSyntaxError", "Tokens", "charclass", "equivalent",

@@ -6,7 +6,7 @@ import contextlib
 import json
 import sys
 from collections import Counter
-from typing import Any, Iterator, Optional
+from typing import IO, Any, Iterator, Optional, cast
 
 from ..inputs import Input, open_input
 from ..model.parsing import check, parse
@@ -330,7 +330,8 @@ def _dated_urls(inp: Input, args: argparse.Namespace, stack: contextlib.ExitStac
     raw = inp.stream if inp.stream is not None else stack.enter_context(
         open_input(inp.name, progress))
     dated = DatedStream(raw)
-    for rec in iter_records(Input(inp.name, "text", dated), args, ["url", "offset"], progress,
+    for rec in iter_records(Input(inp.name, "text", cast(IO[bytes], dated)), args,
+                            ["url", "offset"], progress,
                             on_error=on_error):
         urls[rec["url"]] += 1
         minute = dated.minute_at(rec["offset"])

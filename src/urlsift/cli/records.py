@@ -9,6 +9,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
 from ..inputs import (Input, input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
                       sniff_input, walk_tree)
+from ..text.extraction import Validity
 from .common import error, read_errors, reason
 from .filters import narrowed_schemes, url_filter
 from .output import DETAIL_COLUMNS, PART_COLUMNS, plain_value
@@ -16,9 +17,10 @@ from .output import DETAIL_COLUMNS, PART_COLUMNS, plain_value
 __all__ = ["Input", "columns_for", "iter_records", "plan_inputs", "scan_options"]
 
 
-def scan_options(args: argparse.Namespace) -> tuple[Optional[tuple], Optional[str]]:
+def scan_options(args: argparse.Namespace) -> tuple[Optional[tuple], Optional[Validity]]:
     """``(schemes, valid)`` as the scanner takes them, from the command's options."""
-    valid = "strict" if args.strict else "lenient" if args.valid_only else None
+    valid: Optional[Validity] = ("strict" if args.strict else "lenient" if args.valid_only
+                                 else None)
     return narrowed_schemes(args), valid
 
 

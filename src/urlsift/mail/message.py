@@ -24,6 +24,7 @@ from functools import partial
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional
 
 from ..model.parsing import parse
+from ..text.extraction import Validity
 from ..text.rewrite import extract_rewritten
 from .anchors import is_deceptive
 from .html import html_links
@@ -99,7 +100,7 @@ class _Options(NamedTuple):
 
 
 def iter_spool_urls(messages: Iterable[Message], *, schemes: Optional[Iterable[str]] = None,
-                    valid: Optional[str] = None, refang: bool = False,
+                    valid: Optional[Validity] = None, refang: bool = False,
                     on_error: Optional[Callable[[str], None]] = None) -> Iterator[MailMatch]:
     """Every URL of every message of a spool (:mod:`urlsift.mail.spool` gives them).
 
@@ -138,7 +139,7 @@ def message_matches(source: str, offset: Optional[int], data: Any, opts: "_Optio
 
 
 def iter_message_urls(data: bytes, *, schemes: Optional[Iterable[str]] = None,
-                      valid: Optional[str] = None, refang: bool = False,
+                      valid: Optional[Validity] = None, refang: bool = False,
                       source: str = "", offset: Optional[int] = None,
                       on_error: Optional[Callable[[str], None]] = None) -> Iterator[MailMatch]:
     """Every URL of one message given as bytes (headers, text and HTML parts).

@@ -289,7 +289,15 @@ def _unpickle(raw: str, strict: bool) -> URL:
 
 
 class HierURL(URL):
-    """Base of the ``//`` schemes: login and hostport (RFC 1738 §3.1)."""
+    """Base of the ``//`` schemes: login and hostport (RFC 1738 §3.1). ``parse`` returns
+    :class:`URL` to a type checker; ``isinstance(u, HierURL)`` narrows it to these
+    common parts (or ``parse(s, scheme="ftp")`` to the scheme's class).
+
+    >>> from urlsift import parse
+    >>> u = parse("ftp://anon@h.example:2121/x")
+    >>> isinstance(u, HierURL), u.user, u.host, u.port
+    (True, 'anon', 'h.example', 2121)
+    """
 
     __slots__ = ()
     _PARTS: tuple[str, ...] = ("scheme", "user", "password", "host", "port", "fragment")
