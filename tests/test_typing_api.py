@@ -18,6 +18,14 @@ PROGRAM = ROOT / "tests" / "typing" / "api_use.py"
 pytestmark = pytest.mark.twins      # a static check: once, not per core
 
 
+def _mypy(program: Path) -> subprocess.CompletedProcess:
+    """``mypy --strict`` on one user program (skipped where mypy is not installed)."""
+    pytest.importorskip("mypy")
+    return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                           "--cache-dir", "/dev/null", str(program)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+
+
 def _expected() -> dict[int, str]:
     out = {}
     for number, line in enumerate(PROGRAM.read_text().splitlines(), 1):
@@ -28,10 +36,7 @@ def _expected() -> dict[int, str]:
 
 
 def test_revealed_types_are_precise():
-    pytest.importorskip("mypy")
-    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
-                           "--cache-dir", "/dev/null", str(PROGRAM)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    done = _mypy(PROGRAM)
     assert done.returncode == 0, done.stdout + done.stderr
     revealed = {int(m[1]): m[2] for m in
                 re.finditer(r'^.*api_use\.py:(\d+): note: Revealed type is "(.*)"$', done.stdout, re.M)}
@@ -48,10 +53,7 @@ MISUSE = ROOT / "tests" / "typing" / "api_misuse.py"
 def test_misuse_is_caught():
     # issue 24: what must NOT type-check (an attribute the base URL has not, a closed
     # choice outside its Literal) is an error of the expected code on exactly its line
-    pytest.importorskip("mypy")
-    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
-                           "--cache-dir", "/dev/null", str(MISUSE)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    done = _mypy(MISUSE)
     assert done.returncode == 1, done.stdout + done.stderr
     found = {(int(m[1]), m[2]) for m in
              re.finditer(r"^.*api_misuse\.py:(\d+): error: .*\[([a-z-]+)\]$", done.stdout, re.M)}
