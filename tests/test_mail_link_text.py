@@ -204,3 +204,22 @@ def test_is_deceptive(url, text, flag):
 def test_module_examples():
     import doctest
     assert doctest.testmod(anchors).failed == 0
+
+
+@pytest.mark.twins
+@pytest.mark.parametrize("html", [
+    PAGE,
+    '<a href="http://a/">x<a href="http://b/">y</a>z',                 # an <a> in an <a>
+    '<a href="http://a/"><img src="http://i/">ok <i>go</i></a>',       # a src between runs
+    '<a href="http://a/">caf\u00e9</a><a href="http://b/">ok</a>',     # non-ASCII: marked
+    '<a href="rel/x">t</a><a href="http://a/"></a>',                   # no segment, no text
+])
+def test_the_cores_give_the_same_anchor_runs(html):
+    from urlsift import _mail_py
+    compiled = pytest.importorskip("urlsift._mail_c")
+    spool = _message(html)
+    got = []
+    for core in (compiled, _mail_py):
+        out, segs, msgs, names = core.walk(spool, 0, len(spool), b"", core.CHARSETS, 8, None)
+        got.append(core.anchor_runs(segs, out))
+    assert got[0] == got[1]

@@ -257,6 +257,56 @@ def trace(triples, out, segs, msgs, names, piece, Py_ssize_t base, str source, t
     return result
 
 
+def anchor_runs(segs, out):
+    """See ``urlsift._mail_py.anchor_runs``."""
+    cdef const int64_t[::1] sg = segs
+    cdef const unsigned char[::1] ov = out
+    cdef Py_ssize_t nsegs = sg.shape[0] // NSEG, h, r, k, size, o, a, e
+    cdef int64_t message, kind
+    cdef bint ascii
+    cdef dict runs = {}
+    cdef set marked = set()
+    cdef bytes joined
+    cdef char *dst
+    for h in range(nsegs):
+        if sg[h * NSEG + 4] != C_K_HREF:
+            continue
+        message = sg[h * NSEG]
+        size = 0        # first the length of the runs, then their octets
+        k = h + 1
+        while k < nsegs and sg[k * NSEG] == message:
+            r = k * NSEG
+            kind = sg[r + 4]
+            if kind == C_K_HTML_TEXT:
+                if sg[r + 8] != h:
+                    break
+                size += sg[r + 2] - sg[r + 1]
+            elif kind != C_K_HREF and kind != C_K_SRC:
+                break
+            k += 1
+        if size == 0:
+            continue
+        joined = PyBytes_FromStringAndSize(NULL, size)
+        dst = <char *>joined
+        o = 0
+        ascii = True
+        for r in range((h + 1) * NSEG, k * NSEG, NSEG):
+            if sg[r + 4] == C_K_HTML_TEXT:
+                a = sg[r + 1]
+                e = sg[r + 2]
+                memcpy(dst + o, &ov[a], e - a)
+                while a < e:
+                    if ov[a] >= 0x80:
+                        ascii = False
+                    a += 1
+                o += e - sg[r + 1]
+        if ascii:
+            runs[h] = joined
+        else:
+            marked.add(message)
+    return runs, marked
+
+
 def url_triples(triples, segs, msgs, Py_ssize_t limit):
     """See ``urlsift._mail_py.url_triples``."""
     cdef const int64_t[::1] tr = triples

@@ -65,7 +65,7 @@ from ._scan_py import HYPHEN_BREAK, WRAPPED
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
            "FALLBACK", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
-           "LABEL_CACHE", "url_triples", "same_link", "MailPipeline"]
+           "LABEL_CACHE", "url_triples", "anchor_runs", "same_link", "MailPipeline"]
 
 #: Integers per segment and per message record.
 SEG = 9
@@ -846,6 +846,45 @@ def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, 
                 bool(low & WRAPPED), bool(low & HYPHEN_BREAK),
                 edits[edits_index(url, mf)], where, shown)))
     return result
+
+
+def anchor_runs(segs: Any, out: Any) -> tuple[dict, set]:
+    """The text of each ``<a href>`` as the walk laid it out: ``({href segment: octets of
+    its text runs joined}, {messages where those octets are not all ASCII})``. The runs
+    of an ``<a>`` follow its href segment (an ``<img src>``, ``<area href>`` between
+    them), each :data:`K_HTML_TEXT` with that segment as its anchor.
+
+    >>> spool = (b"From a\\nContent-Type: text/html\\n\\n"
+    ...          b'<a href="http://a.example/">see <b>this</b></a> x\\n')
+    >>> out, segs, msgs, names = walk(spool, 0, len(spool), b"", CHARSETS, 8, None)
+    >>> anchor_runs(segs, out)      # segment 0 is the href; "see " and "this" its runs
+    ({0: b'see this'}, set())
+    """
+    runs: dict[int, bytes] = {}
+    marked: set[int] = set()
+    end = len(segs)
+    for h in range(len(segs) // SEG):
+        if segs[h * SEG + 4] != K_HREF:
+            continue
+        message = segs[h * SEG]
+        parts = []
+        r = h * SEG + SEG
+        while r < end and segs[r] == message:
+            kind = segs[r + 4]
+            if kind == K_HTML_TEXT:
+                if segs[r + 8] != h:
+                    break
+                parts.append(bytes(out[segs[r + 1]:segs[r + 2]]))
+            elif kind not in (K_HREF, K_SRC):
+                break
+            r += SEG
+        if parts:
+            joined = b"".join(parts)
+            if joined.isascii():
+                runs[h] = joined
+            else:
+                marked.add(message)
+    return runs, marked
 
 
 def url_triples(triples: Any, segs: Any, msgs: Any,

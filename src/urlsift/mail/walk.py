@@ -303,20 +303,10 @@ def _anchor_texts(prepared: Any) -> dict[int, Optional[str]]:
     charset, which it does not hand out: a message whose anchor text holds a non-ASCII
     octet is marked ``FALLBACK``, and ``email`` decodes it (the same text either way)."""
     (out, segs, msgs, _), triples = prepared
-    runs: dict[int, list[bytes]] = {}
-    marked: set[int] = set()
-    r = 0
-    for kind, href in zip(segs[4::SEG], segs[8::SEG]):
-        if kind == _M.K_HTML_TEXT and href >= 0:
-            run = bytes(out[segs[r + 1]:segs[r + 2]])
-            if run.isascii():
-                runs.setdefault(href, []).append(run)
-            else:
-                marked.add(segs[r])
-        r += SEG
+    runs, marked = cores.mail.anchor_runs(segs, out)
+    texts = {h: anchor_text(run.decode("ascii")) for h, run in runs.items()}
     _to_email(prepared, marked)
-    return {href: anchor_text(b"".join(parts).decode("ascii")) for href, parts in runs.items()
-            if segs[href * SEG] not in marked}
+    return texts
 
 
 def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: Any) -> tuple:
