@@ -18,6 +18,7 @@ True
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Optional
 
 from ..model.equivalence import idna_host
@@ -43,6 +44,7 @@ _GENERIC = frozenset("com net org info biz edu gov mil int io co me app dev xyz 
                      "top shop club store tech cloud email link live news".split())
 _FILE_CC = frozenset("js py rs go sh pl md cs ts db gz xz bz so ps rb hs ml el vb kt jl cc hh "
                      "ai am ap as cf do id in is it ms rm sc st tk zw".split())
+_SPACE = re.compile(r"\s")
 # what may stand around an address in text without being part of it
 _AROUND = "<>()[]{}\"'«»“”‘’"
 _AFTER = ".,;:!?"
@@ -63,6 +65,7 @@ def anchor_text(raw: str) -> Optional[str]:
     return text if len(text) <= TEXT_MAX else text[:TEXT_MAX] + "…"
 
 
+@lru_cache(maxsize=4096)     # a mailing's links repeat their texts message after message
 def text_host(text: str) -> Optional[str]:
     """The host ``text`` names when the whole of it is one URL written with ``//`` or
     one host name (a port and a path may follow), compared form (:func:`_key`);
@@ -77,7 +80,7 @@ def text_host(text: str) -> Optional[str]:
     ('bank.com', None, None, 'bank.de')
     """
     t = text.strip().strip(_AROUND).rstrip(_AFTER).strip(_AROUND)
-    if not t or any(c.isspace() for c in t):
+    if not t or _SPACE.search(t):
         return None
     m = _URL_HOST.match(t)
     if m is not None:
@@ -95,6 +98,7 @@ def text_host(text: str) -> Optional[str]:
     return None
 
 
+@lru_cache(maxsize=4096)
 def href_host(url: str) -> Optional[str]:
     """The host of a link's URL in compared form, None when it has none (``mailto:``).
 
