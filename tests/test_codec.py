@@ -77,13 +77,68 @@ def test_unquote_text():
 
 
 def test_errors_is_only_about_the_text_decoding():
-    with pytest.raises(UnicodeDecodeError):
+    with pytest.raises(URLSyntaxError, match="undecodable"):
         unquote("%FF")
     assert unquote("%FF", errors="replace") == "\ufffd"
     assert unquote("%FF", errors="surrogateescape") == "\udcff"
     # strict=False does not change how octets are decoded
-    with pytest.raises(UnicodeDecodeError):
+    with pytest.raises(URLSyntaxError, match="undecodable"):
         unquote("%FF%", strict=False)
+
+
+# ---- octets that are not UTF-8 (issue 24): what and where, from both cores ----------
+# RFC 3629 §3-§4: a lead octet needs its continuation octets (10xxxxxx), C0/C1 and
+# F5-FF never appear, E0 needs A0-BF next (no overlong), ED needs 80-9F (no surrogate).
+
+@pytest.mark.parametrize("text, position, written, octets", [
+    ("%E9", 0, "%E9", "E9"),                     # issue 24: a Latin-1 é, truncated at the end
+    ("caf%E9", 3, "%E9", "E9"),
+    ("caf%C3", 3, "%C3", "C3"),                  # a two-octet sequence cut at the end
+    ("a%E2%82", 1, "%E2%82", "E2 82"),           # three-octet sequence, two given
+    ("%80", 0, "%80", "80"),                     # a lone continuation octet
+    ("ok%41%BF", 5, "%BF", "BF"),
+    ("%C0%AF", 0, "%C0", "C0"),                  # overlong '/': C0 is never a lead
+    ("%E0%80%AF", 0, "%E0", "E0"),               # overlong three-octet form
+    ("%ED%A0%80", 0, "%ED", "ED"),               # the surrogate U+D800
+    ("%F5%80%80%80", 0, "%F5", "F5"),            # above U+10FFFF
+    ("%E9t%E9", 0, "%E9", "E9"),                 # Latin-1 été: the first one is reported
+    ("é%E9", 1, "%E9", "E9"),                    # position counts characters of a str
+    ("%C3%A9%E9x", 6, "%E9", "E9"),              # after a valid é
+])
+def test_octets_that_are_not_utf8_say_what_and_where(core, text, position, written, octets):
+    for given in (text, text.encode("utf-8")):
+        with pytest.raises(URLSyntaxError) as info:
+            core.unquote(given)
+        err = info.value
+        where = position if isinstance(given, str) else len(text[:position].encode())
+        assert (err.code, err.position) == ("undecodable", where)
+        assert repr(written) in err.message and octets in err.message and "utf-8" in err.message
+        assert isinstance(err, ValueError) and isinstance(err.__cause__, UnicodeDecodeError)
+
+
+def test_literal_octets_of_bytes_input_are_reported_where_they_stand(core):
+    with pytest.raises(URLSyntaxError) as info:
+        core.unquote(b"ab\xe9%20")
+    assert (info.value.code, info.value.position) == ("undecodable", 2)
+    assert "b'\\xe9' is the octet E9" in info.value.message
+
+
+def test_undecodable_with_another_encoding_names_it(core):
+    with pytest.raises(URLSyntaxError) as info:
+        core.unquote("x%FF", encoding="ascii")
+    assert (info.value.code, info.value.position) == ("undecodable", 1)
+    assert "not ascii text" in info.value.message
+
+
+@pytest.mark.parametrize("text, lossless", [
+    ("%E9", "\udce9"),
+    ("a%E2%82b", "a\udce2\udc82b"),
+    ("%C0%AF", "\udcc0\udcaf"),
+])
+def test_surrogateescape_is_the_documented_lossless_form(core, text, lossless):
+    assert core.unquote(text, errors="surrogateescape") == lossless
+    # and the octets come back from that text
+    assert core.unquote_to_bytes(lossless) == core.unquote_to_bytes(text)
 
 
 @pytest.mark.parametrize("bad", [None, 12, 1.5, ["a"], object()])

@@ -182,11 +182,43 @@ def test_an_unreadable_file_is_a_permission_error(tmp_path):
         p.chmod(0o600)
 
 
-@pytest.mark.parametrize("kw", [{"jobs": 0}, {"jobs": 1.5}, {"jobs": True}, {"block_size": 0},
+@pytest.mark.parametrize("kw", [{"jobs": -1}, {"jobs": 1.5}, {"jobs": True}, {"block_size": 0},
                                 {"valid": "maybe"}])
 def test_bad_arguments_are_value_errors(tmp_path, kw):
     with pytest.raises(ValueError):
         extract_file(write(tmp_path, b"x"), **kw)
+
+
+# issue 24: jobs=0 means what the command's -j 0 means, one thread per core; a negative
+# count is refused, saying what is allowed
+@pytest.mark.parametrize("fn", [urlsift.extract_file, extract_file])
+def test_jobs_zero_is_one_per_core_as_the_command(tmp_path, fn):
+    p = write(tmp_path, (LOG_LINE * 500).encode())
+    want = urls(fn(p, jobs=1, block_size=4096))
+    assert urls(fn(p, jobs=0, block_size=4096)) == want
+    assert len(want) == 1000
+    assert _filescan.job_count(0) == (os.cpu_count() or 1)
+
+
+def test_jobs_zero_on_mail_and_streams(tmp_path):
+    box = write(tmp_path, b"From a@b Sat Jan  1 00:00:00 2000\nSubject: x\n\nsee http://m.example/\n",
+                "box.mbox")
+    assert urls(urlsift.extract_file(box, jobs=0)) == ["http://m.example/"]
+    assert [ln for ln in urlsift.inputs.mbox_url_lines(box, jobs=0)] == [b"http://m.example/\n"]
+    assert urls(urlsift.extract_file(io.BytesIO(b"http://s.example/ x"), jobs=0)) == [
+        "http://s.example/"]
+
+
+@pytest.mark.parametrize("call", [
+    lambda p: urlsift.extract_file(p, jobs=-2),
+    lambda p: extract_file(p, jobs=-2),
+    lambda p: list(urlsift.inputs.mbox_url_lines(p, jobs=-2)),
+    lambda p: _filescan.url_lines(p, jobs=-2),
+    lambda p: _filescan.position_lines(p, (_filescan.F_URL,), jobs=-2),
+])
+def test_negative_jobs_are_refused_clearly(tmp_path, call):
+    with pytest.raises(ValueError, match=r"jobs must be 0 \(one per core\) or a positive int, not -2"):
+        call(write(tmp_path, b"From x\n\nhttp://a/\n"))
 
 
 def test_closing_early_releases_the_file(tmp_path):

@@ -94,7 +94,7 @@ def test_a_failing_html_reader_costs_only_that_part(tmp_path, monkeypatch):
         raise RuntimeError("reader broke")
         yield  # a generator, like the real one
 
-    monkeypatch.setattr(mail_message, "html_hits", broken)
+    monkeypatch.setattr(mail_message, "html_links", broken)
     errors = []
     got = [(m.part, m.url) for m in iter_mail_urls(_spool(tmp_path, HIDING),
                                                     on_error=errors.append)]

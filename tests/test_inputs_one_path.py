@@ -178,7 +178,7 @@ def test_the_command_detects_a_gzipped_mbox_on_a_file_and_on_stdin(tmp_path, run
         proc = run("extract", "-f", "csv", "-b", *args, stdin=stdin)
         assert proc.returncode == 0, proc.stderr
         rows = proc.stdout.decode().splitlines()
-        assert rows[0] == "url,offset,message_id,date,part"
+        assert rows[0] == "url,offset,message_id,date,part,text,deceptive"   # issue 24: link text
         got = "".join(f"{r.split(',')[1]}\t{r.split(',')[2]}\t{r.split(',')[0]}\n"
                       for r in rows[1:])
         assert got == want

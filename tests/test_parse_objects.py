@@ -256,3 +256,21 @@ def test_a_subclass_with_a_dict_stays_tracked(core_kind):
         assert gc.is_tracked(u)        # its dict could hold a cycle
     finally:
         registry.unregister_scheme("x-tagged")
+
+
+# issue 24: parse(s, scheme=...) types the result (tests/typing) and checks it
+def test_parse_with_a_scheme_checks_it_at_run_time_too():
+    import urlsift
+
+    assert type(urlsift.parse("https://a.example/", scheme="https")) is urlsift.HttpURL
+    with pytest.raises(urlsift.URLSyntaxError) as info:
+        urlsift.parse("ftp://a.example/", scheme="http")
+    assert (info.value.code, info.value.position) == ("unexpected-scheme", 0)
+    assert str(info.value) == "expected a http URL, not ftp at position 0 (unexpected-scheme)"
+    # the scheme is compared case-insensitively, as RFC 1738 §2.1 reads schemes
+    assert urlsift.parse("HTTP://a.example/", scheme="http", strict=False).host == "a.example"
+    with pytest.raises(TypeError, match="scheme must be str or None, not int"):
+        urlsift.parse("http://a/", scheme=3)  # type: ignore[call-overload]
+    assert isinstance(urlsift.parse("news:comp.x"), urlsift.URL)
+    assert not isinstance(urlsift.parse("news:comp.x"), urlsift.HierURL)
+    assert isinstance(urlsift.parse("telnet://h.example"), urlsift.HierURL)

@@ -14,6 +14,7 @@ from hypothesis import assume, given, strategies as st
 from urlsift.model import partial as resolve_module
 from urlsift.errors import URLSyntaxError
 from urlsift.model.partial import resolve
+from urlsift.model.equivalence import remove_dot_segments
 
 
 def test_docstring_examples():
@@ -282,7 +283,8 @@ def _remove_dot_segments_by_the_letter(path: str) -> str:
 
 @given(st.text(alphabet="./ab", max_size=40))
 def test_dot_segment_removal_follows_the_rfc_text(path):
-    assert resolve_module._remove_dot_segments(path) == _remove_dot_segments_by_the_letter(path)
+    # one function for resolve and for normalized(rules="rfc3986")
+    assert remove_dot_segments(path) == _remove_dot_segments_by_the_letter(path)
 
 
 def test_dot_segment_removal_of_many_segments_is_one_pass():

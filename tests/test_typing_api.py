@@ -18,6 +18,14 @@ PROGRAM = ROOT / "tests" / "typing" / "api_use.py"
 pytestmark = pytest.mark.twins      # a static check: once, not per core
 
 
+def _mypy(program: Path) -> subprocess.CompletedProcess:
+    """``mypy --strict`` on one user program (skipped where mypy is not installed)."""
+    pytest.importorskip("mypy")
+    return subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
+                           "--cache-dir", "/dev/null", str(program)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+
+
 def _expected() -> dict[int, str]:
     out = {}
     for number, line in enumerate(PROGRAM.read_text().splitlines(), 1):
@@ -28,10 +36,7 @@ def _expected() -> dict[int, str]:
 
 
 def test_revealed_types_are_precise():
-    pytest.importorskip("mypy")
-    done = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental",
-                           "--cache-dir", "/dev/null", str(PROGRAM)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=600)
+    done = _mypy(PROGRAM)
     assert done.returncode == 0, done.stdout + done.stderr
     revealed = {int(m[1]): m[2] for m in
                 re.finditer(r'^.*api_use\.py:(\d+): note: Revealed type is "(.*)"$', done.stdout, re.M)}
@@ -40,6 +45,22 @@ def test_revealed_types_are_precise():
     for line, want in expected.items():
         assert revealed[line] == want, f"line {line}: {revealed[line]} (expected {want})"
         assert "Any" not in revealed[line], f"line {line}: {revealed[line]}"
+
+
+MISUSE = ROOT / "tests" / "typing" / "api_misuse.py"
+
+
+def test_misuse_is_caught():
+    # issue 24: what must NOT type-check (an attribute the base URL has not, a closed
+    # choice outside its Literal) is an error of the expected code on exactly its line
+    done = _mypy(MISUSE)
+    assert done.returncode == 1, done.stdout + done.stderr
+    found = {(int(m[1]), m[2]) for m in
+             re.finditer(r"^.*api_misuse\.py:(\d+): error: .*\[([a-z-]+)\]$", done.stdout, re.M)}
+    expected = {(number, m.group(1)) for number, line in
+                enumerate(MISUSE.read_text().splitlines(), 1)
+                if (m := re.search(r"  # E: ([a-z-]+)$", line))}
+    assert len(expected) >= 9 and found == expected, done.stdout
 
 
 def test_help_shows_types_not_strings():

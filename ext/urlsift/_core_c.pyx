@@ -159,7 +159,7 @@ def unquote(s, encoding="utf-8", errors="strict", *, bint strict=True):
     if encoding != "utf-8" or errors != "strict":
         _core_py._check_codec_args(encoding, errors)   # the twin's errors, word for word
     if not isinstance(s, str):
-        return unquote_to_bytes(s, strict=strict).decode(encoding, errors)
+        return _core_py._decoded(s, unquote_to_bytes(s, strict=strict), encoding, errors)
     if not PyUnicode_IS_ASCII(s) or not (encoding == "utf-8" or _is_utf8_name(<str>encoding)):
         return _core_py.unquote(s, encoding, errors, strict=strict)
     src = <const unsigned char *>PyUnicode_DATA(s)
@@ -172,7 +172,11 @@ def unquote(s, encoding="utf-8", errors="strict", *, bint strict=True):
     m = decode_into(src, n, dst, strict)   # no nogil: releasing costs more than a URL
     if m < 0:
         raise _core_py._bad_escape(s, s.encode("ascii"), -m - 1)
-    return _utf8_text(dst, m, <str>errors)
+    try:
+        return _utf8_text(dst, m, <str>errors)
+    except UnicodeDecodeError:   # the twin's error (what, where), word for word
+        return _core_py._decoded(s, PyBytes_FromStringAndSize(<const char *>dst, m), "utf-8",
+                                 errors)
 
 
 cdef object _utf8_text(const unsigned char *src, Py_ssize_t n, str errors):

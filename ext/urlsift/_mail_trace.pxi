@@ -22,11 +22,11 @@ cdef inline void _put(object t, Py_ssize_t i, object o):
 
 cdef object _new(object cls, object url, object raw, object start, object end,
                  object message_id, object date, object part, object source, object at,
-                 int64_t flags, object edits, object where):
+                 int64_t flags, object edits, object where, object shown):
     # ``tuple.__new__(cls, (...))`` without the call: a tuple subclass without __dict__
     # filled in place (every item is immutable, so no cycle can go through it; like the
     # Match objects of the scan, it is left untracked by the collector)
-    cdef object t = _PyObject_GC_NewVar(<PyTypeObject *>cls, 14)
+    cdef object t = _PyObject_GC_NewVar(<PyTypeObject *>cls, 15)
     cdef int low = flags & 0xFF
     _put(t, 0, url)
     _put(t, 1, raw)
@@ -42,6 +42,7 @@ cdef object _new(object cls, object url, object raw, object start, object end,
     _put(t, 11, True if low & HYPHEN_BREAK else False)
     _put(t, 12, <object>PyTuple_GET_ITEM(edits, edits_index(url, flags)))
     _put(t, 13, where)
+    _put(t, 14, shown)
     return t
 
 
@@ -140,7 +141,7 @@ cdef bint _plain_id(cbuf d, Py_ssize_t a, Py_ssize_t e) nogil:
 
 
 def trace(triples, out, segs, msgs, names, piece, Py_ssize_t base, str source, type cls,
-          Py_ssize_t limit, other, id_of, date_of, tuple edits, bytes table):
+          Py_ssize_t limit, other, id_of, date_of, tuple edits, bytes table, dict texts=None):
     """See ``urlsift._mail_py.trace``."""
     cdef const int64_t[::1] tr = triples
     cdef const int64_t[::1] sg = segs
@@ -157,7 +158,7 @@ def trace(triples, out, segs, msgs, names, piece, Py_ssize_t base, str source, t
     cdef list result = []
     cdef dict labels = {}
     cdef str raw, url
-    cdef object message_id, date, at, part = None, where, start, end
+    cdef object message_id, date, at, part = None, where, start, end, shown
     if len(edits) != N_EDITS:
         raise ValueError(f"edits must have {N_EDITS} entries")
     for i in range(nmsgs):
@@ -228,7 +229,10 @@ def trace(triples, out, segs, msgs, names, piece, Py_ssize_t base, str source, t
                     labels[key] = part
                 last_key = key
             where = None
+            shown = None
             if kind == C_K_HREF or kind == C_K_SRC:
+                if texts:
+                    shown = texts.get(s)
                 start = end = sg[r + 7]
                 raw = PyBytes_FromStringAndSize(<char *>o + seg_start,
                                                 sg[r + 2] - seg_start).decode("utf-8", "replace")
@@ -249,8 +253,58 @@ def trace(triples, out, segs, msgs, names, piece, Py_ssize_t base, str source, t
                 if sg[r + 3] >= 0:
                     where = base + sg[r + 3] + ms_start - seg_start
             result.append(_new(cls, url, raw, start, end, message_id, date, part, source, at,
-                               flags, edits, where))
+                               flags, edits, where, shown))
     return result
+
+
+def anchor_runs(segs, out):
+    """See ``urlsift._mail_py.anchor_runs``."""
+    cdef const int64_t[::1] sg = segs
+    cdef const unsigned char[::1] ov = out
+    cdef Py_ssize_t nsegs = sg.shape[0] // NSEG, h, r, k, size, o, a, e
+    cdef int64_t message, kind
+    cdef bint ascii
+    cdef dict runs = {}
+    cdef set marked = set()
+    cdef bytes joined
+    cdef char *dst
+    for h in range(nsegs):
+        if sg[h * NSEG + 4] != C_K_HREF:
+            continue
+        message = sg[h * NSEG]
+        size = 0        # first the length of the runs, then their octets
+        k = h + 1
+        while k < nsegs and sg[k * NSEG] == message:
+            r = k * NSEG
+            kind = sg[r + 4]
+            if kind == C_K_HTML_TEXT:
+                if sg[r + 8] != h:
+                    break
+                size += sg[r + 2] - sg[r + 1]
+            elif kind != C_K_HREF and kind != C_K_SRC:
+                break
+            k += 1
+        if size == 0:
+            continue
+        joined = PyBytes_FromStringAndSize(NULL, size)
+        dst = <char *>joined
+        o = 0
+        ascii = True
+        for r in range((h + 1) * NSEG, k * NSEG, NSEG):
+            if sg[r + 4] == C_K_HTML_TEXT:
+                a = sg[r + 1]
+                e = sg[r + 2]
+                memcpy(dst + o, &ov[a], e - a)
+                while a < e:
+                    if ov[a] >= 0x80:
+                        ascii = False
+                    a += 1
+                o += e - sg[r + 1]
+        if ascii:
+            runs[h] = joined
+        else:
+            marked.add(message)
+    return runs, marked
 
 
 def url_triples(triples, segs, msgs, Py_ssize_t limit):

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
                                 MailtoURL, MidURL, NewsURL, NntpURL, ProsperoURL, TelnetURL,
                                 WaisURL)
     from .model.tokens import Tokens, tokenize, tokenize_many, tokenize_offsets
-    from .model.url import URL
+    from .model.url import URL, HierURL
     from .text import Match, extract, scan
 
     CORE: str
@@ -46,14 +46,15 @@ _HOME: dict[str, str] = {
     **dict.fromkeys(["register_scheme", "unregister_scheme"], "model.registry"),
     **dict.fromkeys(["equivalent", "normalized"], "model.equivalence"),
     **dict.fromkeys(["Match", "extract", "scan"], "text"),
-    "URL": "model.url", "Problem": "model.problems", "DEFAULT_PORTS": "model.ports",
+    "URL": "model.url", "HierURL": "model.url", "Problem": "model.problems",
+    "DEFAULT_PORTS": "model.ports",
     "resolve": "model.partial", "URLSyntaxError": "errors", "extract_file": "inputs",
 }
 #: The codec: the core's own functions, re-bound here when tests switch cores.
 _CODEC = ("unquote", "unquote_to_bytes", "quote")
 
 __all__ = [
-    "URL", "CidURL", "FileURL", "FtpURL", "GenericURL", "GopherURL", "HttpURL", "MailtoURL",
+    "URL", "HierURL", "CidURL", "FileURL", "FtpURL", "GenericURL", "GopherURL", "HttpURL", "MailtoURL",
     "MidURL", "NewsURL", "NntpURL", "Problem", "ProsperoURL", "TelnetURL", "WaisURL",
     "Match", "extract", "extract_file", "scan", "check", "is_valid", "parse",
     "register_scheme", "unregister_scheme", "validate_many",

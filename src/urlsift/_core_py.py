@@ -87,6 +87,42 @@ def _is_escape_at(data: bytes, j: int) -> bool:
     return j + 2 < len(data) and (TABLE[data[j + 1]] & HEX) != 0 and (TABLE[data[j + 2]] & HEX) != 0
 
 
+def _source_index(data: bytes, octet: int) -> int:
+    """Where in ``data`` (the input's octets) the ``octet``-th decoded octet was written:
+    each escape is three input octets for one, anything else one for one (a malformed
+    escape kept by ``strict=False`` included). Only the error path walks this."""
+    i = o = 0
+    while o < octet:
+        i += 3 if data[i] == 0x25 and _is_escape_at(data, i) else 1
+        o += 1
+    return i
+
+
+def _undecodable(s: object, start: int, end: int, exc: UnicodeDecodeError,
+                 encoding: str) -> URLSyntaxError:
+    """The error for octets ``exc`` could not decode, written at ``s[start:end]``
+    (positions in the caller's ``s``: characters for str, octets for bytes)."""
+    octets = exc.object[exc.start:exc.end]
+    written = s[start:end] if isinstance(s, str) else bytes(s[start:end])  # type: ignore[index]
+    return URLSyntaxError(
+        "undecodable", start,
+        lambda: f"{written!r} is the octet{'s' if len(octets) > 1 else ''} "
+                f"{octets.hex(' ').upper()}, not {encoding} text ({exc.reason})", s)
+
+
+def _decoded(s: object, octets: bytes, encoding: str, errors: str) -> str:
+    """``octets`` (all of ``s`` unquoted) as ``encoding`` text; octets that are not
+    refused with code ``undecodable`` and where they stand in ``s``."""
+    try:
+        return octets.decode(encoding, errors)
+    except UnicodeDecodeError as exc:
+        data = _as_bytes(s)
+        a, b = _source_index(data, exc.start), _source_index(data, exc.end)
+        if isinstance(s, str):
+            a, b = _char_position(s, data, a), _char_position(s, data, b)
+        raise _undecodable(s, a, b, exc, encoding) from exc
+
+
 # ---- %hex codec (RFC 1738 §2.2) ---------------------------------------------------
 
 def unquote_to_bytes(s: Text, *, strict: bool = True) -> bytes:
@@ -129,8 +165,13 @@ def unquote(s: Text, encoding: str = "utf-8", errors: str = "strict", *,
 
     ``errors`` is about that text decoding only, as in :meth:`bytes.decode`;
     ``strict`` is about malformed escapes, as in :func:`unquote_to_bytes`.
-    Unlike :func:`urllib.parse.unquote` the default is ``errors="strict"``: bad
-    octets are reported, not replaced.
+    Unlike :func:`urllib.parse.unquote` the default is ``errors="strict"``: octets
+    that are not ``encoding`` text (``%E9`` alone in UTF-8: a truncated sequence, a
+    lone continuation octet, an overlong form, a surrogate) raise
+    :class:`~urlsift.URLSyntaxError` with code ``undecodable`` and the position of
+    the escape that starts them (the codec's ``UnicodeDecodeError`` is its
+    ``__cause__``). ``errors="surrogateescape"`` gives the lossless form instead:
+    each such octet as U+DC80-U+DCFF (``unquote_to_bytes`` gives the octets).
 
     >>> unquote("marie%2Dclaude")
     'marie-claude'
@@ -138,24 +179,38 @@ def unquote(s: Text, encoding: str = "utf-8", errors: str = "strict", *,
     'été'
     >>> unquote("100%", strict=False)
     '100%'
+    >>> unquote("caf%E9")
+    Traceback (most recent call last):
+    urlsift.errors.URLSyntaxError: '%E9' is the octet E9, not utf-8 text (unexpected end of data) at position 3 (undecodable)
+    >>> unquote("caf%E9", errors="surrogateescape")
+    'caf\udce9'
     """
     if encoding != "utf-8" or errors != "strict":
         _check_codec_args(encoding, errors)
     if not isinstance(s, str):
-        return unquote_to_bytes(s, strict=strict).decode(encoding, errors)
+        return _decoded(s, unquote_to_bytes(s, strict=strict), encoding, errors)
     if "%" not in s:
         return s
     if s.isascii() and encoding.lower().replace("_", "-") in ("utf-8", "utf8"):
         # Decoding the whole buffer equals decoding each run of escapes on its
         # own: an ASCII octet always ends an incomplete UTF-8 sequence.
-        return unquote_to_bytes(s, strict=strict).decode("utf-8", errors)
+        return _decoded(s, unquote_to_bytes(s, strict=strict), "utf-8", errors)
     return _unquote_runs(s, encoding, errors, strict)
+
+
+def _decode_run(s: str, run: bytearray, at: int, encoding: str, errors: str) -> str:
+    """One run of escapes, written from ``s[at]`` on (three characters an octet)."""
+    try:
+        return run.decode(encoding, errors)
+    except UnicodeDecodeError as exc:
+        raise _undecodable(s, at + 3 * exc.start, at + 3 * exc.end, exc, encoding) from exc
 
 
 def _unquote_runs(s: str, encoding: str, errors: str, strict: bool) -> str:
     """urllib.parse's semantics: literal text kept, each run of escapes decoded."""
     parts: list[str] = []
     run = bytearray()
+    at = 0                  # where the run's first escape stands in s
     i, n = 0, len(s)
     while i < n:
         j = s.find("%", i)
@@ -163,25 +218,27 @@ def _unquote_runs(s: str, encoding: str, errors: str, strict: bool) -> str:
             j = n
         if j > i:
             if run:
-                parts.append(run.decode(encoding, errors))
+                parts.append(_decode_run(s, run, at, encoding, errors))
                 run.clear()
             parts.append(s[i:j])
         if j == n:
             break
         if j + 2 < n and ord(s[j + 1]) < 256 and ord(s[j + 2]) < 256 \
                 and TABLE[ord(s[j + 1])] & HEX and TABLE[ord(s[j + 2])] & HEX:
+            if not run:
+                at = j
             run.append(int(s[j + 1:j + 3], 16))
             i = j + 3
         elif strict:
             raise URLSyntaxError("bad-escape", j, f"malformed escape {s[j:j + 3]!r}", s)
         else:
             if run:
-                parts.append(run.decode(encoding, errors))
+                parts.append(_decode_run(s, run, at, encoding, errors))
                 run.clear()
             parts.append("%")
             i = j + 1
     if run:
-        parts.append(run.decode(encoding, errors))
+        parts.append(_decode_run(s, run, at, encoding, errors))
     return "".join(parts)
 
 

@@ -65,7 +65,7 @@ from ._scan_py import HYPHEN_BREAK, WRAPPED
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
            "FALLBACK", "CHARSETS", "trace", "iso_date", "decode_qp", "decode_base64",
-           "LABEL_CACHE", "url_triples", "same_link", "MailPipeline"]
+           "LABEL_CACHE", "url_triples", "anchor_runs", "same_link", "MailPipeline"]
 
 #: Integers per segment and per message record.
 SEG = 9
@@ -764,7 +764,7 @@ def same_link(url: Any, href: Any) -> bool:
 def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, base: int,
           source: str, cls: type, limit: int, other: Callable[[int], list],
           id_of: Callable[[bytes], Optional[str]], date_of: Callable[[bytes], Optional[str]],
-          edits: tuple, table: bytes) -> list:
+          edits: tuple, table: bytes, texts: Optional[dict] = None) -> list:
     """The ``cls`` tuples (``urlsift.mail.MailMatch``) of the scanner's ``triples`` over
     the scan text ``out`` of :func:`walk`, in message order: each traced back to its
     segment, part and message, its URL and raw text cut as ``_build.build`` cuts them
@@ -772,7 +772,9 @@ def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, 
     than ``limit``, is handed to ``other(index)``, which returns its matches, or None to
     end the trace there (what was traced before is returned). A URL in the text of an
     ``<a>`` that is its ``href`` is left out (:func:`same_link`); the Message-ID and
-    Date come from ``id_of`` and from :func:`iso_date` or ``date_of``.
+    Date come from ``id_of`` and from :func:`iso_date` or ``date_of``. ``texts``: the
+    value of the last field (``text``) of a URL found in an ``href`` segment, by the
+    segment's index (the mail layer makes them: the text of its ``<a>``); None else.
     """
     result: list = []
     starts = segs[1::SEG]
@@ -818,8 +820,11 @@ def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, 
             if label is None:
                 label = labels[key] = key.decode("latin-1")
             where = None
+            shown = None
             if kind in suffix:
                 part = label + suffix[kind]
+                if texts:
+                    shown = texts.get(r // SEG)
                 start = end = segs[r + 7]
                 raw = bytes(out[seg_start:segs[r + 2]]).decode("utf-8", "replace")
             else:
@@ -839,8 +844,47 @@ def trace(triples: Any, out: Any, segs: Any, msgs: Any, names: Any, piece: Any, 
             result.append(tuple.__new__(cls, (
                 url, raw, start, end, message_id, date, part, False, source, at,
                 bool(low & WRAPPED), bool(low & HYPHEN_BREAK),
-                edits[edits_index(url, mf)], where)))
+                edits[edits_index(url, mf)], where, shown)))
     return result
+
+
+def anchor_runs(segs: Any, out: Any) -> tuple[dict, set]:
+    """The text of each ``<a href>`` as the walk laid it out: ``({href segment: octets of
+    its text runs joined}, {messages where those octets are not all ASCII})``. The runs
+    of an ``<a>`` follow its href segment (an ``<img src>``, ``<area href>`` between
+    them), each :data:`K_HTML_TEXT` with that segment as its anchor.
+
+    >>> spool = (b"From a\\nContent-Type: text/html\\n\\n"
+    ...          b'<a href="http://a.example/">see <b>this</b></a> x\\n')
+    >>> out, segs, msgs, names = walk(spool, 0, len(spool), b"", CHARSETS, 8, None)
+    >>> anchor_runs(segs, out)      # segment 0 is the href; "see " and "this" its runs
+    ({0: b'see this'}, set())
+    """
+    runs: dict[int, bytes] = {}
+    marked: set[int] = set()
+    end = len(segs)
+    for h in range(len(segs) // SEG):
+        if segs[h * SEG + 4] != K_HREF:
+            continue
+        message = segs[h * SEG]
+        parts = []
+        r = h * SEG + SEG
+        while r < end and segs[r] == message:
+            kind = segs[r + 4]
+            if kind == K_HTML_TEXT:
+                if segs[r + 8] != h:
+                    break
+                parts.append(bytes(out[segs[r + 1]:segs[r + 2]]))
+            elif kind not in (K_HREF, K_SRC):
+                break
+            r += SEG
+        if parts:
+            joined = b"".join(parts)
+            if joined.isascii():
+                runs[h] = joined
+            else:
+                marked.add(message)
+    return runs, marked
 
 
 def url_triples(triples: Any, segs: Any, msgs: Any,

@@ -29,15 +29,35 @@ for m in extract("see http://a.example/"):
 for f in extract_file("access.log", mbox=False):
     reveal_type(f)  # R: urlsift.text.match.Match
 for g in extract_file("access.log.gz"):   # mbox=None: mail when it starts like an mbox
-    reveal_type(g)  # R: urlsift.text.match.Match | tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, fallback=urlsift.mail.message.MailMatch]
+    reveal_type(g)  # R: urlsift.text.match.Match | tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, str | None, fallback=urlsift.mail.message.MailMatch]
     reveal_type(g.url)  # R: str
     reveal_type(g.start)  # R: int
     reveal_type(g.edits)  # R: tuple[str, ...]
 forced: bool = len(urlsift.__all__) > 1
-reveal_type(extract_file("a", mbox=forced))  # R: typing.Iterator[urlsift.text.match.Match | tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, fallback=urlsift.mail.message.MailMatch]]
+reveal_type(extract_file("a", mbox=forced))  # R: typing.Iterator[urlsift.text.match.Match | tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, str | None, fallback=urlsift.mail.message.MailMatch]]
 for mm in extract_file("inbox.mbox", mbox=True):
-    reveal_type(mm)  # R: tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, fallback=urlsift.mail.message.MailMatch]
+    reveal_type(mm)  # R: tuple[str, str, int, int, str | None, str | None, str, bool, str, int | None, bool, bool, tuple[str, ...], int | None, str | None, fallback=urlsift.mail.message.MailMatch]
     reveal_type(mm.message_id)  # R: str | None
 reveal_type(urlsift.is_valid("http://a/"))  # R: bool
 reveal_type(urlsift.codec.unquote("a%20b"))  # R: str
 m2: Match = next(extract("http://b.example/"))
+for lm in extract_file("inbox.mbox", mbox=True):
+    reveal_type(lm.text)  # R: str | None
+    reveal_type(lm.deceptive)  # R: bool
+# issue 24: parse with a scheme is typed as the scheme's class; HierURL narrows to the
+# common Internet scheme parts; closed choices are Literal
+reveal_type(parse("http://a.example/", scheme="http"))  # R: urlsift.model.schemes.http.HttpURL
+reveal_type(parse("https://a.example/", scheme="https").segments)  # R: tuple[str, ...]
+reveal_type(parse("ftp://a.example/f", scheme="ftp").typecode)  # R: str | None
+reveal_type(parse("ftp://u@a.example/", scheme="ftp").user)  # R: str | None
+reveal_type(parse("mailto:a@b.example", scheme="mailto"))  # R: urlsift.model.schemes.mail.MailtoURL
+reveal_type(parse("rlogin://h.example", scheme="rlogin"))  # R: urlsift.model.schemes.telnet.TelnetURL
+reveal_type(parse("x-y:z", scheme="x-y"))  # R: urlsift.model.url.URL
+hu = parse("ftp://u@a.example/")
+if isinstance(hu, urlsift.HierURL):
+    reveal_type(hu.user)  # R: str | None
+    reveal_type(hu.with_user("v"))  # R: urlsift.model.url.HierURL
+reveal_type(urlsift.normalized("http://a/", rules="rfc3986"))  # R: str
+reveal_type(urlsift.equivalent("http://a/", "http://a/", rules="rfc1738"))  # R: bool
+reveal_type(list(extract("http://a/", valid="strict")))  # R: list[urlsift.text.match.Match]
+reveal_type(extract_file("a.log", valid="lenient", mbox=False))  # R: typing.Iterator[urlsift.text.match.Match]

@@ -6,17 +6,20 @@ import contextlib
 import json
 import sys
 from collections import Counter
-from typing import Any, Iterator, Optional
+from typing import IO, Any, Iterator, Optional, cast
 
-from ..inputs import open_input
+from ..inputs import Input, open_input
 from ..model.parsing import check, parse
 from ..text.bom import without_bom
 from .common import batches, error, read_errors, reason, write_or_fail
 from .output import plain_value, reconfigure_stdout
 from .progress import Progress, Relay
 from .records import iter_records, plan_inputs
+from .report import html_page
+from .target import refuse_input_as_output, write_text_file
+from .timeline import DatedStream, minute_of
 
-__all__ = ["cmd_parse", "cmd_stats", "cmd_validate", "describe"]
+__all__ = ["cmd_parse", "cmd_stats", "cmd_validate", "describe", "stats_report"]
 
 #: Attributes ``urlsift parse`` shows, in this order, when the URL object has them.
 ATTRIBUTES: tuple[str, ...] = (
@@ -235,6 +238,9 @@ def cmd_parse(args: argparse.Namespace) -> int:
 def cmd_stats(args: argparse.Namespace) -> int:
     urls: Counter = Counter()
     skipped: list[str] = []
+    html = getattr(args, "html", None)
+    files: dict[str, int] = {}
+    minutes: Counter = Counter()
 
     def tell_skipped(line: str) -> None:   # a mail message skipped: said, and status 2
         error(line)
@@ -243,17 +249,44 @@ def cmd_stats(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         relay = Relay()
         plan, status = plan_inputs(args, stack, relay)
+        if html is not None:   # refused before anything is read
+            refuse_input_as_output(html, [*(args.files or ["-"]), *(inp.name for inp in plan)])
         with Progress(args, plan, relay) as progress:
             for inp in plan:
+                before = sum(urls.values())
                 try:
-                    for batch in batches(iter_records(inp, args, ["url"], progress.update,
-                                                      on_error=tell_skipped)):
-                        urls.update(batch)
+                    if html is None:
+                        for batch in batches(iter_records(inp, args, ["url"], progress.update,
+                                                          on_error=tell_skipped)):
+                            urls.update(batch)
+                    else:
+                        _dated_urls(inp, args, stack, progress.update, tell_skipped, urls,
+                                    minutes)
                 except read_errors() as exc:
                     if isinstance(exc, BrokenPipeError):
                         raise  # our output closed, not an input error
                     error(f"cannot read '{inp.name}': {reason(exc)}")
                     status = 2
+                shown = plain_value(inp.name)
+                files[shown] = files.get(shown, 0) + sum(urls.values()) - before
+    report = stats_report(urls, args.top)
+    reconfigure_stdout("backslashreplace")
+    if html is not None:
+        report.update(files=files, timeline=dict(minutes))
+        write_text_file(html, html_page(report, list(files), args.top),
+                        [*(args.files or ["-"]), *files])
+        if args.json:
+            del report["files"], report["timeline"]
+    if args.json:
+        _stdout(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
+    else:
+        _stdout(_table(report, args.top))
+    return 2 if skipped else status
+
+
+def stats_report(urls: Counter, top: int) -> dict:
+    """``stats``'s numbers of the URLs counted in ``urls``: all, distinct, invalid
+    (strictly: any problem code), by scheme, the ``top`` hosts, invalid by code."""
     schemes: Counter = Counter()
     hosts: Counter = Counter()
     codes: Counter = Counter()
@@ -271,18 +304,39 @@ def cmd_stats(args: argparse.Namespace) -> int:
             invalid += n
             for code in found:
                 codes[code] += n
-    report = {
+    return {
         "urls": sum(urls.values()), "distinct": len(urls), "invalid": invalid,
         "schemes": dict(schemes.most_common()),
-        "hosts": dict(hosts.most_common(args.top)),
+        "hosts": dict(hosts.most_common(top)),
         "problems": dict(codes.most_common()),
     }
-    reconfigure_stdout("backslashreplace")
-    if args.json:
-        _stdout(json.dumps(report, ensure_ascii=False, indent=2) + "\n")
-    else:
-        _stdout(_table(report, args.top))
-    return 2 if skipped else status
+
+
+def _dated_urls(inp: Input, args: argparse.Namespace, stack: contextlib.ExitStack,
+                progress: Any, on_error: Any, urls: Counter, minutes: Counter) -> None:
+    """The URLs of one input counted into ``urls`` (the same records as ``stats``
+    counts), and by the minute of their line's timestamp (a mail URL: its message's
+    Date) into ``minutes``; the input read once, through :class:`DatedStream`."""
+    if inp.kind != "text":
+        for rec in iter_records(inp, args, ["url", "message_id", "date", "part"], progress,
+                                on_error=on_error):
+            url = rec if isinstance(rec, str) else rec["url"]
+            urls[url] += 1
+            date = None if isinstance(rec, str) else rec.get("date")
+            minute = minute_of(date.encode("utf-8", "replace")) if date else None
+            if minute is not None:
+                minutes[minute] += 1
+        return
+    raw = inp.stream if inp.stream is not None else stack.enter_context(
+        open_input(inp.name, progress))
+    dated = DatedStream(raw)
+    for rec in iter_records(Input(inp.name, "text", cast(IO[bytes], dated)), args,
+                            ["url", "offset"], progress,
+                            on_error=on_error):
+        urls[rec["url"]] += 1
+        minute = dated.minute_at(rec["offset"])
+        if minute is not None:
+            minutes[minute] += 1
 
 
 def _columns(text: str) -> int:

@@ -167,6 +167,10 @@ def build_parser() -> argparse.ArgumentParser:
                         description="Statistics of the URLs found in the files.")
     st.add_argument("--json", action="store_true", help="JSON instead of a table")
     st.add_argument("--top", type=int, default=10, metavar="N", help="how many hosts (10)")
+    st.add_argument("--html", metavar="FILE", default=None,
+                    help="also write the statistics as one self-contained HTML page (inline "
+                         "SVG charts: schemes, top hosts, problems, URLs per file and over "
+                         "time); never onto an input")
     st.set_defaults(func=cmd_stats)
 
     va = sub.add_parser("validate", formatter_class=fmt, help="check one URL a line",

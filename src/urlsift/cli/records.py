@@ -9,6 +9,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
 from ..inputs import (Input, input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
                       sniff_input, walk_tree)
+from ..text.extraction import Validity
 from .common import error, read_errors, reason
 from .filters import narrowed_schemes, url_filter
 from .output import DETAIL_COLUMNS, PART_COLUMNS, plain_value
@@ -16,9 +17,10 @@ from .output import DETAIL_COLUMNS, PART_COLUMNS, plain_value
 __all__ = ["Input", "columns_for", "iter_records", "plan_inputs", "scan_options"]
 
 
-def scan_options(args: argparse.Namespace) -> tuple[Optional[tuple], Optional[str]]:
+def scan_options(args: argparse.Namespace) -> tuple[Optional[tuple], Optional[Validity]]:
     """``(schemes, valid)`` as the scanner takes them, from the command's options."""
-    valid = "strict" if args.strict else "lenient" if args.valid_only else None
+    valid: Optional[Validity] = ("strict" if args.strict else "lenient" if args.valid_only
+                                 else None)
     return narrowed_schemes(args), valid
 
 
@@ -77,6 +79,8 @@ def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:
     shown = getattr(args, "format", "text") != "text" or getattr(args, "with_position", False)
     if mail and shown:
         cols += ["message_id", "date", "part"]
+        if getattr(args, "format", "text") != "text":
+            cols += ["text", "deceptive"]   # an HTML link's text, and whether it lies
         if getattr(args, "with_position", False):
             cols.append("file_offset")   # the URL's own place, for a part read as it stands
     if args.refang:
@@ -127,6 +131,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     with_file, with_line, with_offset = ("file" in columns, "line" in columns,
                                          "offset" in columns)
     mail_cols = "message_id" in columns
+    link_cols = "text" in columns
     file_offset = "file_offset" in columns
     if kind in ("mbox", "maildir"):
         for m in iter_mail_urls(name, schemes=schemes, valid=valid, refang=args.refang,
@@ -144,6 +149,8 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
             if mail_cols:
                 rec.update(message_id=plain_value(m.message_id), date=plain_value(m.date),
                            part=plain_value(m.part))
+            if link_cols:
+                rec.update(text=plain_value(m.text), deceptive=m.deceptive)
             if file_offset:
                 rec["file_offset"] = m.file_offset
             if args.refang:
@@ -174,6 +181,8 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
             rec["offset"] = f.start
         if mail_cols:
             rec.update(message_id=None, date=None, part=None)
+        if link_cols:
+            rec.update(text=None, deceptive=None)
         if file_offset:
             rec["file_offset"] = f.start
         if args.refang:

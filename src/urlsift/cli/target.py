@@ -22,7 +22,7 @@ from typing import Iterable, Iterator, Optional, Sequence
 from .common import OutputError, reason, write_or_fail
 from .output import Writer, make_writer
 
-__all__ = ["open_writer"]
+__all__ = ["open_writer", "refuse_input_as_output", "write_text_file"]
 
 
 def _stat_of(name: Optional[str]) -> Optional[os.stat_result]:
@@ -47,6 +47,41 @@ def input_that_is_output(output: Optional[str], inputs: Iterable[str]) -> Option
         if st is not None and (st.st_dev, st.st_ino) == (out.st_dev, out.st_ino):
             return name
     return None
+
+
+def refuse_input_as_output(output: Optional[str], inputs: Iterable[str]) -> None:
+    """:class:`OutputError` when ``output`` (None: standard output) is one of ``inputs``."""
+    clash = input_that_is_output(output, inputs)
+    if clash is not None:
+        shown = "<stdin>" if clash == "-" else clash
+        raise OutputError(f"input file '{shown}' is also the output")
+
+
+def write_text_file(output: str, text: str, inputs: Iterable[str] = ()) -> None:
+    """``text`` (UTF-8) to the file ``output``, never onto one of ``inputs``: staged
+    under a temporary name and renamed into place (``/dev/null``, a FIFO: in place).
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp(); out = os.path.join(d, "r.html")
+    >>> write_text_file(out, "<p>ok</p>"); open(out).read()
+    '<p>ok</p>'
+    >>> try:
+    ...     write_text_file(out, "x", [out])
+    ... except Exception as exc:
+    ...     print(type(exc).__name__, str(exc).endswith("r.html' is also the output"))
+    OutputError True
+    """
+    refuse_input_as_output(output, inputs)
+    staged = _Staged(output) if _stageable(output) else None
+    try:
+        with open(staged.tmp if staged else output, "w", encoding="utf-8") as f:
+            f.write(text)
+        if staged is not None:
+            staged.commit()
+    except OSError as exc:
+        if staged is not None:
+            staged.discard()
+        raise OutputError(f"cannot write '{output}': {reason(exc)}") from None
 
 
 class _Staged:
@@ -85,10 +120,7 @@ def open_writer(fmt: str, columns: Sequence[str], output: Optional[str],
                 inputs: Iterable[str] = ()) -> Iterator[Writer]:
     """The writer for ``--format fmt`` to ``output`` (None: standard output), closed (and
     a staged file renamed into place) when the block ends without an error."""
-    clash = input_that_is_output(output, inputs)
-    if clash is not None:
-        shown = "<stdin>" if clash == "-" else clash
-        raise OutputError(f"input file '{shown}' is also the output")
+    refuse_input_as_output(output, inputs)
     staged = None
     try:
         if output is not None and _stageable(output):

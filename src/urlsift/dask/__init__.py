@@ -20,7 +20,7 @@ from typing import Any, Iterable, Optional
 
 from ..inputs.opening import HEAD, MissingDependency, compression_of, decompressed, looks_like_mbox
 from ..model.parsing import parse
-from ..text.extraction import check_valid
+from ..text.extraction import Validity, check_valid
 from . import blocks
 from .blocks import PART_COLUMNS, Options
 
@@ -80,7 +80,7 @@ def _is_local(fs: Any) -> bool:
 
 
 def extract(paths: Any, *, blocksize: Any = BLOCKSIZE, mbox: Optional[bool] = None,
-            schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
+            schemes: Optional[Iterable[str]] = None, valid: Optional[Validity] = None,
             parts: bool = False, refang: bool = False,
             storage_options: Optional[dict] = None) -> Any:
     """Every URL of the files ``paths`` as a lazy Dask DataFrame.

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Iterator, NamedTuple, Optional, Sequence
 from .._select import cores
 from ..inputs.opening import decompressed
 from ..model.parts import PART_COLUMNS, parts_getter
-from ..text.extraction import _filter
+from ..text.extraction import Validity, _filter
 from ..text.extraction import extract_file as extract_text_file
 from ..text.files import LOOKAHEAD, match_lists
 from ..text.jsonpieces import piece_matches
@@ -59,7 +59,7 @@ class Options(NamedTuple):
     """What every partition is asked for."""
 
     schemes: Optional[tuple]
-    valid: Optional[str]
+    valid: Optional[Validity]
     parts: bool
     refang: bool
     mail: bool           # some input is mail: the mail columns for every row

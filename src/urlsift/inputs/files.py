@@ -20,9 +20,9 @@ from operator import itemgetter
 from typing import (IO, TYPE_CHECKING, Any, Callable, Iterable, Iterator, Literal, Optional,
                     Union, overload)
 
-from ..text.extraction import check_valid
+from ..text.extraction import Validity, check_valid
 from ..text.extraction import extract_file as extract_text_file
-from ..text.files import check_counts
+from ..text.files import check_counts, job_count
 from ..text.match import Match
 from ..text.streams import Found, iter_stream_matches, text_of
 from .opening import PathLike, input_kind, is_plain_file, open_input
@@ -38,23 +38,23 @@ __all__ = ["extract_file", "iter_file_matches", "iter_file_urls", "iter_mail_url
 
 @overload
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
-                 schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
+                 schemes: Optional[Iterable[str]] = None, valid: Optional[Validity] = None,
                  block_size: Optional[int] = None,
                  mbox: Literal[False]) -> Iterator[Match]: ...
 @overload
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
-                 schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
+                 schemes: Optional[Iterable[str]] = None, valid: Optional[Validity] = None,
                  block_size: Optional[int] = None,
                  mbox: Literal[True]) -> Iterator[MailMatch]: ...
 @overload
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
-                 schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
+                 schemes: Optional[Iterable[str]] = None, valid: Optional[Validity] = None,
                  block_size: Optional[int] = None,
                  mbox: Optional[bool] = None) -> Iterator[Union[Match, MailMatch]]: ...
 
 
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
-                 schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
+                 schemes: Optional[Iterable[str]] = None, valid: Optional[Validity] = None,
                  block_size: Optional[int] = None,
                  mbox: Optional[bool] = None) -> Iterator[Union[Match, MailMatch]]:
     """Every URL in a file, in file order, without reading the file into memory.
@@ -68,6 +68,8 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     ``mbox=False`` as text, whatever it looks like. Arguments are checked and the
     input is opened and sniffed at once: a bad path raises ``OSError`` naming it here,
     not at the first ``next``.
+    ``jobs=0`` means one thread per core, as the command's ``-j 0``; a negative
+    ``jobs`` is a ``ValueError``.
 
     Text: :func:`urlsift.text.extract_file` — a plain regular file is memory-mapped
     and scanned on ``jobs`` threads; a compressed file, a pipe or ``"-"`` is streamed
@@ -103,7 +105,7 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     >>> os.unlink(f.name)
     """
     check_valid(valid)
-    check_counts(jobs, block_size)
+    jobs = check_counts(jobs, block_size)
     if mbox not in (None, True, False):
         raise ValueError(f"mbox must be None, True or False, not {mbox!r}")
     stack = contextlib.ExitStack()
@@ -156,10 +158,11 @@ def iter_messages(path: PathLike, *, stream: Optional[IO[bytes]] = None
 
 
 def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
-                   valid: Optional[str] = None, refang: bool = False,
+                   valid: Optional[Validity] = None, refang: bool = False,
                    on_error: Optional[Callable[[str], None]] = None,
                    stream: Optional[IO[bytes]] = None,
-                   engine: Optional[str] = None, jobs: int = 1) -> Iterator[MailMatch]:
+                   engine: Optional[Literal["walk", "email"]] = None,
+                   jobs: int = 1) -> Iterator[MailMatch]:
     """Every URL of every message of the mbox or Maildir at ``path`` (``"-"``: stdin),
     as :class:`urlsift.mail.MailMatch` objects (``stream``: see :func:`iter_messages`).
 
@@ -175,10 +178,12 @@ def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     """
     from ..mail import iter_spool_urls, walk   # lazy: see the module docstring
 
-    engine = engine or os.environ.get("URLSIFT_MAIL_ENGINE") or "walk"
-    if engine not in ("walk", "email"):
-        raise ValueError(f"engine must be 'walk' or 'email', not {engine!r}")
-    if refang or engine == "email":
+    jobs = job_count(jobs)
+
+    chosen = engine or os.environ.get("URLSIFT_MAIL_ENGINE") or "walk"
+    if chosen not in ("walk", "email"):
+        raise ValueError(f"engine must be 'walk' or 'email', not {chosen!r}")
+    if refang or chosen == "email":
         return iter_spool_urls(iter_messages(path, stream=stream), schemes=schemes,
                                     valid=valid, refang=refang, on_error=on_error)
     name = os.fspath(path)
@@ -195,6 +200,8 @@ def mbox_url_lines(path: PathLike, *, on_error: Optional[Callable[[str], None]] 
     ``urlsift extract MBOX``), ``jobs`` threads."""
     from ..mail import walk
 
+    jobs = job_count(jobs)
+
     name = os.fspath(path)
     if os.environ.get("URLSIFT_MAIL_ENGINE") == "email":   # see iter_mail_urls
         for ms in mbox_match_lists(name, on_error=on_error, stream=stream):
@@ -205,12 +212,14 @@ def mbox_url_lines(path: PathLike, *, on_error: Optional[Callable[[str], None]] 
 
 
 def mbox_match_lists(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
-                     valid: Optional[str] = None,
+                     valid: Optional[Validity] = None,
                      on_error: Optional[Callable[[str], None]] = None,
                      stream: Optional[IO[bytes]] = None, jobs: int = 1) -> Iterator[list[Any]]:
     """:func:`iter_mail_urls` of an mbox in lists (a piece of the spool each), for the
     command's output without a Python step per URL."""
     from ..mail import walk
+
+    jobs = job_count(jobs)
 
     name = os.fspath(path)
     if os.environ.get("URLSIFT_MAIL_ENGINE") == "email":   # see iter_mail_urls
@@ -224,7 +233,7 @@ def mbox_match_lists(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
 
 
 def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
-                      valid: Optional[str] = None, refang: bool = False,
+                      valid: Optional[Validity] = None, refang: bool = False,
                       quoted: bool = False, line_numbers: bool = False, jobs: int = 1,
                       progress: Optional[Callable[[int], None]] = None,
                       stream: Optional[IO[bytes]] = None,
@@ -252,7 +261,7 @@ def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None
 
 
 def iter_file_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
-                   valid: Optional[str] = None, jobs: int = 1,
+                   valid: Optional[Validity] = None, jobs: int = 1,
                    progress: Optional[Callable[[int], None]] = None,
                    stream: Optional[IO[bytes]] = None) -> Iterable[str]:
     """Just the URL strings of one text input: the CLI's fast path (``stream``: see
@@ -306,7 +315,7 @@ def _urls_with_progress(matches: Iterator[Any], progress: Callable[[int], None],
     progress(size - done)
 
 
-def _via_extract_file(name: Any, schemes: Optional[Iterable[str]], valid: Optional[str],
+def _via_extract_file(name: Any, schemes: Optional[Iterable[str]], valid: Optional[Validity],
                       line_numbers: bool, jobs: int,
                       progress: Optional[Callable[[int], None]]) -> Iterator[Found]:
     matches = extract_text_file(name, jobs=jobs, line_numbers=line_numbers, valid=valid,

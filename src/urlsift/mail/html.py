@@ -22,8 +22,9 @@ from typing import Callable, Iterable, Iterator, Optional
 
 from .._mail_py import same_link   # the rule, defined once with the walk that applies it too
 from ..model.partial import resolve
+from .anchors import anchor_text
 
-__all__ = ["html_hits", "html_tokens", "same_link"]
+__all__ = ["html_hits", "html_links", "html_tokens", "same_link"]
 
 _HTML_URL_ATTRS = frozenset({"href", "src"})
 #: Elements whose content is raw text up to their end tag (as html.parser had it).
@@ -222,40 +223,65 @@ def html_hits(text: str, scan: Scan,
     ``text`` (an attribute's are its tag's; a text URL's ``raw`` is entity-decoded).
     Malformed markup never raises: it is reported through ``on_problem(offset, what)``
     and read on past, as a browser would."""
-    links: list[tuple[str, str, int]] = []          # (value, attribute, offset)
-    texts: list[tuple[str, int, Optional[str], bool]] = []  # (raw, offset, anchor href, decode)
+    for hit, how, _ in html_links(text, scan, on_problem):
+        yield hit, how
+
+
+def html_links(text: str, scan: Scan,
+               on_problem: Optional[Problem] = None) -> Iterator[tuple[tuple, str, Optional[str]]]:
+    """:func:`html_hits` with, for the ``href`` of an ``<a>``, the text the reader sees
+    on the link (:func:`urlsift.mail.anchors.anchor_text` of the text runs inside the
+    ``<a>``, character references decoded), else None.
+
+    >>> from urlsift.mail.message import _scan, options
+    >>> page = '<a href="http://evil.example/">https://bank.example/ &amp; more</a>'
+    >>> [(hit[0].url, how, shown) for hit, how, shown in html_links(page, lambda t: _scan(t, options(None, None, False), quoted=False))]
+    [('http://evil.example/', 'href', 'https://bank.example/ & more'), ('https://bank.example/', 'text', None)]
+    """
+    links: list[tuple[str, str, int, int]] = []     # (value, attribute, offset, anchor)
+    texts: list[tuple[str, int, Optional[str], bool, int]] = []  # (raw, offset, anchor href, decode, anchor)
+    shown: dict[int, list[str]] = {}                # anchor -> its text runs, decoded
     base: Optional[str] = None
     anchor: Optional[str] = None
+    current = -1                                    # the <a> the text is in (its number)
     for token in html_tokens(text, on_problem):
         kind, pos = token[0], token[1]
         if kind == "start":
             tag, attrs = token[2], token[3]
             href = None
+            number = len(links) if tag == "a" else -1
             for name, value in attrs:
                 if name in _HTML_URL_ATTRS and value and value.strip():
                     if tag == "base" and name == "href":
                         base = value.strip()
                         continue
-                    links.append((value.strip(), name, pos))
                     if name == "href":
                         href = value.strip()
+                        number = len(links)
+                    links.append((value.strip(), name, pos, number if name == "href" else -1))
             if tag == "a":
                 anchor = href
+                current = number if href is not None else -1
         elif kind == "end":
             if token[2] == "a":
                 anchor = None
+                current = -1
         else:
-            texts.append((token[2], pos, anchor, kind == "text"))
+            texts.append((token[2], pos, anchor, kind == "text", current))
+            if current >= 0:      # the runs of an <a>, as the walk lays them (rawtext too)
+                shown.setdefault(current, []).append(
+                    _unescape(token[2]) if kind == "text" else token[2])
     # Text runs and attributes in document order, so output follows the message.
-    events: list[tuple[int, int, tuple, str]] = []
-    for value, attr, pos in links:
+    events: list[tuple[int, int, tuple, str, Optional[str]]] = []
+    for value, attr, pos, number in links:
         target = _absolute(value, base)
         if target is None:
             continue
+        seen = anchor_text("".join(shown[number])) if number in shown else None
         for hit in scan(target):
             m, _, _, _, refanged = hit
-            events.append((pos, 0, (m, pos, pos, value, refanged), attr))
-    for raw, pos, anchor, decode in texts:
+            events.append((pos, 0, (m, pos, pos, value, refanged), attr, seen))
+    for raw, pos, anchor, decode, _ in texts:
         data, starts, origins = _decoded(raw) if decode else (raw, [0], [0])
         for hit in scan(data):
             m, start, end, found, refanged = hit
@@ -263,10 +289,10 @@ def html_hits(text: str, scan: Scan,
                 continue  # <a href="U">U</a>: the href has reported it already
             a = pos + _back(start, starts, origins)
             b = pos + _back(end, starts, origins)
-            events.append((a, 1, (m, a, b, found, refanged), "text"))
+            events.append((a, 1, (m, a, b, found, refanged), "text", None))
     events.sort(key=lambda e: (e[0], e[1]))
-    for _, _, hit, how in events:
-        yield hit, how
+    for _, _, hit, how, seen in events:
+        yield hit, how, seen
 
 
 def _absolute(value: str, base: Optional[str]) -> Optional[str]:

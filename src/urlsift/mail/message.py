@@ -24,8 +24,10 @@ from functools import partial
 from typing import Any, Callable, Iterable, Iterator, NamedTuple, Optional
 
 from ..model.parsing import parse
+from ..text.extraction import Validity
 from ..text.rewrite import extract_rewritten
-from .html import html_hits
+from .anchors import is_deceptive
+from .html import html_links
 from .spool import Message
 
 __all__ = ["URL_HEADERS", "MailMatch", "iter_message_urls", "iter_spool_urls", "message_matches",
@@ -44,6 +46,11 @@ class MailMatch(NamedTuple):
     ``start``/``end`` are offsets in the decoded text of ``part`` (for an HTML
     attribute: the offset of its tag); ``offset`` is the byte offset of the message in
     an mbox (None in a Maildir); ``source`` is the spool (or the Maildir message file).
+
+    >>> msg = (b"Content-Type: text/html\\n\\n"
+    ...        b'<a href="http://evil.example/">https://bank.example/</a>\\n')
+    >>> [(m.url, m.part, m.text, m.deceptive) for m in iter_message_urls(msg)]
+    [('http://evil.example/', '1 text/html href', 'https://bank.example/', True), ('https://bank.example/', '1 text/html', None, False)]
     """
 
     url: str
@@ -64,6 +71,17 @@ class MailMatch(NamedTuple):
     #: Where the URL's text starts in the spool file, for a part scanned as it stands
     #: (7bit, 8bit, binary, and the URL-bearing headers); None for a decoded part.
     file_offset: Optional[int] = None
+    #: For the ``href`` of an HTML ``<a>``: the text the reader sees on the link
+    #: (character references decoded, white space collapsed, at most
+    #: :data:`urlsift.mail.anchors.TEXT_MAX` characters); None for any other URL and
+    #: for a link without text (an image).
+    text: Optional[str] = None
+
+    @property
+    def deceptive(self) -> bool:
+        """The link's ``text`` is itself a URL or host name, and ``url`` goes to
+        another host (:func:`urlsift.mail.anchors.is_deceptive`): the phishing link."""
+        return is_deceptive(self.url, self.text)
 
     @property
     def line(self) -> None:
@@ -82,7 +100,7 @@ class _Options(NamedTuple):
 
 
 def iter_spool_urls(messages: Iterable[Message], *, schemes: Optional[Iterable[str]] = None,
-                    valid: Optional[str] = None, refang: bool = False,
+                    valid: Optional[Validity] = None, refang: bool = False,
                     on_error: Optional[Callable[[str], None]] = None) -> Iterator[MailMatch]:
     """Every URL of every message of a spool (:mod:`urlsift.mail.spool` gives them).
 
@@ -121,7 +139,7 @@ def message_matches(source: str, offset: Optional[int], data: Any, opts: "_Optio
 
 
 def iter_message_urls(data: bytes, *, schemes: Optional[Iterable[str]] = None,
-                      valid: Optional[str] = None, refang: bool = False,
+                      valid: Optional[Validity] = None, refang: bool = False,
                       source: str = "", offset: Optional[int] = None,
                       on_error: Optional[Callable[[str], None]] = None) -> Iterator[MailMatch]:
     """Every URL of one message given as bytes (headers, text and HTML parts).
@@ -162,10 +180,10 @@ def _message_urls(data: bytes, source: str, offset: Optional[int], opts: _Option
     def failed(part: str, what: str) -> None:
         report(f"message {where}, part {part}: {what}")
 
-    def made(hit: tuple, part: str) -> MailMatch:
+    def made(hit: tuple, part: str, text: Optional[str] = None) -> MailMatch:
         m, start, end, raw, refanged = hit
         return MailMatch(m.url, raw, start, end, message_id, date, part, refanged,
-                         source, offset, m.wrapped, m.hyphen_break, m.edits)
+                         source, offset, m.wrapped, m.hyphen_break, m.edits, None, text)
 
     for header in URL_HEADERS:
         try:
@@ -184,11 +202,11 @@ def _message_urls(data: bytes, source: str, offset: Optional[int], opts: _Option
             text = _decoded_text(part)
             if ctype == "text/html":
                 problems: list[tuple[int, str]] = []
-                hits = html_hits(text, partial(_scan, opts=opts, quoted=False),
-                                 lambda at, what: problems.append((at, what)))
+                hits = html_links(text, partial(_scan, opts=opts, quoted=False),
+                                  lambda at, what: problems.append((at, what)))
                 try:
-                    for hit, how in hits:
-                        yield made(hit, label if how == "text" else f"{label} {how}")
+                    for hit, how, shown in hits:
+                        yield made(hit, label if how == "text" else f"{label} {how}", shown)
                 finally:
                     if problems:
                         at, what = problems[0]

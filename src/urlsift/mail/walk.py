@@ -34,6 +34,7 @@ from ..text.extraction import _filter, url_lines_of
 from ..text.jsonescapes import has_json_escapes, run_starts
 from ..text.rules import EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 from . import spool
+from .anchors import anchor_text
 from .html import _unescape as html_unescape
 from .html import same_link
 from .message import (URL_HEADERS, MailMatch, _Options, clean, iso_date, message_matches,
@@ -169,6 +170,7 @@ def _traced(piece: bytes, base: int, name: str, opts: _Options,
             result.extend(message_matches(source, at, data, opts, report))
         return result, False
     _json_to_email(prepared)
+    texts = _anchor_texts(prepared)
     (out, segs, msgs, names), triples = prepared
     no_mbox: list[bool] = []
 
@@ -179,7 +181,7 @@ def _traced(piece: bytes, base: int, name: str, opts: _Options,
         return got
 
     found = cores.mail.trace(triples, out, segs, msgs, names, piece, base, name, MailMatch,
-                             limit, other, _message_id, _date, EDITS, TABLE)
+                             limit, other, _message_id, _date, EDITS, TABLE, texts)
     if opts.schemes is not None or opts.valid is not None:
         found = list(_filter([found], opts.schemes, opts.valid))   # idempotent on "other"'s
     return found, bool(no_mbox)
@@ -276,14 +278,35 @@ def _json_to_email(prepared: Any) -> None:
     def message(at: int) -> int:
         return segs[(bisect_right(starts, at) - 1) * SEG]
 
-    marked = {message(at) for at in run_starts(out)}
+    _to_email(prepared, {message(at) for at in run_starts(out)})
+
+
+def _to_email(prepared: Any, marked: set[int]) -> None:
+    """Mark ``FALLBACK`` the messages ``marked`` (their indexes) and drop their triples."""
+    (out, segs, msgs, _), triples = prepared
+    if not marked:
+        return
+    starts = segs[1::SEG]
     for index in marked:
         msgs[index * MSG + 7] |= _M.FALLBACK
     kept = array("q")
     for k in range(0, len(triples), 3):
-        if message(triples[k]) not in marked:
+        if segs[(bisect_right(starts, triples[k]) - 1) * SEG] not in marked:
             kept.extend(triples[k:k + 3])
     triples[:] = kept
+
+
+def _anchor_texts(prepared: Any) -> dict[int, Optional[str]]:
+    """The text a reader sees on each ``<a>`` whose ``href`` the walk laid out, by the
+    index of the href's segment (``MailMatch.text``, :func:`urlsift.mail.anchors.anchor_text`
+    of the text runs the walk gave that ``<a>``). The walk keeps a part's octets in its
+    charset, which it does not hand out: a message whose anchor text holds a non-ASCII
+    octet is marked ``FALLBACK``, and ``email`` decodes it (the same text either way)."""
+    (out, segs, msgs, _), triples = prepared
+    runs, marked = cores.mail.anchor_runs(segs, out)
+    texts = {h: anchor_text(run.decode("ascii")) for h, run in runs.items()}
+    _to_email(prepared, marked)
+    return texts
 
 
 def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: Any) -> tuple:

@@ -33,14 +33,20 @@ so the parts split exactly as the parser splits them.
 from __future__ import annotations
 
 import string
-from typing import Optional
+from typing import Callable, Literal, Optional
 
+from .. import codec
 from ..charclass import ALPHA, DIGIT, EXTRA, HEX, char_table
 from ..errors import URLSyntaxError
 from .ports import DEFAULT_PORTS
 from .tokens import tokenize
 
-__all__ = ["normalized", "equivalent"]
+__all__ = ["normalized", "equivalent", "idna_host", "remove_dot_segments", "Rules", "RFC1738", "RFC3986"]
+
+#: Which equivalence :func:`normalized` and :func:`equivalent` apply.
+Rules = Literal["rfc1738", "rfc3986"]
+RFC1738: Rules = "rfc1738"     # docs/design.md#equivalence, rules 1-7 (the default)
+RFC3986: Rules = "rfc3986"     # RFC 3986 §6.2.2-§6.2.3 and IDNA: today's practice
 
 # Rule 2: the characters an escape may be decoded into (alphanumerics and
 # "$-_.!*'(),"); "+" is left out on purpose (the draft's space in a query).
@@ -83,10 +89,12 @@ def _is_hex(ch: str) -> bool:
     return c < 128 and _HEX_DIGITS[c] == 1
 
 
-def _norm_escapes(text: str, fold: bool = False) -> str:
+def _norm_escapes(text: str, fold: bool = False, decodable: bytes = _DECODABLE) -> str:
     """Rule 2 on one part: decode the harmless escapes, upper-case the others' hex.
 
     With ``fold``, decoded letters are lower-cased too (they land in a host).
+    ``decodable``: which octets an escape is decoded into (RFC 3986's unreserved
+    for :data:`RFC3986`).
     """
     if "%" not in text:
         return text
@@ -106,7 +114,7 @@ def _norm_escapes(text: str, fold: bool = False) -> str:
             c = int(text[j + 1:j + 3], 16)
             # A hex digit decoded right after a kept malformed "%" would make a
             # new escape out of it: keep that one encoded (idempotence).
-            if _DECODABLE[c] and not (_HEX_DIGITS[c] and size - last_bad <= 2):
+            if decodable[c] and not (_HEX_DIGITS[c] and size - last_bad <= 2):
                 ch = chr(c)
                 out.append(ch.lower() if fold else ch)
                 size += 1
@@ -145,10 +153,33 @@ def _part(s: str, o: tuple, start: int) -> Optional[str]:
     return None if i < 0 else s[i:o[start + 1]]
 
 
-def normalized(s: str) -> str:
+def _authority_on(escapes: Callable[[str], str], user: Optional[str], password: Optional[str],
+                  host: str, port: Optional[str], path: Optional[str],
+                  search: Optional[str]) -> str:
+    """``//[user[:password]@]host[:port][path][?search]``, the login's escapes made
+    canonical by ``escapes`` (the other parts come canonical)."""
+    parts = ["//"]
+    if user is not None:
+        parts.append(escapes(user))
+        if password is not None:
+            parts += (":", escapes(password))
+        parts.append("@")
+    parts.append(host)
+    if port is not None:
+        parts += (":", port)
+    if path is not None:
+        parts.append(path)
+    if search is not None:
+        parts += ("?", search)
+    return "".join(parts)
+
+
+def normalized(s: str, *, rules: Rules = RFC1738) -> str:
     """The canonical string of ``s`` under rules 1-7 of docs/design.md#equivalence.
 
     Two URLs are equivalent exactly when their ``normalized`` strings are equal.
+    ``rules="rfc3986"`` applies today's practice instead (:func:`normalized_3986`:
+    RFC 3986 §6.2.2-§6.2.3, IDNA hosts); RFC 1738's rules stay the default.
     ``s`` is read leniently; a C0 control character or DEL raises
     :class:`~urlsift.URLSyntaxError` (code ``control-char``), and so does a
     string without a scheme (``missing-scheme``): resolve a partial form first.
@@ -165,10 +196,20 @@ def normalized(s: str) -> str:
     'news:12345667123%asdghfh@info.cern.ch'
     >>> normalized("URL:HTTP://a.example/")        # the RFC 1738 appendix prefix, as parse reads it
     'http://a.example/'
+    >>> normalized("eXAMPLE://a/./b/../b/%63/%7bfoo%7d", rules="rfc3986")   # RFC 3986 §6.2.2
+    'example://a/b/c/%7Bfoo%7D'
     """
+    check_rules(rules)
     check_controls(s)
     # the prefix is no part of the URL (parse leaves it out too)
-    return normalized_text(s[4:] if s[:4] == "URL:" else s)
+    text = s[4:] if s[:4] == "URL:" else s
+    return normalized_text(text) if rules == RFC1738 else normalized_3986(text)
+
+
+def check_rules(rules: object) -> None:
+    """``rules`` is one of :data:`Rules`, else ValueError."""
+    if rules not in (RFC1738, RFC3986):
+        raise ValueError(f"rules must be 'rfc1738' or 'rfc3986', not {rules!r}")
 
 
 def normalized_text(s: str) -> str:
@@ -210,31 +251,23 @@ def normalized_text(s: str) -> str:
                 path = _fold_typecode(path)
         if scheme == "file" and host == "localhost" and user is None and port is None:
             host = ""        # §3.10: "localhost" and "" both mean this machine
-        parts = ["//"]
-        if user is not None:
-            parts.append(_norm_escapes(user))
-            if password is not None:
-                parts += (":", _norm_escapes(password))
-            parts.append("@")
-        parts.append(host)
-        if port is not None:
-            parts += (":", port)
-        if path is not None:
-            parts.append(path)
-        if search is not None:
-            parts += ("?", search)
-        body = "".join(parts)
+        body = _authority_on(_norm_escapes, user, password, host, port, path, search)
     out = f"{scheme}:{body}"
     if fragment:             # rule 6: "#" with a void fragment-id is no fragment
         out += "#" + _norm_escapes(fragment)
     return out
 
 
-def equivalent(a: str, b: str) -> bool:
+def equivalent(a: str, b: str, *, rules: Rules = RFC1738) -> bool:
     """True when ``a`` and ``b`` are the same URL at the same encoding level.
 
-    This is ``normalized(a) == normalized(b)``; see :func:`normalized` for the
-    rules and the errors raised.
+    This is ``normalized(a, rules=rules) == normalized(b, rules=rules)``; see
+    :func:`normalized` for the rules and the errors raised.
+
+    >>> equivalent("http://a.example/%7Euser", "http://a.example/~user")
+    False
+    >>> equivalent("http://a.example/%7Euser", "http://a.example/~user", rules="rfc3986")
+    True
 
     >>> equivalent("http://info.cern.ch/albert/bertram/marie-claude",
     ...            "http://info.cern.ch/albert/bertram/marie%2Dclaude")
@@ -243,4 +276,123 @@ def equivalent(a: str, b: str) -> bool:
     ...            "http://info.cern.ch/albert/bertram%2Fmarie-claude")
     False
     """
-    return normalized(a) == normalized(b)
+    return normalized(a, rules=rules) == normalized(b, rules=rules)
+
+
+
+# ---- RFC 3986 §6: today's practice (rules="rfc3986") ------------------------------
+
+# §2.3 unreserved = ALPHA / DIGIT / "-" / "." / "_" / "~": the only octets whose
+# escapes §6.2.2.2 decodes ("~" is RFC 1738's unsafe; "$!*'(),+" are RFC 3986's
+# sub-delims, kept encoded).
+_UNRESERVED_3986 = char_table(ALPHA | DIGIT, "-._~")
+
+# §6.2.3: schemes whose empty path equals "/" (RFC 9110 §4.2.3 for http and https).
+_EMPTY_PATH_IS_SLASH = frozenset(("http", "https"))
+
+
+def remove_dot_segments(path: str) -> str:
+    """RFC 3986 §5.2.4, step by step, in one pass: an index walks the input buffer
+    instead of slicing it, so a path of n segments costs O(n), not O(n²).
+
+    >>> remove_dot_segments("/a/b/c/./../../g"), remove_dot_segments("mid/content=5/../6")
+    ('/a/g', 'mid/6')
+    """
+    if "." not in path:
+        return path
+    out: list[str] = []     # segments, each with its leading "/" (the first maybe without)
+    i, n = 0, len(path)
+    while i < n:
+        if path.startswith("../", i):             # A
+            i += 3
+        elif path.startswith("./", i):
+            i += 2
+        elif path.startswith("/./", i):           # B
+            i += 2
+        elif path.startswith("/.", i) and i + 2 == n:
+            out.append("/")                       # the input is now "/": E moves it
+            break
+        elif path.startswith("/../", i):          # C
+            i += 3
+            if out:
+                out.pop()
+        elif path.startswith("/..", i) and i + 3 == n:
+            if out:
+                out.pop()
+            out.append("/")
+            break
+        elif n - i <= 2 and path[i:] in (".", ".."):   # D
+            break
+        else:                                     # E
+            j = path.find("/", i + 1)
+            j = n if j < 0 else j
+            out.append(path[i:j])
+            i = j
+    return "".join(out)
+
+
+def idna_host(host: str) -> str:
+    """A reg-name host as RFC 3986 §6.2.2 and IDNA compare it: escapes of UTF-8
+    decoded (§3.2.2), non-ASCII labels turned into their ASCII form (RFC 3490
+    ToASCII, the standard library's ``idna`` codec), lower case. A host that has no
+    IDNA form (an empty label, a label too long) is kept, folded: different.
+
+    >>> idna_host("Bücher.Example"), idna_host("B%C3%BCcher.example"), idna_host("A..b")
+    ('xn--bcher-kva.example', 'xn--bcher-kva.example', 'a..b')
+    """
+    if "%" in host:
+        try:
+            host = codec.unquote(host)
+        except (URLSyntaxError, ValueError):
+            return _norm_escapes(_fold(host), True, _UNRESERVED_3986)
+    if host.isascii():
+        return host.lower()
+    try:
+        return host.encode("idna").decode("ascii").lower()
+    except UnicodeError:
+        return _norm_escapes(_fold(host), True, _UNRESERVED_3986)
+
+
+def normalized_3986(s: str) -> str:
+    """The canonical string of ``s`` (no ``URL:`` prefix) under RFC 3986 §6.2.2-§6.2.3.
+
+    Scheme and host lower case, the hex of escapes upper case (§6.2.2.1); escapes
+    of unreserved characters decoded (§6.2.2.2); ``.`` and ``..`` segments removed
+    from a ``//`` URL's path (§6.2.2.3); an empty or default port removed, and an
+    empty http(s) path is ``/`` (§6.2.3); a non-ASCII host in its IDNA ASCII form.
+    Empty ``?`` and ``#`` are kept (§6.2.3: a delimiter of an empty component is
+    not removed unless the scheme says so).
+
+    >>> normalized_3986("HTTP://www.Example.com:80")
+    'http://www.example.com/'
+    >>> normalized_3986("http://B%C3%BCcher.example/%7Ea/../b")
+    'http://xn--bcher-kva.example/b'
+    """
+    check_controls(s)
+    o = tokenize(s).offsets
+    if o[0] < 0:
+        raise URLSyntaxError("missing-scheme", 0, "not an absolute URL: no scheme", s)
+    scheme = s[:o[0]].lower()
+    fragment = _part(s, o, 13)
+    esc = _UNRESERVED_3986
+    if o[5] < 0:
+        body = _norm_escapes(s[o[9]:o[10]], False, esc)
+    else:
+        user, password = _part(s, o, 1), _part(s, o, 3)
+        host = s[o[5]:o[6]]
+        host = host.lower() if host[:1] == "[" else idna_host(host)
+        port = _part(s, o, 7)
+        if port is not None:
+            port = _norm_port(port, scheme)
+        path, search = _part(s, o, 9), _part(s, o, 11)
+        path = remove_dot_segments(_norm_escapes(path, False, esc)) if path else None
+        if path is None and scheme in _EMPTY_PATH_IS_SLASH:
+            path = "/"
+        if search is not None:
+            search = _norm_escapes(search, False, esc)
+        body = _authority_on(lambda text: _norm_escapes(text, False, esc), user, password, host,
+                             port, path, search)
+    out = f"{scheme}:{body}"
+    if fragment is not None:
+        out += "#" + _norm_escapes(fragment, False, esc)
+    return out

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from itertools import chain
-from typing import TYPE_CHECKING, Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Literal, Optional, Sequence, cast, overload
 
 from . import registry, url
 from .._grammar import PARTS
@@ -21,6 +21,8 @@ from .._layout import CODES
 from .._select import bind, cores
 from ..errors import URLSyntaxError
 from .problems import Problem, problem_message, problems_from_flat
+from .schemes import (CidURL, FileURL, FtpURL, GopherURL, HttpURL, MailtoURL, MidURL, NewsURL,
+                      NntpURL, ProsperoURL, TelnetURL, WaisURL)
 from .url import URL
 
 __all__ = ["parse", "is_valid", "check", "validate_many", "URLSyntaxError"]
@@ -67,7 +69,39 @@ def _add_controls(s: str, text: str, found: list[Problem]) -> list[Problem]:
     return found
 
 
-def parse(s: str, *, strict: bool = True) -> URL:
+# The class a type checker sees for ``parse(s, scheme=NAME)``: the built-in registry's
+# (RFC 1738 §3.2-§3.11; https, rlogin and tn3270 per docs/design.md#the-scheme-classes).
+# A scheme given to register_scheme is not known statically: ``URL``.
+@overload
+def parse(s: str, *, strict: bool = True, scheme: Literal["http", "https"]) -> HttpURL: ...
+@overload
+def parse(s: str, *, strict: bool = True, scheme: Literal["ftp"]) -> FtpURL: ...
+@overload
+def parse(s: str, *, strict: bool = True, scheme: Literal["gopher"]) -> GopherURL: ...
+@overload
+def parse(s: str, *, strict: bool = True, scheme: Literal["mailto"]) -> MailtoURL: ...
+@overload
+def parse(s: str, *, strict: bool = True, scheme: Literal["news"]) -> NewsURL: ...
+@overload
+def parse(s: str, *, strict: bool = True, scheme: Literal["nntp"]) -> NntpURL: ...
+@overload
+def parse(s: str, *, strict: bool = True,
+          scheme: Literal["telnet", "rlogin", "tn3270"]) -> TelnetURL: ...
+@overload
+def parse(s: str, *, strict: bool = True, scheme: Literal["wais"]) -> WaisURL: ...
+@overload
+def parse(s: str, *, strict: bool = True, scheme: Literal["file"]) -> FileURL: ...
+@overload
+def parse(s: str, *, strict: bool = True, scheme: Literal["prospero"]) -> ProsperoURL: ...
+@overload
+def parse(s: str, *, strict: bool = True, scheme: Literal["mid"]) -> MidURL: ...
+@overload
+def parse(s: str, *, strict: bool = True, scheme: Literal["cid"]) -> CidURL: ...
+@overload
+def parse(s: str, *, strict: bool = True, scheme: Optional[str] = None) -> URL: ...
+
+
+def parse(s: str, *, strict: bool = True, scheme: Optional[str] = None) -> URL:
     """Parse ``s`` into the URL object of its scheme; raise URLSyntaxError when invalid.
 
     A ``URL:`` prefix (RFC 1738 appendix) is accepted and kept in ``u.raw`` only.
@@ -75,18 +109,37 @@ def parse(s: str, *, strict: bool = True) -> URL:
     ``u.problems``; control characters are always refused (the lists:
     docs/design.md#strict-and-lenient).
 
+    ``scheme="http"`` (any scheme name, lower case) also requires that scheme: another
+    one raises URLSyntaxError code ``unexpected-scheme`` at position 0. A type checker
+    then knows the class (``HttpURL`` for ``"http"``/``"https"``, ``FtpURL``...), so
+    ``parse(s, scheme="ftp").typecode`` type-checks; without it ``parse`` returns
+    :class:`URL`, and ``isinstance(u, HierURL)`` gives the common Internet scheme
+    parts (``user``, ``password``, ``host``, ``port``; RFC 1738 §3.1).
+
     >>> u = parse("URL:http://Info.CERN.ch:8080/a%20b?x#top")
     >>> (u.scheme, u.host, u.port, u.segments, u.search, u.fragment, u.raw[:4])
     ('http', 'Info.CERN.ch', 8080, ('a b',), 'x', 'top', 'URL:')
     >>> parse("http://h/a b", strict=False).problems[0].code
     'unsafe-char'
+    >>> parse("ftp://h.example/f;type=i", scheme="ftp").typecode
+    'i'
+    >>> parse("ftp://h.example/", scheme="http")
+    Traceback (most recent call last):
+    urlsift.errors.URLSyntaxError: expected a http URL, not ftp at position 0 (unexpected-scheme)
     """
     u = parse_new(s, None, strict)   # the core builds the object when s is clean
     if type(u) is tuple:             # else it says which problem refuses s
         raise _first_error(s, u)  # type: ignore[arg-type]
-    if type(u) is not int:
-        return u  # type: ignore[return-value]
-    return _parse_slow(s, strict)
+    url = _parse_slow(s, strict) if type(u) is int else cast(URL, u)
+    if scheme is not None and url.scheme != scheme:
+        raise _unexpected(s, url.scheme, scheme)
+    return url
+
+
+def _unexpected(s: str, found: str, wanted: object) -> Exception:
+    if not isinstance(wanted, str):
+        return TypeError(f"scheme must be str or None, not {type(wanted).__name__}")
+    return URLSyntaxError("unexpected-scheme", 0, f"expected a {wanted} URL, not {found}", s)
 
 
 def _parse_slow(s: str, strict: bool) -> URL:

@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..charclass import ALPHA, DIGIT, char_table
-from .equivalence import check_controls
+from .equivalence import check_controls, remove_dot_segments
 from ..errors import URLSyntaxError
 
 __all__ = ["resolve", "RULES"]
@@ -208,46 +208,6 @@ def _split3986(s: str) -> Parts:
     return scheme, authority, rest, query, fragment
 
 
-def _remove_dot_segments(path: str) -> str:
-    """RFC 3986 §5.2.4, step by step, in one pass: an index walks the input buffer
-    instead of slicing it, so a path of n segments costs O(n), not O(n²).
-
-    >>> _remove_dot_segments("/a/b/c/./../../g"), _remove_dot_segments("mid/content=5/../6")
-    ('/a/g', 'mid/6')
-    """
-    if "." not in path:
-        return path
-    out: list[str] = []     # segments, each with its leading "/" (the first maybe without)
-    i, n = 0, len(path)
-    while i < n:
-        if path.startswith("../", i):             # A
-            i += 3
-        elif path.startswith("./", i):
-            i += 2
-        elif path.startswith("/./", i):           # B
-            i += 2
-        elif path.startswith("/.", i) and i + 2 == n:
-            out.append("/")                       # the input is now "/": E moves it
-            break
-        elif path.startswith("/../", i):          # C
-            i += 3
-            if out:
-                out.pop()
-        elif path.startswith("/..", i) and i + 3 == n:
-            if out:
-                out.pop()
-            out.append("/")
-            break
-        elif n - i <= 2 and path[i:] in (".", ".."):   # D
-            break
-        else:                                     # E
-            j = path.find("/", i + 1)
-            j = n if j < 0 else j
-            out.append(path[i:j])
-            i = j
-    return "".join(out)
-
-
 def _merge(base: Parts, ref_path: str) -> str:
     """RFC 3986 §5.2.3."""
     if base[1] is not None and base[2] == "":
@@ -262,15 +222,15 @@ def _resolve_rfc3986(base: str, partial: str) -> str:
     b_scheme = base[:colon]  # b[0], which the check above makes a str, never None
     r_scheme, r_auth, r_path, r_query, r_frag = _split3986(partial)
     if r_scheme is not None:
-        t = (r_scheme, r_auth, _remove_dot_segments(r_path), r_query)
+        t = (r_scheme, r_auth, remove_dot_segments(r_path), r_query)
     elif r_auth is not None:
-        t = (b_scheme, r_auth, _remove_dot_segments(r_path), r_query)
+        t = (b_scheme, r_auth, remove_dot_segments(r_path), r_query)
     elif r_path == "":
         t = (b_scheme, b[1], b[2], b[3] if r_query is None else r_query)
     elif r_path.startswith("/"):
-        t = (b_scheme, b[1], _remove_dot_segments(r_path), r_query)
+        t = (b_scheme, b[1], remove_dot_segments(r_path), r_query)
     else:
-        t = (b_scheme, b[1], _remove_dot_segments(_merge(b, r_path)), r_query)
+        t = (b_scheme, b[1], remove_dot_segments(_merge(b, r_path)), r_query)
     return _recompose(*t, r_frag)
 
 

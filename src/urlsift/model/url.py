@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any, Callable, Optional, TypeVar, cast
 
 from .._grammar import G_GENERIC
+from .equivalence import Rules, check_rules, normalized_3986
 from .equivalence import normalized_text as _normalized
 from .ports import default_port
 from .problems import Problem, problems_from_flat
@@ -169,8 +170,19 @@ class URL:
         return warnings_of(self)
 
     # ---- equivalence (rules in urlsift.model.equivalence) ---------------------------
-    def normalized(self) -> str:
-        """The canonical string of the equivalence rules (docs/design.md#equivalence)."""
+    def normalized(self, *, rules: Rules = "rfc1738") -> str:
+        """The canonical string of the equivalence rules (docs/design.md#equivalence);
+        ``rules="rfc3986"``: RFC 3986 §6.2.2-§6.2.3 and IDNA hosts
+        (:func:`urlsift.normalized`). ``==`` and ``hash`` use the default.
+
+        >>> from urlsift import parse
+        >>> u = parse("http://A.example/%7Ex/./y", strict=False)
+        >>> u.normalized(), u.normalized(rules="rfc3986")
+        ('http://a.example/%7Ex/./y', 'http://a.example/~x/y')
+        """
+        if rules != "rfc1738":
+            check_rules(rules)
+            return normalized_3986(self._text)
         try:
             return self._c["normalized"]
         except (AttributeError, KeyError):
@@ -277,7 +289,15 @@ def _unpickle(raw: str, strict: bool) -> URL:
 
 
 class HierURL(URL):
-    """Base of the ``//`` schemes: login and hostport (RFC 1738 §3.1)."""
+    """Base of the ``//`` schemes: login and hostport (RFC 1738 §3.1). ``parse`` returns
+    :class:`URL` to a type checker; ``isinstance(u, HierURL)`` narrows it to these
+    common parts (or ``parse(s, scheme="ftp")`` to the scheme's class).
+
+    >>> from urlsift import parse
+    >>> u = parse("ftp://anon@h.example:2121/x")
+    >>> isinstance(u, HierURL), u.user, u.host, u.port
+    (True, 'anon', 'h.example', 2121)
+    """
 
     __slots__ = ()
     _PARTS: tuple[str, ...] = ("scheme", "user", "password", "host", "port", "fragment")

@@ -23,7 +23,7 @@ from __future__ import annotations
 from array import array
 from functools import partial
 from itertools import chain
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Iterable, Iterator, Literal, Optional
 
 from .._select import cores
 from ..model.parsing import is_valid
@@ -32,7 +32,7 @@ from .logescapes import mapped, unescape_log
 from .match import Match
 from .rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS
 
-__all__ = ["Match", "scan", "extract", "extract_with", "extract_file", "matches_of",
+__all__ = ["Match", "Validity", "scan", "extract", "extract_with", "extract_file", "matches_of",
            "url_lines_of"]
 
 def _filter(lists: Iterable[list[Match]], schemes: Optional[Iterable[str]],
@@ -47,7 +47,13 @@ def _filter(lists: Iterable[list[Match]], schemes: Optional[Iterable[str]],
     return chain.from_iterable(lists)
 
 
+#: The ``valid=`` of the scans: ``"lenient"`` keeps what :func:`urlsift.is_valid` accepts
+#: with ``strict=False``, ``"strict"`` what RFC 1738 accepts exactly; None keeps all.
+Validity = Literal["lenient", "strict"]
+
+
 def check_valid(valid: Optional[str]) -> None:
+    """``valid`` is None or one of :data:`Validity`, else ValueError."""
     if valid not in (None, "lenient", "strict"):
         raise ValueError(f"valid must be None, 'lenient' or 'strict', not {valid!r}")
 
@@ -72,7 +78,7 @@ def scan(buffer: Any) -> "array[int]":
 
 
 def matches_of(buffer: Any, triples: "array[int]", *, schemes: Optional[Iterable[str]] = None,
-               valid: Optional[str] = None) -> list[Match]:
+               valid: Optional[Validity] = None) -> list[Match]:
     """The :class:`Match` objects of the triples :func:`scan` gave for ``buffer`` (bytes),
     kept as :func:`extract` keeps them: ``extract(b)`` is ``matches_of(b, scan(b))``
     when ``b`` holds no JSON-escaped URL (:mod:`urlsift.text.jsonescapes`).
@@ -109,7 +115,7 @@ def _is_buffer(obj: Any) -> bool:
 
 
 def extract(text_or_bytes: Any, *, schemes: Optional[Iterable[str]] = None,
-            valid: Optional[str] = None, log_escapes: bool = False) -> Iterator[Match]:
+            valid: Optional[Validity] = None, log_escapes: bool = False) -> Iterator[Match]:
     """Every URL in a text, in order, as :class:`Match` objects.
 
     ``schemes`` keeps only those schemes (case-insensitive); ``valid`` ("lenient" or
@@ -162,7 +168,7 @@ def extract_with(text_or_bytes: Any, schemes: Optional[Iterable[str]], valid: Op
 
 
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
-                 schemes: Optional[Iterable[str]] = None, valid: Optional[str] = None,
+                 schemes: Optional[Iterable[str]] = None, valid: Optional[Validity] = None,
                  block_size: Optional[int] = None) -> Iterator[Match]:
     """Every URL in a text file, in file order, without reading the file into memory.
 

@@ -27,7 +27,7 @@ from .mapping import Watch
 from .match import Match
 from .rules import EDITS, CHUNK, KNOWN, TEXT_OCTETS, MAX_LENGTH, MAX_WRAPPER, TABLE
 
-__all__ = ["check_counts", "F_LINE", "F_OFFSET", "F_URL", "scan_file", "url_lines", "position_lines", "scan_buffer", "BLOCK_SIZE", "PIECE_SIZE", "WINDOW"]
+__all__ = ["check_counts", "job_count", "F_LINE", "F_OFFSET", "F_URL", "scan_file", "url_lines", "position_lines", "scan_buffer", "BLOCK_SIZE", "PIECE_SIZE", "WINDOW"]
 
 #: Size of the pieces a mapped file or a buffer is cut into (one scanner call each).
 #: Small enough that a piece's octets are still in the CPU cache when its matches are
@@ -308,13 +308,25 @@ def _streamed_tail(buf: bytearray, base: int, last_end: int, state: list[int],
         yield _with_lines(ms, buf, base, state) if line_numbers else ms
 
 
-def check_counts(jobs: Any, block_size: Any = None) -> None:
-    """``jobs`` is a positive int, ``block_size`` None or one: else ValueError."""
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-        raise ValueError(f"jobs must be a positive int, not {jobs!r}")
+def job_count(jobs: Any) -> int:
+    """The number of threads ``jobs`` asks for: a positive int as it is, 0 one per core
+    (``os.cpu_count()``, as the command's ``-j 0``); anything else is a ValueError.
+
+    >>> job_count(3), job_count(0) == (os.cpu_count() or 1)
+    (3, True)
+    """
+    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 0:
+        raise ValueError(f"jobs must be 0 (one per core) or a positive int, not {jobs!r}")
+    return jobs or (os.cpu_count() or 1)
+
+
+def check_counts(jobs: Any, block_size: Any = None) -> int:
+    """:func:`job_count` of ``jobs``; ``block_size`` must be None or a positive int,
+    else ValueError."""
     if block_size is not None and (not isinstance(block_size, int) or isinstance(block_size, bool)
                                    or block_size < 1):
         raise ValueError(f"block_size must be a positive int, not {block_size!r}")
+    return job_count(jobs)
 
 
 def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bool = False,
@@ -325,7 +337,7 @@ def scan_file(path: Union[PathArg, BinaryIO], *, jobs: int = 1, line_numbers: bo
     Arguments are checked and the file is opened at once (a bad path raises here, not
     at the first ``next``); the file is closed when the iterator ends or is closed.
     """
-    check_counts(jobs, block_size)
+    jobs = check_counts(jobs, block_size)
     if hasattr(path, "read"):
         return _streamed(path, block_size or BLOCK_SIZE, line_numbers)  # type: ignore[arg-type]
     if path == "-" or path == b"-":
@@ -361,8 +373,7 @@ def url_lines(path: PathArg, *, jobs: int = 1,
     command's plain output). The file is opened at once, so a bad path raises here;
     ``progress`` is told the octets of each piece scanned (or read).
     """
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-        raise ValueError(f"jobs must be a positive int, not {jobs!r}")
+    jobs = job_count(jobs)
     f, mm = _open(path)
     if mm is None:     # a pipe, a device, an empty file: the streamed matches
         matches = _opened(f, mm, jobs, None, False, progress)
@@ -400,8 +411,7 @@ def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1, json: bool = 
     b'log:2:6:http://x.example/\\nlog:4:29:ftp://y.example/\\n'
     >>> os.unlink(f.name)
     """
-    if not isinstance(jobs, int) or isinstance(jobs, bool) or jobs < 1:
-        raise ValueError(f"jobs must be a positive int, not {jobs!r}")
+    jobs = job_count(jobs)
     f, mm = _open(path)
     if mm is None:     # a pipe, a device, an empty file, the pure core: the matches
         matches = _opened(f, mm, jobs, None, F_LINE in layout, progress)

@@ -17,7 +17,7 @@ from typing import AnyStr, Iterable, Iterator, NamedTuple, Optional, Union, over
 
 from ..model.parsing import parse
 from .edits import Edit, EditMap, apply_edits
-from .extraction import extract
+from .extraction import Validity, extract
 
 __all__ = ["Refanged", "extract_refanged", "refang"]
 
@@ -92,7 +92,7 @@ class Refanged(NamedTuple):
 
 
 def extract_refanged(text: Text, *, schemes: Optional[Iterable[str]] = None,
-                     valid: Optional[str] = None) -> Iterator[Refanged]:
+                     valid: Optional[Validity] = None) -> Iterator[Refanged]:
     """Find URLs in ``text``, defanged ones included, refanged and flagged.
 
     Offsets are those of the original text (bytes for bytes, characters for str).

@@ -8,7 +8,7 @@
 _shtab_urlsift_subparsers=(extract stats validate parse completion man)
 
 _shtab_urlsift_extract_option_strings=(-h --help -r --recursive --schemes --exclude-schemes --host --valid-only --strict --mbox --refang --quoted --log-escapes -j --jobs --no-progress -f --format -o --output -u --unique --with-position -H --with-filename -n --line-number -b --byte-offset -c --count -l --files-with-matches -0 --null --color --colour --parts --details --dask)
-_shtab_urlsift_stats_option_strings=(-h --help -r --recursive --schemes --exclude-schemes --host --valid-only --strict --mbox --refang --quoted --log-escapes -j --jobs --no-progress --json --top)
+_shtab_urlsift_stats_option_strings=(-h --help -r --recursive --schemes --exclude-schemes --host --valid-only --strict --mbox --refang --quoted --log-escapes -j --jobs --no-progress --json --top --html)
 _shtab_urlsift_validate_option_strings=(-h --help --lenient -q --quiet --print-valid --print-invalid --json)
 _shtab_urlsift_parse_option_strings=(-h --help --json --strict)
 _shtab_urlsift_completion_option_strings=(-h --help)
@@ -19,6 +19,7 @@ _shtab_urlsift_extract_pos_0_COMPGEN=_shtab_compgen_files
 _shtab_urlsift_extract__o_COMPGEN=_shtab_compgen_files
 _shtab_urlsift_extract___output_COMPGEN=_shtab_compgen_files
 _shtab_urlsift_stats_pos_0_COMPGEN=_shtab_compgen_files
+_shtab_urlsift_stats___html_COMPGEN=_shtab_compgen_files
 _shtab_urlsift_validate_pos_0_COMPGEN=_shtab_compgen_files
 
 _shtab_urlsift_extract__f_choices=(text jsonl csv parquet)

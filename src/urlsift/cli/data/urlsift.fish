@@ -51,7 +51,7 @@ function _shtab_urlsift_using
 end
 
 set -g _shtab_urlsift_commands extract stats validate parse completion man
-set -g _shtab_urlsift_opts_with_value --color --colour --dask --exclude-schemes --format --host --jobs --output --schemes --top -f -j -o
+set -g _shtab_urlsift_opts_with_value --color --colour --dask --exclude-schemes --format --host --html --jobs --output --schemes --top -f -j -o
 
 complete -c urlsift -e
 complete -c urlsift -f
@@ -103,6 +103,7 @@ complete -c urlsift -n '_shtab_urlsift_using stats' -s j -l jobs -x -d 'threads 
 complete -c urlsift -n '_shtab_urlsift_using stats' -l no-progress -d 'no progress bar (there is none anyway when stderr is not a terminal)'
 complete -c urlsift -n '_shtab_urlsift_using stats' -l json -d 'JSON instead of a table'
 complete -c urlsift -n '_shtab_urlsift_using stats' -l top -x -d 'how many hosts (10)'
+complete -c urlsift -n '_shtab_urlsift_using stats' -l html -xka "(__fish_complete_path (commandline -ct))" -d 'also write the statistics as one self-contained HTML page (inline SVG charts: schemes, top hosts, problems, URLs per file and over time); never onto an input'
 complete -c urlsift -n '_shtab_urlsift_using stats; and test $_shtab_urlsift_npos -ge 0' -ka "(__fish_complete_path (commandline -ct))" -d 'text, log or mail files; .gz .bz2 .xz .zst read as they are; '"'"'-'"'"' or none: standard input'
 complete -c urlsift -n '_shtab_urlsift_using; and test $_shtab_urlsift_npos -eq 0' -a validate -d 'Check files holding one URL a line; print each invalid one with its position, code and message; exit 1 if any.'
 complete -c urlsift -n '_shtab_urlsift_using validate' -s h -l help -d 'show this help message and exit'
