@@ -42,7 +42,7 @@ def require() -> Any:
     except ImportError as exc:
         raise MissingDependency(
             f"urlsift.dask needs dask[dataframe] >= 2025.1 and distributed "
-            f"({exc.name or exc} is missing): pip install -U 'urlsift[dask]'") from None
+            f"({exc.name or exc} is missing): pip install 'urlsift[dask]'") from None
     return dask
 
 

@@ -54,6 +54,8 @@ def inputs(paths: Any, storage_options: Optional[dict]) -> tuple[Any, list[tuple
             raise ValueError(f"all inputs must be on one file system: {given!r}")
         local = _is_local(fs)
         if not _MAGIC.search(given) or fs.exists(path):
+            if local and not os.path.lexists(path):    # a stat here spares a failed task
+                raise FileNotFoundError(2, "No such file or directory", given)
             out.append((path, given if local else fs.unstrip_protocol(path)))
             continue
         found = fs.glob(path, detail=True)
