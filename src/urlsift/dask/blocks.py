@@ -34,7 +34,7 @@ Mail: :mod:`urlsift.dask.mailparts`.
 from __future__ import annotations
 
 import os
-from typing import Any, Optional, Sequence
+from typing import IO, Any, Optional, Sequence, cast
 
 from .._select import cores
 from ..inputs.opening import EXTENSIONS, HEAD, compression_of, looks_like_mbox, reading
@@ -81,7 +81,7 @@ def look(fs: Any, path: str, name: str, mbox: Optional[bool], local: bool) -> Lo
             head = raw.read(HEAD)
         else:
             raw.seek_start()
-            with reading(raw, name) as stream:
+            with reading(cast(IO[bytes], raw), name) as stream:
                 head = stream.read(HEAD)
     return Looked("mbox" if looks_like_mbox(head) else "text", compression, size)
 
@@ -184,8 +184,9 @@ def scan_partition(spec: Spec, index: int, opts: Options) -> tuple[Any, Summary]
 def scan_whole(spec: Spec, opts: Options) -> tuple[Any, Summary]:
     """Every match of a whole file (decompressed by its magic octets, up to its size
     when looked at): the command's own streaming scan; one partition."""
-    with spec.fs.open(spec.path, "rb") as f, reading(Bounded(f, spec.size, spec.name),
-                                                     spec.name) as stream:
+    with spec.fs.open(spec.path, "rb") as f, \
+            reading(cast(IO[bytes], Bounded(f, spec.size, spec.name)), spec.name) as stream:
+        data: dict[str, list[Any]]
         if spec.kind == "mbox":
             return mailparts.scan_mbox_stream(stream, spec, opts)
         if opts.refang:

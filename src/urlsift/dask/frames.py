@@ -45,6 +45,16 @@ def columns(opts: Options) -> list[str]:
     return cols
 
 
+def _ints(values: Sequence[Any]) -> Any:
+    import numpy as np
+    import pandas as pd
+    import pyarrow as pa
+
+    if isinstance(values, np.ndarray):
+        return pd.array(values, dtype="Int64")
+    return pd.Int64Dtype().__from_arrow__(pa.array(values, type=pa.int64()))
+
+
 def _strings(values: Sequence[Any]) -> Any:
     # built by pyarrow (about twice as fast as pd.array(..., dtype="string")); the
     # result is pandas' own string dtype all the same
@@ -74,7 +84,7 @@ def frame(data: dict, opts: Options) -> Any:
         if values is None:
             values = [None] * n
         if c in INT_COLUMNS:
-            out[c] = pd.array(values, dtype="Int64")
+            out[c] = _ints(values)
         elif c in BOOL_COLUMNS:
             out[c] = pd.array(values, dtype="bool")
         else:

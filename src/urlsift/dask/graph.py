@@ -102,7 +102,7 @@ def plan(fs: Any, names: list[tuple[str, str]], found: list[Looked],
     """Each input's :class:`Spec` and what its partitions take: block numbers for a
     file (one for a compressed file, text read with ``refang`` is decided on the worker,
     ``blocksize`` None or an empty file), groups of message files for a Maildir."""
-    out = []
+    out: list[tuple[Spec, list[Any]]] = []
     for (path, name), got in zip(names, found):
         spec = Spec(fs, path, name, got.size, got.kind, got.compression, blocksize)
         if got.kind == "maildir":
