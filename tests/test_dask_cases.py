@@ -10,6 +10,7 @@ Skipped without the dask extra. ``twins``: the workers use the default core.
 from __future__ import annotations
 
 import gzip
+import io
 import mailbox
 import os
 import random
@@ -47,7 +48,7 @@ def test_counts_are_the_tops_on_many_partitions(client, tmp_path):
     from urlsift import parse
 
     path, counts = _skewed(tmp_path)
-    df = udask.extract(path, blocksize=4096)
+    df = udask.extract(path, blocksize=7000).persist()     # scanned once for every count
     assert df.npartitions > 20
     top = udask.url_counts(df).head(3)
     assert list(top.items()) == [("http://top.example/a", 3000),
@@ -226,6 +227,16 @@ def test_the_kind_given_opens_no_file_on_the_client(tmp_path, monkeypatch):
         assert opened == []
         udask.extract(str(p))                   # the kind sniffed: its first octets read
         assert opened == [str(p)]
+        # told "text" and not looked into: gzip octets under a plain name are found by
+        # the partitions, and the first reads the whole file decompressed
+        hidden = tmp_path / "plain-name.log"
+        body = _log(300, 8)
+        hidden.write_bytes(gzip.compress(body))
+        df = udask.extract(str(hidden), mbox=False, blocksize=512)
+        assert df.npartitions > 3
+        want = [(m.url, str(hidden), m.start, m.line)
+                for m in urlsift.extract_file(io.BytesIO(body), line_numbers=True)]
+        assert _rows_df(df.compute()) == want and want
 
 
 def _schema(path: Path) -> list[tuple[str, str]]:
