@@ -73,17 +73,28 @@ def look(fs: Any, path: str, name: str, mbox: Optional[bool], local: bool) -> Lo
     if mbox is not None:
         compression = EXTENSIONS.get(os.path.splitext(path)[1].lower())
         return Looked("mbox" if mbox else "text", compression, size)
-    with fs.open(path, "rb") as f:
-        raw = Bounded(f, size, name)
-        compression = compression_of(raw.read(HEAD), name)
-        if compression is None:
-            raw.seek_start()
+    try:
+        with fs.open(path, "rb") as f:
+            raw = Bounded(f, size, name)
             head = raw.read(HEAD)
-        else:
-            raw.seek_start()
-            with reading(cast(IO[bytes], raw), name) as stream:
-                head = stream.read(HEAD)
+            compression = compression_of(head, name)
+            if compression is not None:      # the decompressed head tells an mbox
+                raw.seek_start()
+                with reading(cast(IO[bytes], raw), name) as stream:
+                    head = stream.read(HEAD)
+    except OSError as exc:
+        raise _named(exc, name) from None
     return Looked("mbox" if looks_like_mbox(head) else "text", compression, size)
+
+
+def _named(exc: OSError, name: str) -> OSError:
+    """``exc`` naming the input as it was given (not the absolute path opened)."""
+    if exc.errno is None or exc.filename in (None, name):
+        return exc
+    try:
+        return type(exc)(exc.errno, exc.strerror, name)
+    except TypeError:
+        return exc
 
 
 # -- plain text, in blocks ---------------------------------------------------------
@@ -94,7 +105,16 @@ def split_at(f: Any, offset: int, size: int) -> int:
     ``size`` octets: just after the first line end in ``[offset, offset + WINDOW)``,
     else the first split point of any kind at or after ``offset``; 0 at 0, ``size``
     when there is none. A function of ``offset`` that never decreases with it (two
-    edges never cross), whatever the length of the lines."""
+    edges never cross), whatever the length of the lines.
+
+    >>> import io
+    >>> data = b"ab\\ncd " + b"x" * 5000 + b" http://a.example/ y\\n"
+    >>> [split_at(io.BytesIO(data), o, len(data)) for o in (0, 1, 4, 10)]
+    [0, 3, 6, 5007]
+
+    (1: the line end at 2; 4: no line end within WINDOW, the space at 5; 10: none
+    either, and the first split point of any kind is after the space at 5006.)
+    """
     if offset <= 0:
         return 0
     pos = offset - 1          # a split point is just after a character: look at it too
@@ -174,8 +194,7 @@ def scan_partition(spec: Spec, index: int, opts: Options) -> tuple[Any, Summary]
     with spec.fs.open(spec.path, "rb") as f:
         if compression_of(f.read(HEAD), spec.name) is not None:
             # compressed after all (it was not looked into: the kind was given)
-            whole = spec._replace(compression="unknown")
-            return scan_whole(whole, opts) if index == 0 else (frame({}, opts), EMPTY)
+            return scan_whole(spec, opts) if index == 0 else (frame({}, opts), EMPTY)
         if spec.kind == "mbox":
             return mailparts.scan_mbox_range(f, spec, lo, hi, opts)
         return scan_text_block(f, spec, lo, hi, opts)
@@ -215,7 +234,11 @@ def fold(summaries: Sequence[Summary]) -> tuple[list[tuple[int, int]], tuple]:
     """Each partition's carry ``(newlines before it, end of the last match kept before
     it)`` from the summaries of a file's partitions in order, and the lines they
     reported. A block whose matches all lie inside the previous block's last match
-    passes that end on."""
+    passes that end on.
+
+    >>> fold([Summary(2, 5, 40), Summary(1, 10, 20), Summary(3, 50, 60)])
+    ([(0, 0), (2, 40), (3, 40)], ())
+    """
     carries = []
     lines, last_end = 0, 0
     reports: list[str] = []
