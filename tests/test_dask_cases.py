@@ -21,6 +21,7 @@ import pytest
 
 pytest.importorskip("dask.dataframe", reason="the dask extra is not installed: pip install 'urlsift[dask]'")
 pytest.importorskip("distributed", reason="the dask extra is not installed: pip install 'urlsift[dask]'")
+pytest.importorskip("dask.task_spec", reason="urlsift.dask needs dask 2025.1 or later")
 pq = pytest.importorskip("pyarrow.parquet", reason="Parquet output needs pyarrow")
 
 import urlsift  # noqa: E402
