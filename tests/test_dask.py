@@ -18,6 +18,7 @@ import pytest
 
 pytest.importorskip("dask.dataframe", reason="the dask extra is not installed: pip install 'urlsift[dask]'")
 pytest.importorskip("distributed", reason="the dask extra is not installed: pip install 'urlsift[dask]'")
+pytest.importorskip("dask.task_spec", reason="urlsift.dask needs dask 2025.1 or later")
 pytest.importorskip("pyarrow", reason="Parquet output needs pyarrow")
 
 import urlsift  # noqa: E402
@@ -36,12 +37,23 @@ URLS = ["http://a.example/x", "https://b.example/p?q=1&r=2", "ftp://ftp.example/
 
 
 @pytest.fixture(scope="module")
-def client():
+def client(tmp_path_factory):
+    """Two worker processes started in a directory of their own: a relative path
+    resolved on a worker, not on the client, names another file (issue 26)."""
+    import os
+
     from distributed import Client, LocalCluster
 
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+    elsewhere = tmp_path_factory.mktemp("workers-cwd")
+    here = os.getcwd()
+    os.chdir(elsewhere)
+    try:
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+    finally:
+        os.chdir(here)
     c = Client(cluster)
+    assert set(c.run(os.getcwd).values()) == {str(elsewhere)}
     yield c
     c.close()
     cluster.close()
@@ -188,9 +200,10 @@ def _mbox(path: Path, n: int) -> None:
 
 
 def _mail_rows(pdf) -> list[tuple]:
-    return [(u, f, _int(o), _str(m), _str(d), p) for u, f, o, m, d, p in
+    return [(u, f, _int(o), _str(m), _str(d), p, _int(fo), _str(t), bool(dc))
+            for u, f, o, m, d, p, fo, t, dc in
             zip(pdf["url"], pdf["file"], pdf["offset"], pdf["message_id"], pdf["date"],
-                pdf["part"])]
+                pdf["part"], pdf["file_offset"], pdf["text"], pdf["deceptive"])]
 
 
 def _int(v):
@@ -204,8 +217,8 @@ def _str(v):
 
 
 def _expected_mail(path: str) -> list[tuple]:
-    return [(m.url, m.source, m.offset, m.message_id, m.date, m.part)
-            for m in urlsift.extract_file(path, mbox=True)]
+    return [(m.url, m.source, m.offset, m.message_id, m.date, m.part, m.file_offset, m.text,
+             m.deceptive) for m in urlsift.extract_file(path, mbox=True)]
 
 
 def test_mail_matches_extract_file(client, tmp_path):
@@ -218,15 +231,16 @@ def test_mail_matches_extract_file(client, tmp_path):
         md.add(f"Message-ID: <d{i}@x>\n\nsee http://maildir.example/{i}\n")
     paths = [str(box), str(gzbox), str(tmp_path / "Maildir")]
     df = udask.extract(paths, blocksize=2048)
-    assert list(df.columns) == ["url", "file", "line", "offset", "message_id", "date", "part"]
+    assert list(df.columns) == ["url", "file", "line", "offset", "message_id", "date", "part",
+                                "text", "deceptive", "file_offset"]
     assert df.npartitions > 5
     pdf = df.compute()
     assert pdf["line"].isna().all()
     md_rows = [r for r in _mail_rows(pdf) if "Maildir" in r[1]]
     for path in paths[:2]:
         assert [r for r in _mail_rows(pdf) if r[1] == path] == _expected_mail(path)
-    assert sorted(r[:1] + r[3:] for r in md_rows) == sorted(
-        (m.url, m.message_id, m.date, m.part) for m in urlsift.extract_file(paths[2], mbox=True))
+    assert md_rows == _expected_mail(paths[2])
+    assert any(r[6] is not None for r in md_rows)      # the URL's place in its file
 
 
 def test_options_parts_schemes_valid_refang(client, tmp_path):

@@ -160,6 +160,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="run on a Dask cluster (a scheduler address, or 'local': one worker "
                          "process per core) and write a Parquet dataset to -o DIR "
                          "(needs urlsift[dask])")
+    ex.add_argument("--overwrite", action="store_true",
+                    help="with --dask: replace the Parquet dataset an earlier run left in -o "
+                         "DIR (a folder that is not empty is refused without it)")
     ex.set_defaults(func=cmd_extract)
 
     st = sub.add_parser("stats", parents=[scan], formatter_class=fmt,

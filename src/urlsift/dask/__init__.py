@@ -15,17 +15,17 @@ one clear line.
 """
 from __future__ import annotations
 
-import os
 from typing import Any, Iterable, Optional
 
-from ..inputs.opening import HEAD, MissingDependency, compression_of, decompressed, looks_like_mbox
+from ..inputs.opening import MissingDependency
 from ..model.parsing import parse
 from ..text.extraction import Validity, check_valid
-from . import blocks
-from .blocks import PART_COLUMNS, Options
+from . import graph
+from .frames import PART_COLUMNS, Options, parquet_schema
 
-__all__ = ["MissingDependency", "PART_COLUMNS", "extract", "host_counts", "problem_counts",
-           "require", "scheme_counts", "url_counts", "write_parquet_by_scheme"]
+__all__ = ["MissingDependency", "PART_COLUMNS", "extract", "extract_reported", "host_counts",
+           "parquet_schema", "problem_counts", "require", "scheme_counts", "url_counts",
+           "write_parquet_by_scheme"]
 
 #: Default size of the blocks of a plain file (and of the ranges of an mbox).
 BLOCKSIZE = "64MiB"
@@ -37,46 +37,24 @@ def require() -> Any:
     try:
         import dask
         import dask.dataframe  # noqa: F401
+        import dask.task_spec  # noqa: F401   (dask 2025.1 and later)
         import distributed  # noqa: F401
     except ImportError as exc:
         raise MissingDependency(
-            f"urlsift.dask needs dask[dataframe] and distributed ({exc.name or exc} is "
-            f"missing): pip install 'urlsift[dask]'") from None
+            f"urlsift.dask needs dask[dataframe] >= 2025.1 and distributed "
+            f"({exc.name or exc} is missing): pip install 'urlsift[dask]'") from None
     return dask
 
 
-def _blocksize(value: Any) -> int:
+def _blocksize(value: Any) -> Optional[int]:
+    if value is None:
+        return None
     if isinstance(value, str):
         from dask.utils import parse_bytes
         value = parse_bytes(value)
     if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise ValueError(f"blocksize must be a positive number of bytes, not {value!r}")
+        raise ValueError(f"blocksize must be a positive number of bytes or None, not {value!r}")
     return value
-
-
-def _sniff(fs: Any, path: str, mbox: Optional[bool]) -> tuple[str, Optional[str]]:
-    """``(kind, compression)``: kind ``text``, ``mbox`` or ``maildir``."""
-    if fs.isdir(path):
-        if fs.isdir(f"{path}/cur") and fs.isdir(f"{path}/new"):
-            if not _is_local(fs):
-                raise NotImplementedError(f"a Maildir must be a local directory: {path!r}")
-            return "maildir", None
-        raise IsADirectoryError(21, "Is a directory", path)
-    with fs.open(path, "rb") as f:
-        head = f.read(HEAD)
-        kind = compression_of(head, path)
-        if mbox is not None:
-            return ("mbox" if mbox else "text"), kind
-        if kind is not None:
-            f.seek(0)
-            with decompressed(f, kind) as stream:
-                head = stream.read(HEAD)
-    return ("mbox" if looks_like_mbox(head) else "text"), kind
-
-
-def _is_local(fs: Any) -> bool:
-    protocol = fs.protocol if isinstance(fs.protocol, tuple) else (fs.protocol,)
-    return "file" in protocol or "local" in protocol
 
 
 def extract(paths: Any, *, blocksize: Any = BLOCKSIZE, mbox: Optional[bool] = None,
@@ -85,94 +63,86 @@ def extract(paths: Any, *, blocksize: Any = BLOCKSIZE, mbox: Optional[bool] = No
             storage_options: Optional[dict] = None) -> Any:
     """Every URL of the files ``paths`` as a lazy Dask DataFrame.
 
-    ``paths``: a path, a glob or a list of them, anything fsspec opens
-    (``s3://bucket/logs/*.gz`` with s3fs installed); ``storage_options`` go to fsspec.
-    Columns: ``url``, ``file``, ``line``, ``offset`` as ``urlsift extract --format
-    parquet --with-position``; ``message_id``, ``date``, ``part`` when an input is mail
-    (``mbox=None``: a file starting with ``From `` and a Maildir directory; ``True``:
-    every file is an mbox; ``False``: every file is text); ``refanged`` with
-    ``refang=True``; the parsed parts (``PART_COLUMNS``) with ``parts=True``.
-    ``schemes`` and ``valid`` filter as in :func:`urlsift.extract_file`.
+    ``paths``: a path, a glob (``*``, ``?``, ``[...]``) or a list of them, anything
+    fsspec opens (``s3://bucket/logs/*.gz`` with s3fs installed); ``storage_options`` go
+    to fsspec. Columns: ``url``, ``file``, ``line``, ``offset`` as ``urlsift extract
+    --format parquet --with-position``; ``message_id``, ``date``, ``part``,
+    ``file_offset`` when an input is mail (``mbox=None``: a file starting with
+    ``From `` and a Maildir directory; ``True``: every file is an mbox; ``False``:
+    every file is text, and no file is opened before the partitions run);
+    ``refanged`` with ``refang=True``; the parsed parts (``PART_COLUMNS``) with
+    ``parts=True``. ``schemes`` and ``valid`` filter as in
+    :func:`urlsift.extract_file`. ``blocksize``: octets per partition of a plain file
+    (``"64MiB"``), ``None`` for one partition per file.
 
-    Rows come in file order, partition by partition; offsets and line numbers are those
-    of the whole (decompressed) file.
+    Each input is looked at first, on the workers of the current ``distributed.Client``
+    (its size, and unless ``mbox`` says, its first octets): a file is read up to the
+    size it had then. Rows come in file order, partition by partition; offsets and line
+    numbers are those of the whole (decompressed) file; the index is each partition's
+    own 0, 1, 2... (unknown divisions). Lines the mail layer reports (a message
+    skipped) go to the workers' stderr: :func:`extract_reported` returns them too.
+
+    >>> import urlsift.dask as ud                      # doctest: +SKIP
+    >>> ud.extract("logs/*.log").url.nunique().compute()   # doctest: +SKIP
     """
-    require()
-    import dask.dataframe as dd
-    from dask import delayed
-    from fsspec.core import get_fs_token_paths
+    return _extract(paths, blocksize, mbox, schemes, valid, parts, refang, storage_options,
+                    True)[0]
 
+
+def extract_reported(paths: Any, *, blocksize: Any = BLOCKSIZE, mbox: Optional[bool] = None,
+                     schemes: Optional[Iterable[str]] = None, valid: Optional[Validity] = None,
+                     parts: bool = False, refang: bool = False,
+                     storage_options: Optional[dict] = None) -> tuple[Any, Any]:
+    """:func:`extract`, and a one-partition Dask DataFrame of the lines the partitions
+    reported (column ``line``, as ``urlsift extract`` prints them on stderr: ``skipping
+    message 'x': not a regular file``). Compute the two together
+    (``dask.compute(df.to_parquet(..., compute=False), reports)``): they share their
+    tasks, so each input is read once.
+
+    >>> df, reports = extract_reported("Maildir")       # doctest: +SKIP
+    """
+    return _extract(paths, blocksize, mbox, schemes, valid, parts, refang, storage_options,
+                    False)
+
+
+def _extract(paths: Any, blocksize: Any, mbox: Optional[bool], schemes: Optional[Iterable[str]],
+             valid: Optional[Validity], parts: bool, refang: bool, storage_options: Optional[dict],
+             echo: bool) -> tuple[Any, Any]:
+    require()
     check_valid(valid)
     size = _blocksize(blocksize)
     if isinstance(schemes, str):
         schemes = (schemes,)
-    fs, _, names = get_fs_token_paths(paths, mode="rb", storage_options=storage_options or {})
-    if not names:
-        raise FileNotFoundError(2, "No such file or directory", str(paths))
-    inputs = [(path, *_sniff(fs, path, mbox)) for path in names]
+    fs, names = graph.inputs(paths, storage_options)
+    found = graph.looked(fs, names, mbox)
     opts = Options(tuple(schemes) if schemes is not None else None, valid, bool(parts),
-                   bool(refang), any(kind != "text" for _, kind, _ in inputs))
-    local = _is_local(fs)
-    given = {}        # a local path named without a glob keeps the name it was given
-    if local:
-        for p in [paths] if isinstance(paths, (str, os.PathLike)) else paths:
-            given[fs._strip_protocol(os.fspath(p))] = os.fspath(p)
-    parts_out: list[Any] = []
-    for path, kind, compression in inputs:
-        name = given.get(path, path) if local else fs.unstrip_protocol(path)
-        parts_out += _partitions(delayed, fs, path, name, kind, compression, size, opts)
-    meta = blocks.frame({}, opts)
-    return dd.from_delayed(parts_out, meta=meta, verify_meta=False)
-
-
-def _partitions(delayed: Any, fs: Any, path: str, name: str, kind: str,
-                compression: Optional[str], size: int, opts: Options) -> list[Any]:
-    if kind == "maildir":
-        return [delayed(blocks.scan_maildir_files, pure=True)(group, opts)
-                for group in _groups(blocks.maildir_paths(name), size)]
-    if compression is not None or (kind == "text" and opts.refang):
-        if kind == "mbox":
-            return [delayed(blocks.scan_mbox_range, pure=True)(
-                fs, path, name, 0, None, 0, compression, opts)]
-        return [delayed(blocks.scan_text_file, pure=True)(fs, path, name, compression, opts)]
-    total = fs.size(path)
-    edges = list(range(0, total, size)) + [total] if total else [0, 0]
-    if kind == "mbox":
-        return [delayed(blocks.scan_mbox_range, pure=True)(fs, path, name, lo, hi, total,
-                                                           None, opts)
-                for lo, hi in zip(edges, edges[1:])]
-    scan = delayed(blocks.scan_text_block, pure=True, nout=2)
-    next_carry = delayed(blocks.next_carry, pure=True)
-    fix = delayed(blocks.fix_text_block, pure=True)
-    out = []
-    carry: Any = blocks.FIRST_CARRY
-    for lo, hi in zip(edges, edges[1:]):
-        df, summary = scan(fs, path, name, lo, hi, total, opts)
-        out.append(fix(df, carry))
-        carry = next_carry(carry, summary)
-    return out
-
-
-def _groups(files: list[tuple[str, int]], size: int) -> list[list[str]]:
-    """The message files in consecutive groups of about ``size`` octets (one at least)."""
-    groups: list[list[str]] = [[]]
-    total = 0
-    for path, n in files:
-        if groups[-1] and total + n > size:
-            groups.append([])
-            total = 0
-        groups[-1].append(path)
-        total += n
-    return groups
+                   bool(refang), any(got.kind != "text" for got in found), echo)
+    return graph.build(graph.plan(fs, names, found, size), opts)
 
 
 # -- aggregations -------------------------------------------------------------------
 
 
-def url_counts(df: Any) -> Any:
-    """Distinct URLs with their counts, most frequent first: a Dask Series
-    (index ``url``, name ``count``)."""
-    return df["url"].value_counts().rename("count")
+def _counted(values: Any, top: Optional[int]) -> Any:
+    """``values`` counted, most frequent first (ties in the order ``value_counts``
+    leaves them). Dask's ``value_counts`` on many partitions gives many partitions in
+    no order (``head`` would read the first of them only): ``top=None`` gathers the
+    counts into one sorted partition (every distinct value in one frame); ``top=N``
+    keeps the N largest of each partition of the counts, so the distinct values never
+    meet in one place."""
+    if top is None:
+        return values.value_counts(sort=True, split_out=1).rename("count")
+    return values.value_counts().nlargest(top).rename("count")
+
+
+def url_counts(df: Any, top: Optional[int] = None) -> Any:
+    """Distinct URLs with their counts, most frequent first: a Dask Series (index
+    ``url``, name ``count``), in one partition; ``top=N``: only the N most frequent
+    (for more distinct URLs than one worker holds).
+
+    >>> ud.url_counts(df).head(20)                    # doctest: +SKIP
+    """
+    return _counted(df["url"], top)
 
 
 def _schemes_hosts(pdf: Any) -> Any:
@@ -202,15 +172,19 @@ def _with_scheme_host(df: Any) -> Any:
     return df[["url"]].map_partitions(_schemes_hosts, meta=meta)
 
 
-def scheme_counts(df: Any) -> Any:
-    """URLs by scheme (lower-cased, as ``urlsift stats``): a Dask Series, most first."""
-    return _with_scheme_host(df)["scheme"].value_counts().rename("count")
+def scheme_counts(df: Any, top: Optional[int] = None) -> Any:
+    """URLs by scheme (lower-cased, as ``urlsift stats``): a Dask Series, most first
+    (``top`` as in :func:`url_counts`)."""
+    return _counted(_with_scheme_host(df)["scheme"], top)
 
 
-def host_counts(df: Any) -> Any:
+def host_counts(df: Any, top: Optional[int] = None) -> Any:
     """URLs by host (lenient parse, lower-cased, as ``urlsift stats``; URLs without a
-    host left out): a Dask Series, most first."""
-    return _with_scheme_host(df)["host"].dropna().value_counts().rename("count")
+    host left out): a Dask Series, most first (``top`` as in :func:`url_counts`).
+
+    >>> ud.host_counts(df).head(10)                   # doctest: +SKIP
+    """
+    return _counted(_with_scheme_host(df)["host"].dropna(), top)
 
 
 def _problem_rows(pdf: Any) -> Any:
@@ -228,15 +202,15 @@ def _problem_rows(pdf: Any) -> Any:
     return pd.DataFrame({"code": pd.array(codes, dtype="string")})
 
 
-def problem_counts(df: Any) -> Any:
+def problem_counts(df: Any, top: Optional[int] = None) -> Any:
     """Invalid URLs by problem code (``urlsift.check``: RFC 1738 strictly): a Dask
-    Series, most first. A URL with several codes counts once under each, as in
-    ``urlsift stats``."""
+    Series, most first (``top`` as in :func:`url_counts`). A URL with several codes
+    counts once under each, as in ``urlsift stats``."""
     import pandas as pd
 
     meta = pd.DataFrame({"code": pd.array([], dtype="string")})
     rows = df[["url"]].map_partitions(_problem_rows, meta=meta)
-    return rows["code"].value_counts().rename("count")
+    return _counted(rows["code"], top)
 
 
 def write_parquet_by_scheme(df: Any, path: str, **kwargs: Any) -> Any:
@@ -248,4 +222,6 @@ def write_parquet_by_scheme(df: Any, path: str, **kwargs: Any) -> Any:
     else:
         df = df.assign(scheme=df["scheme"].fillna("").str.lower())
     kwargs.setdefault("write_index", False)
+    schema = parquet_schema([c for c in df.columns if c != "scheme"])
+    kwargs.setdefault("schema", dict(zip(schema.names, schema.types)))
     return df.to_parquet(path, partition_on=["scheme"], **kwargs)

@@ -1,247 +1,213 @@
 """The work of one partition of :func:`urlsift.dask.extract`, on a worker: no Dask here,
-only a file system (fsspec's interface: ``open``, ``size``), byte ranges and the
-layers below (text, mail, inputs). Each function returns a pandas DataFrame with the
-columns of :func:`frame`.
+only a file system (fsspec's interface: ``info``, ``open``), byte ranges and the layers
+below (text, mail, inputs). A partition's task returns ``(frame, Summary)``; one task
+per file folds the summaries (:func:`fold`), and :func:`finish` makes each partition's
+final frame from its own and the fold.
+
+What an input is (:func:`look`, one task per input before the partitions are planned):
+its size then (a file is never read past it, so one that grows meanwhile is read as it
+was), a Maildir's message files, and unless the caller said, text or mbox by its first
+octets (decompressed) — on the workers, which read the inputs anyway.
 
 Plain text
-    A file is cut at *split points* (:mod:`urlsift.text.files`: just after a line break,
-    or on a very long line after a character that ends a bare URL): the nominal edges
-    ``k * blocksize`` move forward to the first split point (:func:`split_at`), so two
-    neighbouring blocks agree on their common edge without talking to each other.
-    :func:`scan_text_block` scans its block reading up to ``LOOKAHEAD`` octets into the
-    next one, so a match that starts in the block comes out whole; it keeps the
-    matches that start in the block, and reports ``(newlines, last start, last end)``.
-    :func:`next_carry` folds those summaries, block after block, into each block's line
-    number base and the end of the previous block's last match: :func:`fix_text_block`
-    drops the matches that start before it (they are inside that match: a wrapper
-    broken over lines) and adds the base to the line numbers. The same rule as the
-    pieces of :mod:`urlsift.text.files`, so the blocks give exactly the rows of
+    A file is cut at *split points* (:func:`split_at`): the nominal edges
+    ``k * blocksize`` move forward to the first line end within ``WINDOW`` octets, else
+    to the first split point of any kind (a line end, or a character that ends a bare
+    URL). That is a function of the offset alone and never decreases with it, so two
+    neighbouring blocks agree on their common edge and never overlap, however long the
+    lines. :func:`scan_text_block` scans its block reading up to ``LOOKAHEAD`` octets
+    into the next one, so a match that starts in the block comes out whole; it keeps
+    the matches that start in the block, and reports ``(newlines, last start, last
+    end)``. :func:`fold` sums the newline counts of a file's blocks once, in order, into
+    each block's line base and the end of the last match before it: :func:`finish`
+    drops the matches that start before that end (they are inside that match: a
+    wrapper broken over lines) and adds the base to the line numbers. The same rule as
+    the pieces of :mod:`urlsift.text.files`, so the blocks give exactly the rows of
     ``urlsift.extract_file(path, line_numbers=True)``.
 
 Whole files
-    A compressed file (and any text file with ``refang``) is one partition:
-    :func:`scan_text_file` streams it as the command does.
+    A compressed file (and any text file with ``refang``) is one partition
+    (:func:`scan_whole`): the command's own streaming scan.
 
-Mail
-    An mbox is cut at its message boundaries (``\\nFrom ``, :func:`mbox_split_at`);
-    :func:`scan_mbox_range` walks the messages of its range with the mail layer. A
-    Maildir is partitioned by lists of message files (:func:`maildir_paths`,
-    :func:`scan_maildir_files`).
+Mail: :mod:`urlsift.dask.mailparts`.
 """
 from __future__ import annotations
 
-import io
 import os
-from typing import Any, Iterable, Iterator, NamedTuple, Optional, Sequence
+from typing import IO, Any, Optional, Sequence, cast
 
 from .._select import cores
-from ..inputs.opening import decompressed
-from ..model.parts import PART_COLUMNS, parts_getter
-from ..text.extraction import Validity, _filter
+from ..inputs.opening import EXTENSIONS, HEAD, compression_of, looks_like_mbox, reading
+from ..text.extraction import _filter
 from ..text.extraction import extract_file as extract_text_file
 from ..text.files import LOOKAHEAD, match_lists
 from ..text.jsonpieces import piece_matches
-from ..text.rules import KNOWN, TEXT_OCTETS, MAX_LENGTH, MAX_WRAPPER, TABLE
+from ..text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS
+from . import mailparts
+from .frames import Options, frame
+from .reading import EMPTY, Bounded, Looked, Spec, Summary, shrunk
 
-__all__ = ["Options", "PART_COLUMNS", "frame", "split_at", "mbox_split_at", "scan_text_block",
-           "fix_text_block", "next_carry", "scan_text_file", "scan_mbox_range",
-           "maildir_paths", "scan_maildir_files", "FIRST_CARRY"]
+__all__ = ["WINDOW", "look", "split_at", "scan_partition", "scan_text_block", "scan_whole",
+           "fold", "finish", "reports_of"]
 
-_INT_COLUMNS = frozenset({"line", "offset", "port"})
-#: Where a split point is looked for first; the window grows eightfold up to MAX_WINDOW.
-FIRST_WINDOW = 4096
+#: How far past a nominal edge a line end is preferred to other split points.
+WINDOW = 4096
+#: How far a search for a split point of any kind reads at most at once.
 MAX_WINDOW = 1 << 20
-#: A block's carry: (newlines before it, end of the last match before it).
-FIRST_CARRY = (0, 0)
 
 
-class Options(NamedTuple):
-    """What every partition is asked for."""
-
-    schemes: Optional[tuple]
-    valid: Optional[Validity]
-    parts: bool
-    refang: bool
-    mail: bool           # some input is mail: the mail columns for every row
-
-
-def columns(opts: Options) -> list[str]:
-    """The columns of ``urlsift extract --format parquet --with-position`` for ``opts``."""
-    cols = ["url", "file", "line", "offset"]
-    if opts.mail:
-        cols += ["message_id", "date", "part"]
-    if opts.refang:
-        cols.append("refanged")
-    if opts.parts:
-        cols += PART_COLUMNS
-    return cols
-
-
-def frame(data: dict, opts: Options) -> Any:
-    """A pandas DataFrame of ``data`` (column -> list) with the columns and types of
-    ``opts``: strings, nullable int64 (``line``, ``offset``, ``port``), bool ``refanged``.
-    Columns missing from ``data`` are all nulls; ``parts`` are computed from ``url``."""
-    import pandas as pd
-
-    urls = data.get("url", [])
-    n = len(urls)
-    if opts.parts and "scheme" not in data:
-        data = {**data, **_parts_of(urls)}
-    out = {}
-    for c in columns(opts):
-        values = data.get(c)
-        if values is None:
-            values = [None] * n
-        if c in _INT_COLUMNS:
-            out[c] = pd.array(values, dtype="Int64")
-        elif c == "refanged":
-            out[c] = pd.array(values, dtype="bool")
-        else:
-            out[c] = pd.array(values, dtype="string")
-    return pd.DataFrame(out)
+def look(fs: Any, path: str, name: str, mbox: Optional[bool], local: bool) -> Looked:
+    """``path`` looked at on a worker (one ``info``; the first octets only when
+    ``mbox`` is None, to tell an mbox from text). Raises ``OSError`` naming ``name``."""
+    try:
+        info = fs.info(path)
+    except FileNotFoundError:
+        raise FileNotFoundError(2, "No such file or directory", name) from None
+    if info.get("type") == "directory":
+        if fs.isdir(f"{path}/cur") and fs.isdir(f"{path}/new"):
+            if not local:
+                raise NotImplementedError(f"a Maildir must be a local directory: {name!r}")
+            return Looked("maildir", None, 0, tuple(mailparts.maildir_entries(path)))
+        raise IsADirectoryError(21, "Is a directory", name)
+    size = int(info.get("size") or 0)
+    if mbox is not None:
+        compression = EXTENSIONS.get(os.path.splitext(path)[1].lower())
+        return Looked("mbox" if mbox else "text", compression, size)
+    try:
+        with fs.open(path, "rb") as f:
+            raw = Bounded(f, size, name)
+            head = raw.read(HEAD)
+            compression = compression_of(head, name)
+            if compression is not None:      # the decompressed head tells an mbox
+                raw.seek_start()
+                with reading(cast(IO[bytes], raw), name) as stream:
+                    head = stream.read(HEAD)
+    except OSError as exc:
+        raise _named(exc, name) from None
+    return Looked("mbox" if looks_like_mbox(head) else "text", compression, size)
 
 
-def _parts_of(urls: Sequence[str]) -> dict:
-    """The PART_COLUMNS of each URL, as the command's ``--parts`` (one parse per URL)."""
-    parts = parts_getter(False)
-    rows = [parts(url) for url in urls]
-    return {c: [r[c] for r in rows] for c in PART_COLUMNS}
+def _named(exc: OSError, name: str) -> OSError:
+    """``exc`` naming the input as it was given (not the absolute path opened)."""
+    if exc.errno is None or exc.filename in (None, name):
+        return exc
+    try:
+        return type(exc)(exc.errno, exc.strerror, name)
+    except TypeError:
+        return exc
 
 
 # -- plain text, in blocks ---------------------------------------------------------
 
 
 def split_at(f: Any, offset: int, size: int) -> int:
-    """The first split point at or after ``offset`` in the open file ``f`` of ``size``
-    octets (0 at 0; ``size`` when there is none). Searched in windows growing from
-    FIRST_WINDOW, so every block finds the same edge for the same ``offset``."""
+    """The split point for the nominal edge ``offset`` in the open file ``f`` of
+    ``size`` octets: just after the first line end in ``[offset, offset + WINDOW)``,
+    else the first split point of any kind at or after ``offset``; 0 at 0, ``size``
+    when there is none. A function of ``offset`` that never decreases with it (two
+    edges never cross), whatever the length of the lines.
+
+    >>> import io
+    >>> data = b"ab\\ncd " + b"x" * 5000 + b" http://a.example/ y\\n"
+    >>> [split_at(io.BytesIO(data), o, len(data)) for o in (0, 1, 4, 10)]
+    [0, 3, 6, 5007]
+
+    (1: the line end at 2; 4: no line end within WINDOW, the space at 5; 10: none
+    either, and the first split point of any kind is after the space at 5006.)
+    """
     if offset <= 0:
         return 0
     pos = offset - 1          # a split point is just after a character: look at it too
-    window = FIRST_WINDOW
-    while pos < size:
-        f.seek(pos)
-        buf = f.read(window)
-        if not buf:
-            break
-        b = cores.scan.next_boundary(buf, 0, len(buf), TABLE)
+    if pos >= size:
+        return size
+    f.seek(pos)
+    buf = f.read(min(WINDOW, size - pos))
+    nl = buf.find(b"\n")
+    if nl >= 0:
+        return pos + nl + 1
+    window = WINDOW
+    while buf:
+        b = cores.scan.next_boundary(buf, 0, len(buf), TABLE)   # no line end in buf
         if b >= 0:
             return pos + b
         pos += len(buf)
         window = min(window * 8, MAX_WINDOW)
+        buf = f.read(min(window, size - pos))
+        nl = buf.find(b"\n")
+        if nl >= 0:       # the first split point of any kind: a line end or before it
+            b = cores.scan.next_boundary(buf, 0, nl, TABLE) if nl else -1
+            return pos + (b if b >= 0 else nl + 1)
     return size
 
 
-def scan_text_block(fs: Any, path: str, name: str, lo: int, hi: int, size: int,
-                    opts: Options) -> tuple[Any, tuple]:
-    """The matches starting in the block of ``path`` between the split points at or
-    after ``lo`` and ``hi``, and the block's summary ``(newlines, last start, last end)``
-    (last start/end: of all its matches before filtering; -1 when it has none).
+def _read_exactly(f: Any, n: int, name: str, size: int) -> bytes:
+    data = f.read(n)
+    if len(data) < n:
+        raise shrunk(name, size)
+    return data
 
-    Line numbers in the frame count from the block's start (0 on its first line):
-    :func:`fix_text_block` adds the base.
-    """
-    with fs.open(path, "rb") as f:
-        start = split_at(f, lo, size)
-        stop = split_at(f, hi, size) if hi < size else size
-        if stop <= start:
-            return frame({}, opts), (0, -1, -1)
-        f.seek(start)
-        buf = f.read(min(stop + LOOKAHEAD, size) - start)
+
+def scan_text_block(f: Any, spec: Spec, lo: int, hi: int, opts: Options) -> tuple[Any, Summary]:
+    """The matches starting in the block of the open file ``f`` between the split
+    points for ``lo`` and ``hi``, and its :class:`Summary` (last start/end: of all its
+    matches before filtering). Line numbers count from the block's start (0 on its
+    first line): :func:`finish` adds the base."""
+    size = spec.size
+    start = split_at(f, lo, size)
+    stop = split_at(f, hi, size) if hi < size else size
+    if stop <= start:
+        return frame({}, opts), EMPTY
+    f.seek(start)
+    buf = _read_exactly(f, min(stop + LOOKAHEAD, size) - start, spec.name, size)
     import numpy as np
 
     n = stop - start
-    core = cores.scan
-    arr = core.scan(buf, 0, n, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
+    arr = cores.scan.scan(buf, 0, n, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
     newlines = np.flatnonzero(np.frombuffer(buf, dtype=np.uint8, count=n) == 10)
-    summary = (len(newlines), start + arr[-3] if arr else -1, start + arr[-2] if arr else -1)
+    summary = Summary(len(newlines), start + arr[-3] if arr else -1,
+                      start + arr[-2] if arr else -1)
     found = piece_matches(buf, 0, n, start, 0, arr)   # JSON escapes read (text.jsonpieces)
     if found is not None:
         every = found[0]
-        summary = (len(newlines), every[-1][1] if every else -1, every[-1][2] if every else -1)
+        summary = Summary(len(newlines), every[-1][1] if every else -1,
+                          every[-1][2] if every else -1)
     lists = match_lists(arr, buf, start, 0, None if found is None else found[0])
     ms = list(_filter(lists, opts.schemes, opts.valid))
     offsets = np.fromiter((m[1] for m in ms), dtype=np.int64, count=len(ms))
     # the newlines of the block before each match's start (block-relative line)
-    data = {"url": [m[0] for m in ms], "file": [name] * len(ms),
+    data = {"url": [m[0] for m in ms], "file": [spec.name] * len(ms),
             "line": np.searchsorted(newlines, offsets - start), "offset": offsets}
     if opts.refang:
         data["refanged"] = [False] * len(ms)
     return frame(data, opts), summary
 
 
-def next_carry(carry: tuple, summary: tuple) -> tuple:
-    """The carry of the block after the one of ``carry`` and ``summary``: newlines
-    before it, and the end of the last match kept before it (a block whose matches
-    all lie inside the previous block's last match passes that end on)."""
-    lines, last_end = carry
-    newlines, last_start, end = summary
-    if last_start >= 0 and last_start >= last_end:
-        last_end = end
-    return lines + newlines, last_end
+def scan_partition(spec: Spec, index: int, opts: Options) -> tuple[Any, Summary]:
+    """Partition ``index`` of a file: block ``index`` of plain text or a range of an
+    mbox, or the whole file (partition 0; the others then are empty) when its first
+    octets say it is compressed or it is text read with ``refang``."""
+    if spec.compression is not None or (spec.kind == "text" and opts.refang) \
+            or spec.blocksize is None or spec.size == 0:
+        return scan_whole(spec, opts) if index == 0 else (frame({}, opts), EMPTY)
+    lo = index * spec.blocksize
+    hi = min(lo + spec.blocksize, spec.size)
+    with spec.fs.open(spec.path, "rb") as f:
+        if compression_of(f.read(HEAD), spec.name) is not None:
+            # compressed after all (it was not looked into: the kind was given)
+            return scan_whole(spec, opts) if index == 0 else (frame({}, opts), EMPTY)
+        if spec.kind == "mbox":
+            return mailparts.scan_mbox_range(f, spec, lo, hi, opts)
+        return scan_text_block(f, spec, lo, hi, opts)
 
 
-def fix_text_block(df: Any, carry: tuple) -> Any:
-    """The block's rows with whole-file line numbers, without the matches that start
-    inside the previous block's last match."""
-    lines, last_end = carry
-    if len(df) and int(df["offset"].iloc[0]) < last_end:
-        df = df[df["offset"] >= last_end].reset_index(drop=True)
-    if len(df):
-        df = df.assign(line=df["line"] + (lines + 1))
-    return df
-
-
-# -- whole files --------------------------------------------------------------------
-
-
-def _open_decompressed(fs: Any, path: str, compression: Optional[str]) -> Any:
-    """The file opened and decompressed; closing it closes both."""
-    raw = fs.open(path, "rb")
-    if compression is None:
-        return raw
-    try:
-        stream = decompressed(raw, compression)
-    except BaseException:
-        raw.close()
-        raise
-    return _Both(stream, raw)
-
-
-class _Both(io.RawIOBase):
-    """A decompressed stream that closes its raw file too."""
-
-    def __init__(self, stream: Any, raw: Any) -> None:
-        self._stream, self._raw = stream, raw
-
-    def readable(self) -> bool:
-        return True
-
-    def read(self, n: int = -1) -> bytes:  # type: ignore[override]
-        return self._stream.read(n)
-
-    def readinto(self, b: Any) -> int:
-        data = self._stream.read(len(b))
-        b[:len(data)] = data
-        return len(data)
-
-    def __iter__(self) -> Iterator[bytes]:  # type: ignore[override]
-        return iter(self._stream)
-
-    def close(self) -> None:
-        try:
-            self._stream.close()
-        finally:
-            self._raw.close()
-            super().close()
-
-
-def scan_text_file(fs: Any, path: str, name: str, compression: Optional[str],
-                   opts: Options) -> Any:
-    """Every match of a whole text file (compressed, or read with ``refang``): the
-    command's own streaming scan; one partition."""
-    data: dict[str, list[Any]]
-    with _open_decompressed(fs, path, compression) as stream:
+def scan_whole(spec: Spec, opts: Options) -> tuple[Any, Summary]:
+    """Every match of a whole file (decompressed by its magic octets, up to its size
+    when looked at): the command's own streaming scan; one partition."""
+    with spec.fs.open(spec.path, "rb") as f, \
+            reading(cast(IO[bytes], Bounded(f, spec.size, spec.name)), spec.name) as stream:
+        data: dict[str, list[Any]]
+        if spec.kind == "mbox":
+            return mailparts.scan_mbox_stream(stream, spec, opts)
         if opts.refang:
             from ..text.streams import iter_stream_matches
             found = list(iter_stream_matches(stream, schemes=opts.schemes, valid=opts.valid,
@@ -254,128 +220,54 @@ def scan_text_file(fs: Any, path: str, name: str, compression: Optional[str],
                                         valid=opts.valid))
             data = {"url": [m[0] for m in ms], "line": [m[7] for m in ms],
                     "offset": [m[1] for m in ms]}
-    data["file"] = [name] * len(data["url"])
-    if opts.refang and "refanged" not in data:
-        data["refanged"] = [False] * len(data["url"])
-    return frame(data, opts)
+            if opts.refang:
+                data["refanged"] = [False] * len(ms)
+    data["file"] = [spec.name] * len(data["url"])
+    # whole-file line numbers already: a base of -1 leaves them as they are
+    return frame(data, opts), Summary(-1, -1, -1)
 
 
-# -- mail ---------------------------------------------------------------------------
-
-_FROM = b"\nFrom "
+# -- the fold: line numbers from the newline counts, summed once --------------------
 
 
-def mbox_split_at(f: Any, offset: int, size: int) -> int:
-    """The first message boundary (a line starting with ``From ``) at or after
-    ``offset`` in the open mbox ``f`` (0 at 0, ``size`` when there is none)."""
-    if offset <= 0:
-        return 0
-    pos = offset - 1
-    window = FIRST_WINDOW
-    while pos < size:
-        f.seek(pos)
-        buf = f.read(window)
-        i = buf.find(_FROM)
-        if i >= 0:
-            return pos + i + 1
-        if len(buf) < len(_FROM) or pos + len(buf) >= size:
-            break
-        pos += len(buf) - len(_FROM) + 1       # the pattern may straddle two windows
-        window = min(window * 8, MAX_WINDOW)
-    return size
+def fold(summaries: Sequence[Summary]) -> tuple[list[tuple[int, int]], tuple]:
+    """Each partition's carry ``(newlines before it, end of the last match kept before
+    it)`` from the summaries of a file's partitions in order, and the lines they
+    reported. A block whose matches all lie inside the previous block's last match
+    passes that end on.
+
+    >>> fold([Summary(2, 5, 40), Summary(1, 10, 20), Summary(3, 50, 60)])
+    ([(0, 0), (2, 40), (3, 40)], ())
+    """
+    carries = []
+    lines, last_end = 0, 0
+    reports: list[str] = []
+    for s in summaries:
+        carries.append((lines, last_end))
+        if s.newlines >= 0:
+            lines += s.newlines
+        if s.last_start >= 0 and s.last_start >= last_end:
+            last_end = s.last_end
+        reports.extend(s.reports)
+    return carries, tuple(reports)
 
 
-def _mail_frame(found: Iterable[Any], opts: Options) -> Any:
-    rows = list(found)
-    data = {"url": [m.url for m in rows], "file": [m.source for m in rows],
-            "offset": [m.offset for m in rows], "message_id": [m.message_id for m in rows],
-            "date": [m.date for m in rows], "part": [m.part for m in rows]}
-    if opts.refang:
-        data["refanged"] = [bool(m.refanged) for m in rows]
-    return frame(data, opts)
+def finish(scanned: tuple[Any, Summary], folded: tuple[list, tuple], index: int) -> Any:
+    """Partition ``index``'s rows with whole-file line numbers, without the matches
+    that start inside the previous block's last match."""
+    df, summary = scanned
+    lines, last_end = folded[0][index]
+    if summary.newlines < 0 or not len(df) or df["line"].isna().all():
+        return df     # a whole file, or mail: nothing to add
+    if int(df["offset"].iloc[0]) < last_end:
+        df = df[df["offset"] >= last_end].reset_index(drop=True)
+    return df.assign(line=df["line"] + (lines + 1))
 
 
-def _spool_urls(messages: Iterable[Any], opts: Options) -> Iterator[Any]:
-    from ..mail import iter_spool_urls   # loads email: only on the workers that read mail
-    return iter_spool_urls(messages, schemes=opts.schemes, valid=opts.valid,
-                           refang=opts.refang)
+def reports_of(folded: Sequence[tuple[list, tuple]]) -> Any:
+    """The lines every file's partitions reported, in input order: a frame of one
+    column, ``line``."""
+    import pandas as pd
 
-
-def _walked(stream: Any, name: str, opts: Options, offset: int = 0) -> Iterator[Any]:
-    """The URLs of an mbox stream by the walk on the bytes (:mod:`urlsift.mail.walk`);
-    with ``refang`` (which rewrites the text) by ``email``, message by message."""
-    from itertools import chain
-
-    from ..mail import walk
-    from ..mail.spool import mbox_messages
-
-    if opts.refang:
-        return _spool_urls(((src, None if off is None else off + offset, msg)
-                            for src, off, msg in mbox_messages(stream, name)), opts)
-    return chain.from_iterable(walk.spool_match_lists(stream, name, schemes=opts.schemes,
-                                                      valid=opts.valid, offset=offset))
-
-
-def scan_mbox_range(fs: Any, path: str, name: str, lo: int, hi: Optional[int], size: int,
-                    compression: Optional[str], opts: Options) -> Any:
-    """The URLs of the messages of an mbox between the boundaries at or after ``lo``
-    and ``hi`` (``hi`` None: the whole spool, compressed or not; one partition)."""
-    if hi is None:
-        with _open_decompressed(fs, path, compression) as stream:
-            return _mail_frame(_walked(stream, name, opts), opts)
-    with fs.open(path, "rb") as f:
-        start = mbox_split_at(f, lo, size)
-        stop = mbox_split_at(f, hi, size) if hi < size else size
-        if stop <= start:
-            return frame({}, opts)
-        f.seek(start)
-        data = f.read(stop - start)
-    return _mail_frame(_walked(io.BytesIO(data), name, opts, start), opts)
-
-
-def maildir_paths(name: str) -> list[tuple[str, int]]:
-    """``(path, size)`` of the messages of a local Maildir, in the order and with the
-    rule of :func:`urlsift.mail.spool.maildir_messages` (``cur`` then ``new``, sorted;
-    a message in both, by its unique name, counts once; sub-directories skipped)."""
-    seen: set[str] = set()
-    out = []
-    for sub in ("cur", "new"):
-        for entry in sorted(os.listdir(os.path.join(name, sub))):
-            uniq = entry.split(":")[0]
-            path = os.path.join(name, sub, entry)
-            if uniq in seen or os.path.isdir(path):
-                continue
-            seen.add(uniq)
-            try:
-                size = os.path.getsize(path)
-            except OSError:
-                size = 0
-            out.append((path, size))
-    return out
-
-
-def _file_messages(paths: Sequence[str]) -> Iterator[tuple]:
-    for path in paths:
-        try:
-            with open(path, "rb") as f:
-                yield path, None, f.read()
-        except OSError as exc:
-            yield path, None, exc
-
-
-def scan_maildir_files(paths: Sequence[str], opts: Options) -> Any:
-    """The URLs of a list of Maildir message files (each walked on its bytes; with
-    ``refang``, read by ``email``)."""
-    if opts.refang:
-        return _mail_frame(_spool_urls(_file_messages(paths), opts), opts)
-    from ..mail import walk
-    from ..mail.message import message_matches, options, print_error
-
-    mopts = options(opts.schemes, opts.valid, False)
-    found: list[Any] = []
-    for source, _, data in _file_messages(paths):
-        if isinstance(data, Exception):
-            found.extend(message_matches(source, None, data, mopts, print_error))
-        else:
-            found.extend(walk.message_urls_fast(data, source, mopts, print_error))
-    return _mail_frame(found, opts)
+    return pd.DataFrame({"line": pd.array([line for _, reports in folded for line in reports],
+                                          dtype="string")})

@@ -7,7 +7,7 @@
 
 _shtab_urlsift_subparsers=(extract stats validate parse completion man)
 
-_shtab_urlsift_extract_option_strings=(-h --help -r --recursive --schemes --exclude-schemes --host --valid-only --strict --mbox --refang --quoted --log-escapes -j --jobs --no-progress -f --format -o --output -u --unique --with-position -H --with-filename -n --line-number -b --byte-offset -c --count -l --files-with-matches -0 --null --color --colour --parts --details --dask)
+_shtab_urlsift_extract_option_strings=(-h --help -r --recursive --schemes --exclude-schemes --host --valid-only --strict --mbox --refang --quoted --log-escapes -j --jobs --no-progress -f --format -o --output -u --unique --with-position -H --with-filename -n --line-number -b --byte-offset -c --count -l --files-with-matches -0 --null --color --colour --parts --details --dask --overwrite)
 _shtab_urlsift_stats_option_strings=(-h --help -r --recursive --schemes --exclude-schemes --host --valid-only --strict --mbox --refang --quoted --log-escapes -j --jobs --no-progress --json --top --html)
 _shtab_urlsift_validate_option_strings=(-h --help --lenient -q --quiet --print-valid --print-invalid --json)
 _shtab_urlsift_parse_option_strings=(-h --help --json --strict)
@@ -58,6 +58,7 @@ _shtab_urlsift_extract__0_nargs=0
 _shtab_urlsift_extract___null_nargs=0
 _shtab_urlsift_extract___parts_nargs=0
 _shtab_urlsift_extract___details_nargs=0
+_shtab_urlsift_extract___overwrite_nargs=0
 _shtab_urlsift_stats_pos_0_nargs='*'
 _shtab_urlsift_stats__h_nargs=0
 _shtab_urlsift_stats___help_nargs=0

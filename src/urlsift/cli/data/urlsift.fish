@@ -86,6 +86,7 @@ complete -c urlsift -n '_shtab_urlsift_using extract' -l color -l colour -xka "a
 complete -c urlsift -n '_shtab_urlsift_using extract' -l parts -d 'add the parsed parts: scheme, user, password, host, port, path...'
 complete -c urlsift -n '_shtab_urlsift_using extract' -l details -d 'add what a filter needs: valid (RFC 1738 exactly), problems (codes), wrapped, hyphen_break and edits (how the URL was mended)'
 complete -c urlsift -n '_shtab_urlsift_using extract' -l dask -x -d 'run on a Dask cluster (a scheduler address, or '"'"'local'"'"': one worker process per core) and write a Parquet dataset to -o DIR (needs urlsift[dask])'
+complete -c urlsift -n '_shtab_urlsift_using extract' -l overwrite -d 'with --dask: replace the Parquet dataset an earlier run left in -o DIR (a folder that is not empty is refused without it)'
 complete -c urlsift -n '_shtab_urlsift_using extract; and test $_shtab_urlsift_npos -ge 0' -ka "(__fish_complete_path (commandline -ct))" -d 'text, log or mail files; .gz .bz2 .xz .zst read as they are; '"'"'-'"'"' or none: standard input'
 complete -c urlsift -n '_shtab_urlsift_using; and test $_shtab_urlsift_npos -eq 0' -a stats -d 'Statistics of the URLs found in the files.'
 complete -c urlsift -n '_shtab_urlsift_using stats' -s h -l help -d 'show this help message and exit'
