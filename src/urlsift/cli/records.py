@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
-from ..inputs import (Input, input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
+from ..inputs import (Input, WalkOptions, input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
                       sniff_input, walk_tree)
 from .common import error, read_errors, reason
 from .filters import narrowed_schemes, url_filter
@@ -35,9 +36,12 @@ def plan_inputs(args: argparse.Namespace, stack: contextlib.ExitStack,
         error(line)
         failed.append(line)
 
-    for name in args.files or ["-"]:
-        if getattr(args, "recursive", False) and name != "-" and input_kind(name) == "directory":
-            for path, kind in walk_tree(name, report):
+    recursive = getattr(args, "recursive", False)
+    for name in args.files or (["."] if recursive else ["-"]):
+        if recursive and name != "-" and input_kind(name) == "directory":
+            for path, kind in walk_tree(name, report, walk_options(args)):
+                if not args.files:          # -r alone: names as rg and grep show them
+                    path = os.path.relpath(path)
                 inp = _plan_one(path, args, stack, report, progress)
                 if inp is not None:
                     plan.append(inp)
@@ -46,6 +50,12 @@ def plan_inputs(args: argparse.Namespace, stack: contextlib.ExitStack,
         if inp is not None:
             plan.append(inp)
     return plan, 2 if failed else 0
+
+
+def walk_options(args: argparse.Namespace) -> WalkOptions:
+    """``--hidden``, ``--no-ignore``, ``-a`` and ``-g`` as a walk takes them."""
+    return WalkOptions(hidden=args.hidden, ignore=not args.no_ignore, binary=args.text,
+                       globs=tuple(args.glob or ()))
 
 
 def _plan_one(name: str, args: argparse.Namespace, stack: contextlib.ExitStack,
@@ -71,6 +81,8 @@ def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:
     every = getattr(args, "with_position", False)
     for name, flag in (("file", "with_filename"), ("line", "line_number"),
                        ("offset", "byte_offset")):
+        if name == "file" and getattr(args, "no_filename", False):
+            continue
         if every or getattr(args, flag, False):
             cols.append(name)
     # the text format shows a mail URL's message and part with --with-position only
@@ -110,10 +122,15 @@ def iter_records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     return (r for r in records if keep(r if isinstance(r, str) else r["url"]))
 
 
-def _details(url: str, match: Any, checks: Callable[[str], dict]) -> dict:
-    """The ``--details`` columns of one URL found (a Match or a MailMatch)."""
+def _details(url: str, match: Any, checks: Callable[[str], dict], refanged: bool) -> dict:
+    """The ``--details`` columns of one URL found (a Match or a MailMatch); a URL given
+    back refanged has the edit ``refanged`` (docs/codes.md), as the text and every
+    format show it."""
+    edits = list(match.edits)
+    if refanged and "refanged" not in edits:
+        edits.append("refanged")
     return {**checks(url), "wrapped": bool(match.wrapped),
-            "hyphen_break": bool(match.hyphen_break), "edits": list(match.edits)}
+            "hyphen_break": bool(match.hyphen_break), "edits": edits}
 
 
 def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
@@ -149,7 +166,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
             if args.refang:
                 rec["refanged"] = m.refanged
             if checks is not None:
-                rec.update(_details(m.url, m, checks))
+                rec.update(_details(m.url, m, checks, bool(m.refanged)))
             if parts is not None:
                 rec.update(parts(m.url))
             yield rec
@@ -179,7 +196,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
         if args.refang:
             rec["refanged"] = f.refanged
         if checks is not None:
-            rec.update(_details(f.url, f.match, checks))
+            rec.update(_details(f.url, f.match, checks, bool(f.refanged)))
         if parts is not None:
             rec.update(parts(f.url))
         yield rec

@@ -1,0 +1,210 @@
+"""``urlsift extract`` as grep and rg users expect it, round two (issue 24): file names
+with several files (``-h``), ``-u`` per file, ``-c`` with a missing file, ``-r`` as rg
+walks (``.gitignore``, hidden files, ``-g``, ``-a``), ``--unique=MODE``, IPv6 hosts,
+``--valid-lenient``/``valid_strict``, ranges, ``--refang --details``. Each runs the
+command in a child process on both cores (``run``).
+
+The small log: line 1 ``see http://a.example/x and http://a.example/x``, line 2
+``ftp://f.example/p``, line 3 ``http://a.example/x`` — three times the same URL on
+lines 1 and 3, the ftp URL once.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+LOG = b"see http://a.example/x and http://a.example/x\nftp://f.example/p\nhttp://a.example/x\n"
+
+
+def out(proc) -> list[str]:
+    return proc.stdout.decode("utf-8", "surrogateescape").splitlines()
+
+
+@pytest.fixture
+def two(tmp_path):
+    """Two identical logs, a.log and b.log, named relative to ``tmp_path``."""
+    for name in ("a.log", "b.log"):
+        (tmp_path / name).write_bytes(LOG)
+    return tmp_path
+
+
+# ---- several files: FILE:URL, -h, a file column ----------------------------------
+
+def test_several_files_put_the_file_name_before_each_url(run, two):
+    a, b = two / "a.log", two / "b.log"
+    proc = run("extract", a, b)
+    urls = ["http://a.example/x", "http://a.example/x", "ftp://f.example/p", "http://a.example/x"]
+    assert proc.returncode == 0
+    assert out(proc) == [f"{a}:{u}" for u in urls] + [f"{b}:{u}" for u in urls]
+    assert out(run("extract", "-h", a, b)) == urls + urls        # grep -h
+    assert out(run("extract", a)) == urls                         # one file: no name
+
+
+@pytest.mark.parametrize("fmt", ["jsonl", "csv"])
+def test_several_files_give_a_file_column(run, two, fmt):
+    a, b = two / "a.log", two / "b.log"
+    text = run("extract", "-f", fmt, a, b).stdout.decode()
+    if fmt == "jsonl":
+        files = [json.loads(x)["file"] for x in text.splitlines()]
+    else:
+        rows = text.splitlines()
+        assert rows[0] == "url,file"
+        files = [r.split(",")[1] for r in rows[1:]]
+    assert files == [str(a)] * 4 + [str(b)] * 4
+    one = run("extract", "-f", fmt, a).stdout.decode().splitlines()[0]
+    assert "file" not in one
+
+
+# ---- -u counted per file and line when shown --------------------------------------
+
+def test_unique_with_file_names_counts_each_file(run, two):
+    a, b = two / "a.log", two / "b.log"
+    assert out(run("extract", "-u", "-H", a, b)) == [
+        f"      3 {a}:http://a.example/x", f"      1 {a}:ftp://f.example/p",
+        f"      3 {b}:http://a.example/x", f"      1 {b}:ftp://f.example/p"]
+    # several files name them anyway (grep); -h: one count over both
+    assert out(run("extract", "-u", a, b))[0] == f"      3 {a}:http://a.example/x"
+    assert out(run("extract", "-u", "-h", a, b)) == ["      6 http://a.example/x",
+                                                      "      2 ftp://f.example/p"]
+
+
+def test_unique_with_line_numbers_counts_each_line(run, two):
+    a = two / "a.log"
+    assert out(run("extract", "-u", "-n", a)) == [
+        "      2 1:http://a.example/x", "      1 2:ftp://f.example/p",
+        "      1 3:http://a.example/x"]
+    assert out(run("extract", "--unique=plain", "-n", a)) == [
+        "1:http://a.example/x", "2:ftp://f.example/p", "3:http://a.example/x"]
+
+
+# ---- -c with a missing file ---------------------------------------------------------
+
+def test_count_with_a_missing_file_still_names_the_other(run, two):
+    a = two / "a.log"
+    proc = run("extract", "-c", two / "nosuch", a)
+    assert out(proc) == [f"{a}:4"]                     # grep -c nosuch a.log: a.log:N
+    assert proc.stderr.decode() == f"urlsift: cannot read '{two / 'nosuch'}': No such file or directory\n"
+    assert proc.returncode == 2
+    assert out(run("extract", "-c", a)) == ["4"]
+
+
+# ---- -r as rg walks ------------------------------------------------------------------
+
+@pytest.fixture
+def tree(tmp_path):
+    files = {"a.log": b"http://a.example/\n", "sub/b.txt": b"http://b.example/\n",
+             ".git/config": b"url = http://git.example/\n", ".env": b"http://env.example/\n",
+             ".hid/c.log": b"http://hid.example/\n", "build/out.log": b"http://build.example/\n",
+             "keep.tmp": b"http://keep.example/\n", "x.tmp": b"http://tmp.example/\n",
+             "sub/.gitignore": b"/deep.log\n", "sub/deep.log": b"http://deep.example/\n",
+             "bin.dat": b"http://bin.example/\0\1\2\n",
+             ".gitignore": b"# built\nbuild/\n*.tmp\n!keep.tmp\n"}
+    for name, data in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_bytes(data)
+    return tmp_path
+
+
+def test_recursive_skips_git_hidden_ignored_and_binary_files(run, tree):
+    proc = run("extract", "-r", tree)
+    assert proc.returncode == 0
+    assert out(proc) == [f"{tree}/a.log:http://a.example/",
+                         f"{tree}/keep.tmp:http://keep.example/",
+                         f"{tree}/sub/b.txt:http://b.example/"]
+
+
+def test_recursive_with_hidden_no_ignore_and_text(run, tree):
+    got = out(run("extract", "-r", "-h", "--hidden", "--no-ignore", "-a", tree))
+    assert got == ["http://env.example/", "http://hid.example/", "http://a.example/",
+                   "http://bin.example/", "http://build.example/", "http://keep.example/",
+                   "http://b.example/", "http://deep.example/", "http://tmp.example/"]
+    # .git is never read, even with --hidden (rg)
+    assert "http://git.example/" not in got
+
+
+def test_recursive_without_a_path_reads_the_current_directory(run, tree):
+    # as rg and grep -r: the names relative to it, no "./"
+    assert out(run("extract", "-r", cwd=tree)) == ["a.log:http://a.example/",
+                                                  "keep.tmp:http://keep.example/",
+                                                  "sub/b.txt:http://b.example/"]
+
+
+def test_glob_keeps_and_leaves_out(run, tree):
+    assert out(run("extract", "-r", "-h", "-g", "*.log", tree)) == ["http://a.example/"]
+    assert out(run("extract", "-r", "-h", "-g", "!*.log", tree)) == [
+        "http://keep.example/", "http://b.example/"]
+    assert out(run("extract", "-r", "-h", "-g", "!sub", tree)) == [
+        "http://a.example/", "http://keep.example/"]
+
+
+# ---- --unique=MODE: one spelling ----------------------------------------------------
+
+def test_unique_mode_only_after_an_equals_sign(run, two):
+    a = two / "a.log"
+    proc = run("extract", "--unique", "plain", a)
+    assert proc.returncode == 2 and proc.stdout == b""          # refused before any output
+    assert "--unique=plain" in proc.stderr.decode()
+    assert out(run("extract", "--uniq=plain", a)) == ["http://a.example/x", "ftp://f.example/p"]
+    proc = run("extract", "--uniq", a)                            # no "ambiguous option"
+    assert proc.returncode == 0 and out(proc)[0] == "      3 http://a.example/x"
+    assert run("extract", "--unique=sorted", a).returncode == 2
+
+
+# ---- --host with an IPv6 host -------------------------------------------------------
+
+def test_host_matches_an_ipv6_host_as_written(run, tmp_path):
+    path = tmp_path / "v6.log"
+    path.write_bytes(b"http://[2001:db8::1]/x http://[2001:db8::2]/ http://b.example/\n")
+    assert out(run("extract", "--host", "[2001:db8::1]", path)) == ["http://[2001:db8::1]/x"]
+    assert out(run("extract", "--host", "[2001:DB8::*]", path)) == [
+        "http://[2001:db8::1]/x", "http://[2001:db8::2]/"]
+    assert out(run("extract", "--host", "[ab].example", path)) == ["http://b.example/"]
+
+
+# ---- validity named for what it is ---------------------------------------------------
+
+def test_valid_lenient_and_valid_strict(run, tmp_path):
+    path = tmp_path / "v.log"
+    path.write_bytes(b"http://a.example/~x http://b.example:99999/ http://c.example/\n")
+    # ~ is unsafe (RFC 1738 2.2) yet lenient mode takes it; port 99999 no mode takes
+    assert out(run("extract", "--valid-lenient", path)) == ["http://a.example/~x",
+                                                            "http://c.example/"]
+    assert out(run("extract", "--valid-only", path)) == ["http://a.example/~x",
+                                                         "http://c.example/"]
+    assert out(run("extract", "--valid-strict", path)) == ["http://c.example/"]
+    assert out(run("extract", "--strict", path)) == ["http://c.example/"]
+    recs = [json.loads(x) for x in out(run("extract", "--valid-lenient", "--details",
+                                           "-f", "jsonl", path))]
+    assert [(r["url"], r["valid_strict"]) for r in recs] == [("http://a.example/~x", False),
+                                                             ("http://c.example/", True)]
+    assert all("valid" not in r for r in recs)
+
+
+# ---- ranges -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("args", [["stats", "--top", "-1"], ["stats", "--top", "0"],
+                                  ["extract", "--after-context=-1"], ["extract", "-C", "x"],
+                                  ["extract", "--jobs=-2"]])
+def test_numbers_out_of_range_are_refused(run, args):
+    proc = run(*args, stdin=b"http://a.example/\n")
+    err = proc.stderr.decode()
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert err.count("\n") == 1 and err.startswith("urlsift")
+    assert ("or more" in err) or ("not a number" in err)
+
+
+# ---- --refang --details ------------------------------------------------------------
+
+def test_refang_shows_in_details(run, tmp_path):
+    path = tmp_path / "r.txt"
+    path.write_bytes(b"see hxxp://evil[.]example/x and http://ok.example/\n")
+    text = out(run("extract", "--refang", "--details", path))
+    assert text[0].split("\t")[0] == "http://evil.example/x"
+    assert "edits=refanged" in text[0].split("\t")
+    assert "edits=" in text[1].split("\t")
+    recs = [json.loads(x) for x in out(run("extract", "--refang", "--details", "-f", "jsonl",
+                                           path))]
+    assert [(r["url"], r["refanged"], r["edits"]) for r in recs] == [
+        ("http://evil.example/x", True, ["refanged"]), ("http://ok.example/", False, [])]
