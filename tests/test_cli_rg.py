@@ -208,3 +208,53 @@ def test_refang_shows_in_details(run, tmp_path):
                                            path))]
     assert [(r["url"], r["refanged"], r["edits"]) for r in recs] == [
         ("http://evil.example/x", True, ["refanged"]), ("http://ok.example/", False, [])]
+
+
+# ---- -n on mail: the line in the file ----------------------------------------------
+
+MBOX = (b"From a@example.org Mon Oct 12 09:00:00 2026\n"         # 1
+        b"Message-ID: <1@example.org>\n"                         # 2
+        b"List-Post: <mailto:l@example.org>\n"                   # 3
+        b"\n"                                                    # 4
+        b"see http://a.example/x\n"                              # 5
+        b"\n"                                                    # 6
+        b"From b@example.org Mon Oct 12 10:00:00 2026\n"         # 7
+        b"Message-ID: <2@example.org>\n"                         # 8
+        b"MIME-Version: 1.0\n"                                   # 9
+        b"Content-Type: text/plain; charset=us-ascii\n"          # 10
+        b"Content-Transfer-Encoding: base64\n"                   # 11
+        b"\n"                                                    # 12
+        b"aHR0cDovL2IuZXhhbXBsZS95Cg==\n"                        # 13: "http://b.example/y\n"
+        b"\n"
+        b"From c@example.org Mon Oct 12 11:00:00 2026\n"         # 15
+        b"Message-ID: <3@example.org>\n"                         # 16
+        b"\n"                                                    # 17
+        b"text\n"                                                # 18
+        b"  and http://c.example/z\n")                           # 19
+
+
+@pytest.mark.parametrize("extra", [[], ["-j", "2"], ["--refang"]])
+def test_line_numbers_of_mail_are_lines_of_the_spool(run, tmp_path, extra):
+    box = tmp_path / "box.mbox"
+    box.write_bytes(MBOX)
+    got = out(run("extract", "-n", *extra, box))
+    if extra == ["--refang"]:
+        # read through email: no URL has a place of its own, each its message's line
+        assert got == ["1:mailto:l@example.org", "1:http://a.example/x",
+                       "7:http://b.example/y", "15:http://c.example/z"]
+        return
+    # written as they stand: their own lines; base64: the From line of its message
+    assert got == ["3:mailto:l@example.org", "5:http://a.example/x",
+                   "7:http://b.example/y", "19:http://c.example/z"]
+    recs = [json.loads(x) for x in out(run("extract", "-n", "-f", "jsonl", *extra, box))]
+    assert [r["line"] for r in recs] == [3, 5, 7, 19]
+
+
+def test_line_numbers_of_a_maildir_never_leave_an_empty_field(run, tmp_path):
+    folder = tmp_path / "md"
+    for sub in ("cur", "new", "tmp"):
+        (folder / sub).mkdir(parents=True)
+    name = folder / "cur" / "1700000000.x:2,S"
+    name.write_bytes(b"Subject: x\nList-Post: <mailto:l@example.org>\n\nsee http://a.example/\n")
+    assert out(run("extract", "-H", "-n", folder)) == [f"{name}:2:mailto:l@example.org",
+                                                       f"{name}:4:http://a.example/"]

@@ -9,6 +9,7 @@ import os
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
 from ..inputs import (Input, WalkOptions, input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
+                      iter_numbered_mail_urls,
                       sniff_input, walk_tree)
 from .common import error, read_errors, reason
 from .filters import narrowed_schemes, url_filter
@@ -146,16 +147,19 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     mail_cols = "message_id" in columns
     file_offset = "file_offset" in columns
     if kind in ("mbox", "maildir"):
-        for m in iter_mail_urls(name, schemes=schemes, valid=valid, refang=args.refang,
-                                on_error=on_error, stream=inp.stream, jobs=args.jobs):
+        mail = (iter_numbered_mail_urls if with_line else iter_mail_urls)(
+            name, schemes=schemes, valid=valid, refang=args.refang, on_error=on_error,
+            stream=inp.stream, jobs=args.jobs)
+        for item in mail:
+            m, line = item if with_line else (item, None)
             if fast:
                 yield m.url
                 continue
             rec: dict = {"url": m.url}
             if with_file:
                 rec["file"] = plain_value(m.source)
-            if with_line:
-                rec["line"] = None       # a URL of a decoded part has no line in the file
+            if with_line:      # a URL of a decoded part: its message's first line
+                rec["line"] = line
             if with_offset:
                 rec["offset"] = m.offset
             if mail_cols:

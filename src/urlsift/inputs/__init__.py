@@ -9,6 +9,7 @@ directory tree as ``grep -r`` and ``rg`` read them (``ignore``: .gitignore rules
 """
 from .checked import DamagedInputError, TruncatedInputError
 from .files import (extract_file, iter_file_matches, iter_file_urls, iter_mail_urls, iter_messages,
+                    iter_numbered_mail_urls,
                     mbox_match_lists, mbox_url_lines)
 from .opening import (MissingDependency, compression_of, input_kind, is_plain_file,
                       looks_like_mbox, open_input)
@@ -17,5 +18,5 @@ from .tree import WalkOptions, walk_tree
 
 __all__ = ["DamagedInputError", "Input", "MissingDependency", "TruncatedInputError", "WalkOptions",
            "compression_of", "extract_file", "input_kind", "is_plain_file", "iter_file_matches",
-           "iter_file_urls", "iter_mail_urls", "iter_messages", "looks_like_mbox",
+           "iter_file_urls", "iter_mail_urls", "iter_messages", "iter_numbered_mail_urls", "looks_like_mbox",
            "mbox_match_lists", "mbox_url_lines", "open_input", "sniff_input", "walk_tree"]
