@@ -258,3 +258,19 @@ def test_line_numbers_of_a_maildir_never_leave_an_empty_field(run, tmp_path):
     name.write_bytes(b"Subject: x\nList-Post: <mailto:l@example.org>\n\nsee http://a.example/\n")
     assert out(run("extract", "-H", "-n", folder)) == [f"{name}:2:mailto:l@example.org",
                                                        f"{name}:4:http://a.example/"]
+
+
+# ---- --log-escapes: a host in its Unicode form ---------------------------------------
+
+def test_log_escaped_host_is_an_idn_the_filters_can_use(run, tmp_path):
+    # d0 b4 is the UTF-8 of "д" (U+0434); \x20 in the path stays %20 (RFC 1738 2.2)
+    log = tmp_path / "access.log"
+    log.write_bytes(b'1.2.3.4 - - [x] "GET / HTTP/1.1" 200 9 "http://\\xd0\\xb4.example/a\\x20b" '
+                    b'"UA"\n')
+    assert out(run("extract", "--log-escapes", log)) == ["http://д.example/a%20b"]
+    parts = out(run("extract", "--log-escapes", "--parts", log))[0].split("\t")
+    assert "host=д.example" in parts and "path=/a%20b" in parts
+    assert out(run("extract", "--log-escapes", "--host", "*.EXAMPLE", log)) == [
+        "http://д.example/a%20b"]
+    stats = json.loads(run("stats", "--json", "--log-escapes", log).stdout)
+    assert stats["hosts"] == {"д.example": 1}
