@@ -274,3 +274,75 @@ def test_log_escaped_host_is_an_idn_the_filters_can_use(run, tmp_path):
         "http://д.example/a%20b"]
     stats = json.loads(run("stats", "--json", "--log-escapes", log).stdout)
     assert stats["hosts"] == {"д.example": 1}
+
+
+# ---- -A/-B/-C: lines around the line of each URL ------------------------------------
+
+CTX = (b"alpha\n"                                       # 1
+       b"see http://a.example/ here\n"                  # 2
+       b"beta\ngamma\ndelta\n"                          # 3 4 5
+       b"http://b.example/ and http://c.example/\n"     # 6
+       b"omega\n")                                      # 7
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["-n", "-C1"], ["1-alpha", "2:http://a.example/", "3-beta", "--", "5-delta",
+                     "6:http://b.example/", "6:http://c.example/", "7-omega"]),
+    (["-A1"], ["http://a.example/", "beta", "--", "http://b.example/", "http://c.example/",
+               "omega"]),
+    (["-n", "-C3"], ["1-alpha", "2:http://a.example/", "3-beta", "4-gamma", "5-delta",
+                     "6:http://b.example/", "6:http://c.example/", "7-omega"]),   # no gap: no --
+    # line 2 starts at octet 6 (after "alpha\\n"), 3 at 33, 4 at 38, 5 at 44, 6 at 50
+    (["-n", "-b", "-B1"], ["1-0-alpha", "2:10:http://a.example/", "--", "5-44-delta",
+                           "6:50:http://b.example/", "6:72:http://c.example/"]),
+    (["-n", "-A", "0"], ["2:http://a.example/", "6:http://b.example/", "6:http://c.example/"]),
+])
+def test_context_lines(run, tmp_path, args, expected):
+    path = tmp_path / "c.txt"
+    path.write_bytes(CTX)
+    proc = run("extract", *args, path)
+    assert proc.returncode == 0 and out(proc) == expected
+
+
+def test_context_lines_with_file_names_and_standard_input(run, tmp_path):
+    path = tmp_path / "c.txt"
+    path.write_bytes(CTX)
+    got = out(run("extract", "-H", "-n", "-B2", path))
+    assert got == [f"{path}-1-alpha", f"{path}:2:http://a.example/", "--",
+                   f"{path}-4-gamma", f"{path}-5-delta", f"{path}:6:http://b.example/",
+                   f"{path}:6:http://c.example/"]
+    assert out(run("extract", "-A1", "--host", "c.example", stdin=CTX)) == [
+        "http://c.example/", "omega"]
+
+
+@pytest.mark.parametrize("args", [["-C1", "-f", "jsonl"], ["-C1", "-c"], ["-A1", "-u"]])
+def test_context_refuses_what_it_cannot_show(run, args):
+    proc = run("extract", *args, stdin=CTX)
+    assert proc.returncode == 2 and proc.stdout == b""
+    assert "-A/-B/-C" in proc.stderr.decode()
+
+
+def test_context_blocks_find_each_url_once_whole(monkeypatch):
+    # in-process, with blocks far smaller than a line of URLs: every URL once, whole,
+    # on its line, as one block of everything gives
+    import io
+    from urlsift.cli import context
+    from urlsift.cli.grepstyle import line_template
+    text = b"".join(b"line %d http://h%d.example/%s x <URL:http://w%d.example/a-\n b>\n"
+                    % (i, i, b"p" * (i % 50), i) for i in range(300))
+
+    def lines_of(block, tail):
+        monkeypatch.setattr(context, "BLOCK", block)
+        monkeypatch.setattr(context, "TAIL", tail)
+        got: list[str] = []
+        args = type("A", (), dict(schemes=None, exclude_schemes=None, host=None, strict=False,
+                                  valid_only=False, refang=False, quoted=False,
+                                  log_escapes=False))()
+        show = context.Context(1, 0, line_template(["url", "line"], null=False, color=False),
+                               got.append)
+        n = show.input(io.BytesIO(text), "t", context.scanner(args))
+        return n, "".join(got)
+
+    whole = lines_of(1 << 30, 1 << 10)
+    assert whole[0] == 600
+    assert lines_of(4096, 1024) == whole

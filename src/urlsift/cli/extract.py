@@ -9,10 +9,11 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 
 from operator import itemgetter
 
-from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines
+from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines, open_input
 from ..model.equivalence import normalized
 from ..model.parts import cached_by_url
 from ..text.files import F_LINE, F_OFFSET, F_URL, position_lines, url_lines
+from .context import Context, context_of, scanner
 from .common import batches, error, read_errors, reason, write_or_fail
 from .grepstyle import POSITION_FIELDS, core_layout, line_template, summary_line, use_color
 from .output import TextWriter, Writer, checks_getter, json_string, parts_getter, plain_value
@@ -71,6 +72,12 @@ def _refuse(args: argparse.Namespace) -> str:
         return f"{summary} writes text, not {args.format}"
     if summary and (args.unique or args.parts or args.details or args.with_position):
         return f"{summary} counts or names files: leave out --unique, --parts, --details, positions"
+    if context_of(args) is not None:
+        if summary:
+            return f"{summary} and -A/-B/-C: give one"
+        if args.format != "text" or args.unique or args.parts or args.details:
+            return ("-A/-B/-C write lines of text around each URL: leave out --format, "
+                    "--unique, --parts, --details")
     return ""
 
 
@@ -149,8 +156,21 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
     # the same over the URL lines the core makes (text, URLs only): by their octets
     sift = _LineSifter(args) if args.format == "text" and columns in (["url"], ["url", "count"]) \
         else None
+    context = _context(args, columns, writer)
     with Progress(args, plan, relay) as progress:
         for inp in plan:
+            if context is not None and inp.kind == "text":      # -A/-B/-C
+                try:
+                    with contextlib.ExitStack() as opened:
+                        stream = inp.stream or opened.enter_context(open_input(inp.name))
+                        found = context.input(stream, plain_value(inp.name),
+                                              scanner(args)) > 0 or found
+                except read_errors() as exc:
+                    if isinstance(exc, BrokenPipeError):
+                        raise
+                    error(f"cannot read '{inp.name}': {reason(exc)}")
+                    status = 2
+                continue
             lines = _plain_lines(inp, args, columns, progress.update, report)
             records = () if lines is not None else iter_records(
                 inp, args, [c for c in columns if c != "count"], progress.update, parts, report,
@@ -198,6 +218,17 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
             found = found or bool(url_counts)
         write_or_fail(writer.write, _unique_records(url_counts, url_records, columns), args.output)
     return found, status == 2 or bool(skipped)
+
+
+def _context(args: argparse.Namespace, columns: list[str], writer: Writer) -> Optional[Context]:
+    """``-A/-B/-C`` over the text inputs (a mail input is written as without them: a
+    URL of a decoded part stands on no line), or None."""
+    wanted = context_of(args)
+    if wanted is None:
+        return None
+    fields = [c for c in columns if c in ("url", *POSITION_FIELDS)]
+    return Context(*wanted, line_template(fields, null=args.null, color=use_color(args)),
+                   lambda text: write_or_fail(writer.out.write, text, args.output))
 
 
 def _identity(where: Sequence[str]) -> Callable[[Any], Any]:
