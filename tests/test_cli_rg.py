@@ -346,3 +346,30 @@ def test_context_blocks_find_each_url_once_whole(monkeypatch):
     whole = lines_of(1 << 30, 1 << 10)
     assert whole[0] == 600
     assert lines_of(4096, 1024) == whole
+
+
+# ---- which core runs --------------------------------------------------------------
+
+def test_version_says_which_core_runs(run, core_kind):
+    version = run("--version").stdout.decode()
+    assert version.startswith("urlsift ")
+    assert version.endswith("(pure-Python core)\n" if core_kind == "python"
+                            else "(compiled core)\n")
+
+
+def test_the_pure_core_says_so_on_a_large_input(run, tmp_path, core_kind):
+    # a sparse file of 40 MiB: a URL, then zeros that -l never reads
+    big = tmp_path / "big.log"
+    with open(big, "wb") as f:
+        f.write(b"http://a.example/\n")
+        f.truncate(40 << 20)
+    small = tmp_path / "small.log"
+    small.write_bytes(b"http://a.example/\n")
+    proc = run("extract", "-l", big)
+    assert proc.returncode == 0 and out(proc) == [str(big)]
+    err = proc.stderr.decode()
+    if core_kind == "python":
+        assert err.count("\n") == 1 and "pure-Python core" in err and "40 MiB" in err
+    else:
+        assert err == ""
+    assert run("extract", "-l", small).stderr == b""

@@ -11,11 +11,17 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 from ..inputs import (Input, WalkOptions, input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
                       iter_numbered_mail_urls,
                       sniff_input, walk_tree)
+from .. import _select
 from .common import error, read_errors, reason
 from .filters import narrowed_schemes, url_filter
 from .output import DETAIL_COLUMNS, PART_COLUMNS, plain_value
 
-__all__ = ["Input", "columns_for", "iter_records", "plan_inputs", "scan_options"]
+__all__ = ["Input", "LARGE_INPUT", "columns_for", "iter_records", "plan_inputs", "scan_options",
+           "walk_options"]
+
+#: Inputs larger than this together (on disk) make the pure-Python core say it runs:
+#: it takes seconds there (about 50x the compiled core's time, setup.py).
+LARGE_INPUT = 32 << 20
 
 
 def scan_options(args: argparse.Namespace) -> tuple[Optional[tuple], Optional[str]]:
@@ -50,7 +56,24 @@ def plan_inputs(args: argparse.Namespace, stack: contextlib.ExitStack,
         inp = _plan_one(name, args, stack, report, progress)
         if inp is not None:
             plan.append(inp)
+    _tell_pure_core(plan)
     return plan, 2 if failed else 0
+
+
+def _tell_pure_core(plan: list[Input]) -> None:
+    """One line on stderr when the pure-Python core is to read a large input (an install
+    without a compiled core says so where a user sees it, not only in pip's log)."""
+    if _select.cores.kind != "python":
+        return
+    size = 0
+    for inp in plan:
+        with contextlib.suppress(OSError):
+            if inp.stream is None and os.path.isfile(inp.name):
+                size += os.path.getsize(inp.name)
+    if size > LARGE_INPUT:
+        error(f"warning: the pure-Python core runs (no compiled core in this install), about "
+              f"50x slower on these {size >> 20} MiB; install a wheel, or a C compiler "
+              f"before installing, for the compiled one ('urlsift --version' says which runs)")
 
 
 def walk_options(args: argparse.Namespace) -> WalkOptions:
