@@ -90,6 +90,7 @@ class Context:
             del text[at + 1], text[at - 1]
         self.text_line = text
         self.printed = False
+        self.scanner = scanner
 
     def input(self, stream: IO[bytes], name: str, scan: Scan) -> int:
         """Write the URLs of ``stream`` (named ``name``) with their context; how many."""

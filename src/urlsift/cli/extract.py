@@ -13,7 +13,6 @@ from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines, open_input
 from ..model.equivalence import normalized
 from ..model.parts import cached_by_url
 from ..text.files import F_LINE, F_OFFSET, F_URL, position_lines, url_lines
-from .context import Context, context_of, scanner
 from .common import batches, error, read_errors, reason, write_or_fail
 from .grepstyle import POSITION_FIELDS, core_layout, line_template, summary_line, use_color
 from .output import TextWriter, Writer, checks_getter, json_string, parts_getter, plain_value
@@ -72,7 +71,7 @@ def _refuse(args: argparse.Namespace) -> str:
         return f"{summary} writes text, not {args.format}"
     if summary and (args.unique or args.parts or args.details or args.with_position):
         return f"{summary} counts or names files: leave out --unique, --parts, --details, positions"
-    if context_of(args) is not None:
+    if any(getattr(args, n) is not None for n in ("context", "after_context", "before_context")):
         if summary:
             return f"{summary} and -A/-B/-C: give one"
         if args.format != "text" or args.unique or args.parts or args.details:
@@ -164,7 +163,7 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
                     with contextlib.ExitStack() as opened:
                         stream = inp.stream or opened.enter_context(open_input(inp.name))
                         found = context.input(stream, plain_value(inp.name),
-                                              scanner(args)) > 0 or found
+                                              context.scanner(args)) > 0 or found
                 except read_errors() as exc:
                     if isinstance(exc, BrokenPipeError):
                         raise
@@ -220,9 +219,11 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
     return found, status == 2 or bool(skipped)
 
 
-def _context(args: argparse.Namespace, columns: list[str], writer: Writer) -> Optional[Context]:
-    """``-A/-B/-C`` over the text inputs (a mail input is written as without them: a
-    URL of a decoded part stands on no line), or None."""
+def _context(args: argparse.Namespace, columns: list[str], writer: Writer) -> Any:
+    """``-A/-B/-C`` over the text inputs (a :class:`~urlsift.cli.context.Context`; a mail
+    input is written as without them: a URL of a decoded part stands on no line), or
+    None (the module is loaded only then)."""
+    from .context import Context, context_of
     wanted = context_of(args)
     if wanted is None:
         return None

@@ -170,14 +170,15 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     mail_cols = "message_id" in columns
     file_offset = "file_offset" in columns
     if kind in ("mbox", "maildir"):
-        mail = (iter_numbered_mail_urls if with_line else iter_mail_urls)(
-            name, schemes=schemes, valid=valid, refang=args.refang, on_error=on_error,
-            stream=inp.stream, jobs=args.jobs)
-        for item in mail:
-            m, line = item if with_line else (item, None)
-            if fast:
-                yield m.url
-                continue
+        options = dict(schemes=schemes, valid=valid, refang=args.refang, on_error=on_error,
+                       stream=inp.stream, jobs=args.jobs)
+        if fast:
+            yield from (m.url for m in iter_mail_urls(name, **options))
+            return
+        mail: Iterable[tuple[Any, Optional[int]]] = (
+            iter_numbered_mail_urls(name, **options) if with_line
+            else ((m, None) for m in iter_mail_urls(name, **options)))
+        for m, line in mail:
             rec: dict = {"url": m.url}
             if with_file:
                 rec["file"] = plain_value(m.source)

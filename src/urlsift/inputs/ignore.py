@@ -22,7 +22,6 @@ A directory left out is not entered, so nothing below it can be taken back in (a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 __all__ = ["Rules", "glob_rules"]
@@ -65,12 +64,12 @@ def _translate(pattern: str) -> str:
     return "".join(out)
 
 
-@dataclass
 class Rules:
     """Compiled ignore rules, each ``(regex, taken_back, directories_only)``, over paths
     relative to the top of the walk; the last that matches decides."""
 
-    rules: list[tuple[re.Pattern[str], bool, bool]] = field(default_factory=list)
+    def __init__(self, rules: Optional[list[tuple[re.Pattern[str], bool, bool]]] = None) -> None:
+        self.rules = rules or []
 
     @classmethod
     def parse(cls, text: str, base: str) -> "Rules":

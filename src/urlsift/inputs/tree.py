@@ -37,8 +37,7 @@ from __future__ import annotations
 
 import os
 import stat
-from dataclasses import dataclass
-from typing import Callable, Iterator, Optional
+from typing import Callable, Iterator, NamedTuple, Optional
 
 from .ignore import Rules, glob_rules
 from .opening import compression_of, input_kind
@@ -51,8 +50,7 @@ BINARY_PROBE = 8192
 IGNORE_FILES = (".gitignore", ".ignore")
 
 
-@dataclass(frozen=True)
-class WalkOptions:
+class WalkOptions(NamedTuple):
     """What a walk reads besides the ordinary files (rg's defaults)."""
 
     hidden: bool = False          #: names starting with "." too (``--hidden``)

@@ -69,7 +69,7 @@ def spool_match_lists(stream: IO[bytes], name: str, *, schemes: Optional[Iterabl
                       valid: Optional[str] = None,
                       on_error: Optional[Callable[[str], None]] = None,
                       jobs: int = 1, offset: int = 0,
-                      line_numbers: bool = False) -> Iterator[list[MailMatch]]:
+                      line_numbers: bool = False) -> Iterator[list[Any]]:
     """:func:`spool_urls` in lists, a piece of the spool (about a MiB) each: what the
     command writes without a Python step per URL. ``line_numbers``: lists of
     ``(match, line)`` instead (:func:`numbered`; the line unknown, None, after a
