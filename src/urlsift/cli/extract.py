@@ -71,7 +71,7 @@ def _refuse(args: argparse.Namespace) -> str:
         return f"{summary} writes text, not {args.format}"
     if summary and (args.unique or args.parts or args.details or args.with_position):
         return f"{summary} counts or names files: leave out --unique, --parts, --details, positions"
-    if any(getattr(args, n) is not None for n in ("context", "after_context", "before_context")):
+    if _wants_context(args):
         if summary:
             return f"{summary} and -A/-B/-C: give one"
         if args.format != "text" or args.unique or args.parts or args.details:
@@ -219,14 +219,19 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
     return found, status == 2 or bool(skipped)
 
 
+def _wants_context(args: argparse.Namespace) -> bool:
+    return any(getattr(args, n, None) is not None
+               for n in ("context", "after_context", "before_context"))
+
+
 def _context(args: argparse.Namespace, columns: list[str], writer: Writer) -> Any:
     """``-A/-B/-C`` over the text inputs (a :class:`~urlsift.cli.context.Context`; a mail
     input is written as without them: a URL of a decoded part stands on no line), or
     None (the module is loaded only then)."""
-    from .context import Context, context_of
-    wanted = context_of(args)
-    if wanted is None:
+    if not _wants_context(args):
         return None
+    from .context import Context, context_of
+    wanted = context_of(args) or (0, 0)
     fields = [c for c in columns if c in ("url", *POSITION_FIELDS)]
     return Context(*wanted, line_template(fields, null=args.null, color=use_color(args)),
                    lambda text: write_or_fail(writer.out.write, text, args.output))
