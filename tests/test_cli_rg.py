@@ -292,7 +292,7 @@ CTX = (b"alpha\n"                                       # 1
                "omega"]),
     (["-n", "-C3"], ["1-alpha", "2:http://a.example/", "3-beta", "4-gamma", "5-delta",
                      "6:http://b.example/", "6:http://c.example/", "7-omega"]),   # no gap: no --
-    # line 2 starts at octet 6 (after "alpha\\n"), 3 at 33, 4 at 38, 5 at 44, 6 at 50
+    # line 2 starts at octet 6 (after "alpha" and its line end), 3 at 33, 4 at 38, 5 at 44, 6 at 50
     (["-n", "-b", "-B1"], ["1-0-alpha", "2:10:http://a.example/", "--", "5-44-delta",
                            "6:50:http://b.example/", "6:72:http://c.example/"]),
     (["-n", "-A", "0"], ["2:http://a.example/", "6:http://b.example/", "6:http://c.example/"]),

@@ -83,8 +83,8 @@ def _refuse(args: argparse.Namespace) -> str:
 def _summaries(args: argparse.Namespace, plan: list[Input], writer: Writer,
                color: bool) -> tuple[bool, bool]:
     """``-c``: each input's number of URLs (``FILE:N``; ``N`` alone for one FILE named,
-    as grep, unless ``-H``: :func:`_settle`); ``-l``: the names of inputs with a URL, each read only up to
-    its first URL. (a URL was found, an input failed)"""
+    as grep, unless ``-H``: :func:`_settle`); ``-l``: the names of inputs with a URL,
+    each read only up to its first URL. (a URL was found, an input failed)"""
     found = failed = False
     named = args.with_filename or args.files_with_matches
 
