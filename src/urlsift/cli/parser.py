@@ -145,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     scan = _Parser(add_help=False)
     scan.add_argument("files", nargs="*", metavar="FILE",
                       help="text, log or mail files; .gz .bz2 .xz .zst read as they are; "
-                           "'-' or none: standard input")
+                           "'-' or none: standard input (-r and none: the current directory)")
     scan.add_argument("-r", "--recursive", action="store_true",
                       help="read the files of directory trees (none given: the current "
                            "directory), as grep -r and rg: sorted, no symbolic link followed, "
