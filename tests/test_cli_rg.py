@@ -137,6 +137,9 @@ def test_glob_keeps_and_leaves_out(run, tree):
         "http://keep.example/", "http://b.example/"]
     assert out(run("extract", "-r", "-h", "-g", "!sub", tree)) == [
         "http://a.example/", "http://keep.example/"]
+    # a glob decides before .gitignore (rg): x.tmp, ignored by "*.tmp", is read
+    assert out(run("extract", "-r", "-h", "-g", "*.tmp", tree)) == [
+        "http://keep.example/", "http://tmp.example/"]
 
 
 # ---- --unique=MODE: one spelling ----------------------------------------------------

@@ -13,7 +13,7 @@ and ``rg``).
   name starting with ``.``) are skipped unless :attr:`WalkOptions.hidden`; what the
   ``.gitignore`` and ``.ignore`` files of the tree list is skipped unless
   :attr:`WalkOptions.ignore` is off (:mod:`.ignore`); ``globs`` (``-g``) keep or leave
-  out files by path.
+  out files by path, and decide before the ignore files (as ``rg -g``).
 * A binary file — a NUL in its first 8 KiB — is skipped, as ``rg`` does, unless it is
   compressed (gzip, bzip2, xz, zstd: read decompressed, as any input) or
   :attr:`WalkOptions.binary` (``-a``) is set.
@@ -106,7 +106,8 @@ def walk_tree(top: str, on_error: Callable[[str], None],
             if entry.name.startswith(".") and not opts.hidden:
                 continue
             is_dir = entry.is_dir(follow_symlinks=False)
-            if rules.verdict(rel, is_dir) or globs.verdict(rel, is_dir):
+            chosen = globs.verdict(rel, is_dir)     # -g decides before .gitignore (rg)
+            if chosen or (chosen is None and rules.verdict(rel, is_dir)):
                 continue
             if is_dir:
                 if input_kind(entry.path) == "maildir":
@@ -116,7 +117,7 @@ def walk_tree(top: str, on_error: Callable[[str], None],
                              else rules)
                     stack.append((iter(_listing(entry.path, seen, on_error)), rel + "/", inner))
                 continue
-            if keeping and globs.verdict(rel, False) is None:
+            if keeping and chosen is None:
                 continue                  # -g GLOB given, and no glob keeps this file
             if stat.S_ISREG(entry.stat(follow_symlinks=False).st_mode) and (
                     opts.binary or not is_binary(entry.path)):
