@@ -132,7 +132,10 @@ def test_recursive_without_a_path_reads_the_current_directory(run, tree):
 
 
 def test_glob_keeps_and_leaves_out(run, tree):
-    assert out(run("extract", "-r", "-h", "-g", "*.log", tree)) == ["http://a.example/"]
+    # a glob that keeps decides before .gitignore (rg's overrides): sub/deep.log, listed
+    # in sub/.gitignore, is read; build/, which no glob matches, stays left out
+    assert out(run("extract", "-r", "-h", "-g", "*.log", tree)) == ["http://a.example/",
+                                                                   "http://deep.example/"]
     assert out(run("extract", "-r", "-h", "-g", "!*.log", tree)) == [
         "http://keep.example/", "http://b.example/"]
     assert out(run("extract", "-r", "-h", "-g", "!sub", tree)) == [
