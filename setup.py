@@ -21,6 +21,7 @@ from pathlib import Path
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 from setuptools.errors import CCompilerError, ExecError, PlatformError
 
 HERE = Path(__file__).parent
@@ -72,6 +73,20 @@ class OptionalBuildExt(build_ext):
         _warn(why)
 
 
+class FreshBuildPy(build_py):
+    """``build_py`` that leaves no compiled module in the build folder: a ``build/`` kept
+    from an earlier build (or a module built in place, ``build_ext --inplace``) would
+    otherwise go into a pure-Python install, stale, beside the sources it was not built
+    from. ``build_ext`` runs after this and puts there what it builds now."""
+
+    def run(self):
+        super().run()
+        package = Path(self.build_lib) / "urlsift"
+        for path in package.glob("*_c.*"):
+            if path.suffix in (".so", ".pyd"):
+                path.unlink()
+
+
 def _extensions():
     if SKIP:
         sys.stderr.write("urlsift: URLSIFT_NO_EXTENSIONS is set: the pure-Python core only\n")
@@ -98,4 +113,4 @@ def _extensions():
         return []
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt, "build_py": FreshBuildPy})

@@ -53,7 +53,8 @@ def core(core_kind):
 @pytest.fixture
 def run(core_kind):
     """``python -m urlsift ARGS`` in a child process on the core of the test (the
-    checkout's ``src`` first on its path), ``stdin`` bytes on its input."""
+    checkout's ``src`` first on its path), ``stdin`` bytes on its input, in the checkout
+    or in ``cwd``."""
     root = Path(__file__).resolve().parent.parent
     env = dict(os.environ)
     env["PYTHONPATH"] = str(root / "src") + os.pathsep + env.get("PYTHONPATH", "")
@@ -61,7 +62,8 @@ def run(core_kind):
     if core_kind == "python":
         env["URLSIFT_PURE"] = "1"
 
-    def go(*args, stdin: bytes = b""):
+    def go(*args, stdin: bytes = b"", cwd=None):
         return subprocess.run([sys.executable, "-m", "urlsift", *map(str, args)],
-                              input=stdin, capture_output=True, env=env, cwd=root, timeout=120)
+                              input=stdin, capture_output=True, env=env, cwd=cwd or root,
+                              timeout=120)
     return go

@@ -114,7 +114,7 @@ def test_every_extract_subcommand_on_a_file_and_stdin(tmp_path, capsys, run):
         assert cli.main(["extract", "-n", "-b", *opts, str(path)]) == 0, opts
         assert capsys.readouterr().out == "1:3:http://a.example/\n2:21:http://b.example/x\n", opts
     assert cli.main(["extract", "-n", "-b", "-f", "jsonl", "--details", str(path)]) == 0
-    assert [(r["url"], r["line"], r["offset"], r["valid"]) for r in
+    assert [(r["url"], r["line"], r["offset"], r["valid_strict"]) for r in
             map(json.loads, capsys.readouterr().out.splitlines())] == [
         ("http://a.example/", 1, 3, True), ("http://b.example/x", 2, 21, True)]
     assert cli.main(["stats", "--json", str(path)]) == 0

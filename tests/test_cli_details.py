@@ -22,16 +22,16 @@ TEXT = (b"see <URL:http://a.exa-\n   mple/> then http://b.example/~x and\n"
         b"http://c.example:99999/ or http://d.example/x. and http://e.example/a\xe2\x80\xbeb\n")
 
 EXPECTED = [
-    {"url": "http://a.exa-mple/", "valid": True, "problems": [], "wrapped": True,
+    {"url": "http://a.exa-mple/", "valid_strict": True, "problems": [], "wrapped": True,
      "hyphen_break": True, "edits": ["wrapper-removed", "whitespace-removed"]},
-    {"url": "http://b.example/~x", "valid": False, "problems": ["unsafe-char"],
+    {"url": "http://b.example/~x", "valid_strict": False, "problems": ["unsafe-char"],
      "wrapped": False, "hyphen_break": False, "edits": []},
-    {"url": "http://c.example:99999/", "valid": False, "problems": ["bad-port"],
+    {"url": "http://c.example:99999/", "valid_strict": False, "problems": ["bad-port"],
      "wrapped": False, "hyphen_break": False, "edits": []},
-    {"url": "http://d.example/x", "valid": True, "problems": [], "wrapped": False,
+    {"url": "http://d.example/x", "valid_strict": True, "problems": [], "wrapped": False,
      "hyphen_break": False, "edits": ["punctuation-trimmed"]},
     # U+203E glued to the URL: cut there, and said so (issue 12)
-    {"url": "http://e.example/a", "valid": True, "problems": [], "wrapped": False,
+    {"url": "http://e.example/a", "valid_strict": True, "problems": [], "wrapped": False,
      "hyphen_break": False, "edits": ["cut-at-non-ascii"]},
 ]
 
@@ -56,13 +56,13 @@ def test_jsonl_details(tmp_path, text_file):
 
 def test_jsonl_details_with_position_keeps_the_column_order(tmp_path, text_file):
     line = _out(tmp_path, "-f", "jsonl", "--with-position", text_file).splitlines()[0]
-    assert list(json.loads(line)) == ["url", "file", "line", "offset", "valid", "problems",
+    assert list(json.loads(line)) == ["url", "file", "line", "offset", "valid_strict", "problems",
                                       "wrapped", "hyphen_break", "edits"]
 
 
 def test_csv_details(tmp_path, text_file):
     rows = list(csv.reader(io.StringIO(_out(tmp_path, "-f", "csv", text_file).decode())))
-    assert rows[0] == ["url", "valid", "problems", "wrapped", "hyphen_break", "edits"]
+    assert rows[0] == ["url", "valid_strict", "problems", "wrapped", "hyphen_break", "edits"]
     assert rows[1] == ["http://a.exa-mple/", "true", "", "true", "true",
                        "wrapper-removed whitespace-removed"]
     assert rows[2] == ["http://b.example/~x", "false", "unsafe-char", "false", "false", ""]
@@ -70,7 +70,7 @@ def test_csv_details(tmp_path, text_file):
 
 def test_text_details_after_a_tab(tmp_path, text_file):
     first = _out(tmp_path, text_file).decode().splitlines()[1]
-    assert first.split("\t") == ["http://b.example/~x", "valid=false", "problems=unsafe-char",
+    assert first.split("\t") == ["http://b.example/~x", "valid_strict=false", "problems=unsafe-char",
                                  "wrapped=false", "hyphen_break=false", "edits="]
 
 
@@ -79,7 +79,7 @@ def test_parquet_details_are_typed(tmp_path, text_file):
     out = tmp_path / "o.parquet"
     assert main(["extract", "--details", "-f", "parquet", "-o", str(out), text_file]) == 0
     table = pq.read_table(out)
-    assert str(table.schema.field("valid").type) == "bool"
+    assert str(table.schema.field("valid_strict").type) == "bool"
     pa = pytest.importorskip("pyarrow")
     assert pa.types.is_list(table.schema.field("edits").type)
     assert table.schema.field("edits").type.value_type == pa.string()
@@ -90,7 +90,7 @@ def test_unique_details_are_the_first_occurrence(tmp_path):
     path = tmp_path / "u.txt"
     path.write_bytes(b"http://a.example/x. http://a.example/x\n")
     got = [json.loads(x) for x in _out(tmp_path, "-f", "jsonl", "-u", str(path)).splitlines()]
-    assert got == [{"url": "http://a.example/x", "count": 2, "valid": True, "problems": [],
+    assert got == [{"url": "http://a.example/x", "count": 2, "valid_strict": True, "problems": [],
                     "wrapped": False, "hyphen_break": False, "edits": ["punctuation-trimmed"]}]
 
 
@@ -99,7 +99,7 @@ def test_mail_details(tmp_path):
     spool.write_bytes(b"From a@b Mon Jan  1 00:00:00 2026\nMessage-ID: <m1@x>\n\n"
                       b"look: <URL:http://m.example/a\n b> and http://m.example/~y.\n")
     got = [json.loads(x) for x in _out(tmp_path, "-f", "jsonl", str(spool)).splitlines()]
-    assert [(r["url"], r["valid"], r["problems"], r["wrapped"], r["edits"]) for r in got] == [
+    assert [(r["url"], r["valid_strict"], r["problems"], r["wrapped"], r["edits"]) for r in got] == [
         ("http://m.example/ab", True, [], True, ["wrapper-removed", "whitespace-removed"]),
         ("http://m.example/~y", False, ["unsafe-char"], False, ["punctuation-trimmed"]),
     ]
@@ -108,4 +108,4 @@ def test_mail_details(tmp_path):
 @given(st.text(alphabet="htpfgo:/.~%@?;=&#-_aAbZ09 ", max_size=40))
 def test_valid_exactly_when_no_problem(text):
     got = checks_getter()("http://" + text)
-    assert got["valid"] == (got["problems"] == [])
+    assert got["valid_strict"] == (got["problems"] == [])

@@ -73,14 +73,15 @@ def test_null_after_the_file_name(tmp_path, log):
     assert run(tmp_path, "-H", "-n", "-0", log).splitlines()[0] == f"{log}\x001:{URLS[0]}"
 
 
-def test_mail_line_numbers_are_empty_and_offsets_are_the_messages(tmp_path):
+def test_mail_line_numbers_are_the_spools_and_offsets_are_the_messages(tmp_path):
     spool = tmp_path / "s.mbox"
     spool.write_bytes(b"From a@b Mon Jan  1 00:00:00 2026\n\nhttp://one.example/\n"
                       b"From a@b Mon Jan  1 00:00:00 2026\n\nhttp://two.example/\n")
-    # -n: no line (a URL of a decoded part has none); -b: its message's From line, the
-    # second at 34 (the first From line) + 1 (the blank line) + 20 (the URL's line) = 55
+    # -n: the line of the spool where the URL stands as written (lines 3 and 6: a From
+    # line, a blank line, the URL); -b: its message's From line, the second at 34 (the
+    # first From line) + 1 (the blank line) + 20 (the URL's line) = 55
     assert run(tmp_path, "-n", "-b", str(spool)) == (
-        ":0:http://one.example/\n:55:http://two.example/\n")
+        "3:0:http://one.example/\n6:55:http://two.example/\n")
 
 
 # ---- -c, -l ------------------------------------------------------------------------

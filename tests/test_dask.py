@@ -235,7 +235,13 @@ def test_mail_matches_extract_file(client, tmp_path):
                                 "text", "deceptive", "file_offset"]
     assert df.npartitions > 5
     pdf = df.compute()
-    assert pdf["line"].isna().all()
+    # the line of the spool where each URL stands, as the command's -n (issue 24): the
+    # ranges of an mbox count the lines of those before them
+    from urlsift.inputs import iter_numbered_mail_urls
+    for path in paths:
+        got = [(u, _int(n)) for u, f, n in zip(pdf["url"], pdf["file"], pdf["line"])
+               if f == path or (path.endswith("Maildir") and "Maildir" in f)]
+        assert got == [(m.url, n) for m, n in iter_numbered_mail_urls(path)], path
     md_rows = [r for r in _mail_rows(pdf) if "Maildir" in r[1]]
     for path in paths[:2]:
         assert [r for r in _mail_rows(pdf) if r[1] == path] == _expected_mail(path)

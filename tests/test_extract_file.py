@@ -317,7 +317,7 @@ def test_the_command_reports_an_unreadable_file_in_one_line(tmp_path, monkeypatc
     secret, ok = write(tmp_path, b"http://a.example/"), tmp_path / "ok.log"
     ok.write_bytes(b"see http://b.example/\n")
     monkeypatch.setattr("builtins.open", _deny(secret))
-    status = cli.main(["extract", str(secret), str(ok)])
+    status = cli.main(["extract", "-h", str(secret), str(ok)])
     out, err = capsys.readouterr()
     assert status == 2
     assert out == "http://b.example/\n"               # the other file is still read

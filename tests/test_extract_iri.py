@@ -143,7 +143,7 @@ def test_the_command_writes_utf8_and_valid_json(tmp_path):
     assert _cli(tmp_path, "-n")[1] == "1:http://例え.jp/パス\n1:http://a.example/x\n".encode()
     status, data = _cli(tmp_path, "-f", "jsonl", "--details")
     recs = [json.loads(line) for line in data.decode("utf-8").splitlines()]
-    assert [(r["url"], r["valid"], r["edits"]) for r in recs] == [
+    assert [(r["url"], r["valid_strict"], r["edits"]) for r in recs] == [
         ("http://例え.jp/パス", False, [NA]), ("http://a.example/x", True, [CUT])]
     status, data = _cli(tmp_path, "-f", "jsonl", "--with-position")
     assert [json.loads(x)["url"] for x in data.splitlines()] == ["http://例え.jp/パス",

@@ -232,16 +232,16 @@ def test_command_jsonl_csv_and_details(tmp_path, latin1_file):
     assert rows == [["url"], [URLS[0]], [URLS[1]]]
     got = [json.loads(x) for x in
            _run(tmp_path, "-f", "jsonl", "--details", latin1_file).splitlines()]
-    assert [(d["url"], d["valid"], d["problems"], d["edits"]) for d in got] == [
+    assert [(d["url"], d["valid_strict"], d["problems"], d["edits"]) for d in got] == [
         (URLS[0], False, ["bad-host"], [ENC]),
         (URLS[1], True, [], ["punctuation-trimmed", ENC])]
     assert _run(tmp_path, "--details", latin1_file).decode().splitlines() == [
-        f"{URLS[0]}\tvalid=false\tproblems=bad-host\twrapped=false\thyphen_break=false"
+        f"{URLS[0]}\tvalid_strict=false\tproblems=bad-host\twrapped=false\thyphen_break=false"
         f"\tedits={ENC}",
-        f"{URLS[1]}\tvalid=true\tproblems=\twrapped=false\thyphen_break=false"
+        f"{URLS[1]}\tvalid_strict=true\tproblems=\twrapped=false\thyphen_break=false"
         f"\tedits=punctuation-trimmed {ENC}"]
     assert _run(tmp_path, "-f", "csv", "--details", latin1_file).decode().splitlines() == [
-        "url,valid,problems,wrapped,hyphen_break,edits",
+        "url,valid_strict,problems,wrapped,hyphen_break,edits",
         f"{URLS[0]},false,bad-host,false,false,{ENC}",
         f"{URLS[1]},true,,false,false,punctuation-trimmed {ENC}"]
 

@@ -226,9 +226,9 @@ def test_command_text_positions_and_jsonl(tmp_path, qp_file, jobs):
 
 def test_command_details_and_csv(tmp_path, qp_file):
     got = [json.loads(x) for x in _run(tmp_path, "-f", "jsonl", "--details", qp_file).splitlines()]
-    assert [(d["url"], d["valid"], d["edits"]) for d in got] == [
+    assert [(d["url"], d["valid_strict"], d["edits"]) for d in got] == [
         (WHOLE, True, [JOIN]), ("http://a.example/p", True, [SOFT])]
     assert _run(tmp_path, "-f", "csv", "--details", qp_file).decode().splitlines() == [
-        "url,valid,problems,wrapped,hyphen_break,edits",
+        "url,valid_strict,problems,wrapped,hyphen_break,edits",
         f"{WHOLE},true,,false,false,{JOIN}",
         f"http://a.example/p,true,,false,false,{SOFT}"]

@@ -232,7 +232,7 @@ def test_the_command_reports_a_truncated_gz_in_one_line_and_keeps_what_came_befo
         for m in urlsift.extract_file(path):
             api.append(m.url)
     other = _write(tmp_path, "ok.log", b"see http://z.example/\n")
-    proc = run("extract", path, other)
+    proc = run("extract", "-h", path, other)
     assert proc.returncode == 2
     assert proc.stderr.decode() == (
         f"urlsift: cannot read '{path}': gzip data cut short: the file ends at octet {cut} "

@@ -19,7 +19,9 @@ from urlsift.text.streams import iter_stream_matches
 
 LINE = (b'1.2.3.4 - - [x] "GET / HTTP/1.1" 200 9 "http://\\xd0\\xb4\\xd0\\xbe.example/a\\x20b" '
         b'"UA \\"q\\" http://ua.example/"\n')
-URL = "http://%D0%B4%D0%BE.example/a%20b"
+# the host's octets d0 b4 d0 be are the UTF-8 of "до": a host holds no %HH (RFC 1738
+# §3.1), so it is given in its Unicode form (IDN); the path keeps %20 (§2.2)
+URL = "http://до.example/a%20b"
 
 
 @pytest.mark.parametrize("as_str", [False, True])
@@ -29,8 +31,20 @@ def test_escapes_are_read_as_octets(as_str):
     assert [(m.url, m.start, m.end, m.edits) for m in got] == [
         (URL, 40, 78, ("log-escapes",)), ("http://ua.example/", 90, 108, ())]
     assert got[0].raw == LINE[40:78].decode("ascii")          # the text as it stands
-    # a host cannot be %-encoded (RFC 1738 §3.1): found, and reported invalid, not hidden
-    assert not urlsift.is_valid(got[0].url, strict=False)
+    # an IDN host is beyond RFC 1738 (§2.2: no octet above 7F): lenient mode takes
+    # it (code non-ascii), strict mode does not; its parts are those of the host
+    assert urlsift.is_valid(got[0].url, strict=False)
+    assert not urlsift.is_valid(got[0].url, strict=True)
+    assert urlsift.parse(got[0].url, strict=False).host == "до.example"
+
+
+@pytest.mark.parametrize("line, url", [
+    (b'"http://\\xff.example/"', "http://%FF.example/"),        # no UTF-8: as octets
+    (b'"http://\\x2f.example/"', "http://%2F.example/"),        # a "/" would move the host end
+    (b'"http://u@\\xc3\\xa9.example:8080/\\xc3\\xa9"', "http://u@é.example:8080/%C3%A9"),
+])
+def test_only_a_host_of_utf8_letters_is_decoded(line, url):
+    assert [m.url for m in urlsift.extract(line, log_escapes=True)] == [url]
 
 
 def test_without_the_option_nothing_changes():

@@ -101,6 +101,21 @@ def test_no_extensions_on_request(tmp_path):
     assert _core_of(target) == "python"
 
 
+def test_an_old_build_folder_ships_no_stale_compiled_module(tmp_path):
+    # a checkout built once (build/lib holds a compiled core), then installed pure
+    src = _sources(tmp_path / "src")
+    stale = src / "build" / "lib" / "urlsift"
+    stale.mkdir(parents=True)
+    built = sorted((ROOT / "src" / "urlsift").glob("_scan_c.*"))
+    for path in built or [ROOT / "setup.py"]:
+        shutil.copy2(path, stale / (path.name if built else
+                                    "_scan_c" + sysconfig.get_config_var("EXT_SUFFIX")))
+    status, log, target = _install(tmp_path, {"URLSIFT_NO_EXTENSIONS": "1"}, src=src)
+    assert status == 0, log[-3000:]
+    assert _compiled(target) == []
+    assert _core_of(target) == "python"
+
+
 def test_a_required_extension_fails_the_install(tmp_path):
     status, log, target = _install(tmp_path, {**NO_COMPILER, "URLSIFT_REQUIRE_EXTENSIONS": "1"})
     assert status != 0

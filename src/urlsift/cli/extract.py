@@ -3,12 +3,13 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 from collections import Counter
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 from operator import itemgetter
 
-from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines
+from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines, open_input
 from ..model.equivalence import normalized
 from ..model.parts import cached_by_url
 from ..text.files import F_LINE, F_OFFSET, F_URL, position_lines, url_lines
@@ -28,6 +29,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     if getattr(args, "dask", None):      # on a Dask cluster (imported only then)
         from .dask_run import run_dask
         return run_dask(args)
+    _settle(args)
     problem = _refuse(args)
     if problem:
         error(f"{problem} (try 'urlsift extract --help')")
@@ -51,6 +53,15 @@ def cmd_extract(args: argparse.Namespace) -> int:
     return 2 if status or failed else (0 if found else 1)
 
 
+def _settle(args: argparse.Namespace) -> None:
+    """The file name shown as grep and rg show it: with several FILEs or ``-r`` over a
+    directory (``-r`` alone: the current one), unless ``-h``; in JSON lines, CSV and
+    Parquet that is the ``file`` column."""
+    names = args.files or (["."] if args.recursive else [])
+    several = len(names) > 1 or (args.recursive and any(os.path.isdir(n) for n in names))
+    args.with_filename = (args.with_filename or several) and not args.no_filename
+
+
 def _refuse(args: argparse.Namespace) -> str:
     """What these options cannot do together ("" when they can)."""
     if args.count and args.files_with_matches:
@@ -60,16 +71,22 @@ def _refuse(args: argparse.Namespace) -> str:
         return f"{summary} writes text, not {args.format}"
     if summary and (args.unique or args.parts or args.details or args.with_position):
         return f"{summary} counts or names files: leave out --unique, --parts, --details, positions"
+    if _wants_context(args):
+        if summary:
+            return f"{summary} and -A/-B/-C: give one"
+        if args.format != "text" or args.unique or args.parts or args.details:
+            return ("-A/-B/-C write lines of text around each URL: leave out --format, "
+                    "--unique, --parts, --details")
     return ""
 
 
 def _summaries(args: argparse.Namespace, plan: list[Input], writer: Writer,
                color: bool) -> tuple[bool, bool]:
-    """``-c``: each input's number of URLs (``FILE:N``; ``N`` alone for one input, as
-    grep, unless ``-H``); ``-l``: the names of inputs with a URL, each read only up to
-    its first URL. (a URL was found, an input failed)"""
+    """``-c``: each input's number of URLs (``FILE:N``; ``N`` alone for one FILE named,
+    as grep, unless ``-H``: :func:`_settle`); ``-l``: the names of inputs with a URL,
+    each read only up to its first URL. (a URL was found, an input failed)"""
     found = failed = False
-    named = args.with_filename or len(plan) > 1 or args.files_with_matches
+    named = args.with_filename or args.files_with_matches
 
     def report(line: str) -> None:
         nonlocal failed
@@ -129,13 +146,30 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
     counting = args.unique in ("count", "normalized")
     key = _normalized_key() if args.unique == "normalized" else None
     url_counts: Optional[Counter[str]] = Counter() if counting else None
-    url_records: dict[str, dict[str, Any]] = {}
-    seen: set[str] = set()
+    # with -H/-n shown, a URL is counted per file (and line): the rows of one input are
+    # written when it ends, each with its own count (-b alone: the first one's offset)
+    where = [c for c in ("file", "line") if c in columns]
+    ident = _identity(where)
+    url_records: dict[Any, dict[str, Any]] = {}
+    seen: set = set()
     # the same over the URL lines the core makes (text, URLs only): by their octets
     sift = _LineSifter(args) if args.format == "text" and columns in (["url"], ["url", "count"]) \
         else None
+    context = _context(args, columns, writer)
     with Progress(args, plan, relay) as progress:
         for inp in plan:
+            if context is not None and inp.kind == "text":      # -A/-B/-C
+                try:
+                    with contextlib.ExitStack() as opened:
+                        stream = inp.stream or opened.enter_context(open_input(inp.name))
+                        found = context.input(stream, plain_value(inp.name),
+                                              context.scanner(args)) > 0 or found
+                except read_errors() as exc:
+                    if isinstance(exc, BrokenPipeError):
+                        raise
+                    error(f"cannot read '{inp.name}': {reason(exc)}")
+                    status = 2
+                continue
             lines = _plain_lines(inp, args, columns, progress.update, report)
             records = () if lines is not None else iter_records(
                 inp, args, [c for c in columns if c != "count"], progress.update, parts, report,
@@ -152,7 +186,7 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
                     if key is not None:
                         batch = _keyed(batch, key)
                     if args.unique == "plain":
-                        batch = _first_seen(batch, seen)
+                        batch = _first_seen(batch, seen, ident)
                         if batch:
                             write_or_fail(writer.write, batch, args.output)
                     elif url_counts is None:
@@ -161,9 +195,10 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
                         url_counts.update(batch)
                     else:
                         for rec in batch:
-                            first = url_records.get(rec["url"])
+                            k = ident(rec)
+                            first = url_records.get(k)
                             if first is None:
-                                url_records[rec["url"]] = rec
+                                url_records[k] = rec
                                 rec["count"] = 1
                             else:
                                 first["count"] += 1
@@ -172,12 +207,44 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
                     raise  # our output closed, not an input error
                 error(f"cannot read '{inp.name}': {reason(exc)}")
                 status = 2
+            if "file" in where and url_records:       # this input's own counts
+                write_or_fail(writer.write, _unique_records(Counter(), url_records, columns),
+                              args.output)
+                url_records = {}
     if url_counts is not None:
         if sift is not None:
             sift.counted_into(url_counts, key)
             found = found or bool(url_counts)
         write_or_fail(writer.write, _unique_records(url_counts, url_records, columns), args.output)
     return found, status == 2 or bool(skipped)
+
+
+def _wants_context(args: argparse.Namespace) -> bool:
+    return any(getattr(args, n, None) is not None
+               for n in ("context", "after_context", "before_context"))
+
+
+def _context(args: argparse.Namespace, columns: list[str], writer: Writer) -> Any:
+    """``-A/-B/-C`` over the text inputs (a :class:`~urlsift.cli.context.Context`; a mail
+    input is written as without them: a URL of a decoded part stands on no line), or
+    None (the module is loaded only then)."""
+    if not _wants_context(args):
+        return None
+    from .context import Context, context_of
+    wanted = context_of(args) or (0, 0)
+    fields = [c for c in columns if c in ("url", *POSITION_FIELDS)]
+    return Context(*wanted, line_template(fields, null=args.null, color=use_color(args)),
+                   lambda text: write_or_fail(writer.out.write, text, args.output))
+
+
+def _identity(where: Sequence[str]) -> Callable[[Any], Any]:
+    """What makes a URL found the same as another for ``--unique``: its URL, and the
+    file and line when shown (``where``: a URL is counted per file with ``-H``, per line
+    with ``-n``), as ``sort | uniq -c`` would count the lines shown."""
+    if not where:
+        return lambda item: item if isinstance(item, str) else item["url"]
+    fields = tuple(where)
+    return lambda rec: (rec["url"], *[rec.get(f) for f in fields])
 
 
 class _LineSifter:
@@ -292,18 +359,19 @@ def _keyed(batch: list, key: Callable[[str], str]) -> list:
     return batch
 
 
-def _first_seen(batch: list, seen: set[str]) -> list:
-    """The items of ``batch`` whose URL is not in ``seen`` yet, each once; ``seen`` grows."""
+def _first_seen(batch: list, seen: set, ident: Callable[[Any], Any]) -> list:
+    """The items of ``batch`` whose :func:`_identity` is not in ``seen`` yet, each once;
+    ``seen`` grows."""
     out = []
     for item in batch:
-        url = item if isinstance(item, str) else item["url"]
-        if url not in seen:
-            seen.add(url)
+        k = ident(item)
+        if k not in seen:
+            seen.add(k)
             out.append(item)
     return out
 
 
-def _unique_records(url_counts: Counter[str], url_records: dict[str, dict[str, Any]],
+def _unique_records(url_counts: Counter[str], url_records: dict[Any, dict[str, Any]],
                     columns: Sequence[str]) -> list:
     if not url_records:
         items = sorted(url_counts.items(), key=lambda kv: -kv[1])  # stable: first seen first

@@ -6,24 +6,39 @@
 the URL's scheme (the scanner finds every scheme). ``--host GLOB`` parses each distinct
 URL once, leniently, and matches its host with :func:`fnmatch.fnmatchcase`, both in
 lower case (host names are case-insensitive, RFC 1738 §3.1 and RFC 1034); a URL without
-a host (``mailto:``, ``news:``) or that does not parse matches no pattern.
+a host (``mailto:``, ``news:``) or that does not parse matches no pattern. An IPv6
+host is written in its brackets, as in the URL (``--host '[2001:db8::1]'``,
+``'[2001:db8::*]'``): those brackets are the host's, not a glob's character class.
 
 >>> import argparse
 >>> keep = url_filter(argparse.Namespace(schemes=None, exclude_schemes=("mailto",),
 ...                                      host=["*.Example.COM"]))
 >>> [keep(u) for u in ("http://www.example.com/", "http://example.org/", "mailto:a@example.com")]
 [True, False, False]
+>>> host_pattern("[2001:DB8::*]")
+'[[]2001:db8::*[]]'
 """
 from __future__ import annotations
 
 import argparse
+import re
 from fnmatch import fnmatchcase
 from typing import Callable, Optional
 
 from ..model.parsing import parse
 from ..model.parts import cached_by_url
 
-__all__ = ["narrowed_schemes", "url_filter"]
+__all__ = ["host_pattern", "narrowed_schemes", "url_filter"]
+
+#: An IPv6 literal as written in a URL, in a pattern: ``[`` hex digits, ``:`` (at least
+#: one), ``.``, ``*`` or ``?`` ``]`` (RFC 2732; a glob class never holds a ``:``).
+_IPV6 = re.compile(r"\[([0-9a-f.*?]*:[0-9a-f:.*?%]*)\]")
+
+
+def host_pattern(pattern: str) -> str:
+    """``--host``'s pattern as :func:`fnmatch.fnmatchcase` takes it: lower case, the
+    brackets of an IPv6 host matched as themselves."""
+    return _IPV6.sub(r"[[]\1[]]", pattern.lower())
 
 
 def narrowed_schemes(args: argparse.Namespace) -> Optional[tuple[str, ...]]:
@@ -40,7 +55,7 @@ def url_filter(args: argparse.Namespace) -> Optional[Callable[[str], bool]]:
     excluded = frozenset(getattr(args, "exclude_schemes", None) or ())
     if getattr(args, "schemes", None) is not None:
         excluded = frozenset()         # already left out by the scanner
-    patterns = [p.lower() for p in getattr(args, "host", None) or ()]
+    patterns = [host_pattern(p) for p in getattr(args, "host", None) or ()]
     if not excluded and not patterns:
         return None
     @cached_by_url

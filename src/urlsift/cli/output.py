@@ -17,7 +17,7 @@ __all__ = ["DETAIL_COLUMNS", "PART_COLUMNS", "checks_getter", "json_string", "ma
            "utf8_text"]
 
 _INT_COLUMNS = frozenset({"count", "line", "offset", "file_offset", "port"})
-_BOOL_COLUMNS = frozenset({"refanged", "valid", "wrapped", "hyphen_break", "deceptive"})
+_BOOL_COLUMNS = frozenset({"refanged", "valid_strict", "wrapped", "hyphen_break", "deceptive"})
 _LIST_COLUMNS = frozenset({"problems", "edits"})
 
 #: ``--details``: what a user filters on (docs/cli.md): strict validity and the problem

@@ -55,17 +55,77 @@ def _jobs(text: str) -> int:
     return n or (os.cpu_count() or 1)
 
 
+#: The modes of ``--unique=MODE`` (``-u``/``--unique`` alone: ``count``).
+UNIQUE_MODES = ("count", "plain", "normalized")
+
+
+def _unique_mode(arg: str) -> str:
+    """The MODE of ``--unique=MODE`` (or of an abbreviation, ``--uniq=plain``, as getopt
+    allows), or "" when ``arg`` is something else."""
+    name, eq, mode = arg.partition("=")
+    if not eq or len(name) < 4 or not "--unique".startswith(name):
+        return ""
+    if mode not in UNIQUE_MODES:
+        raise argparse.ArgumentTypeError(
+            f"argument -u/--unique: invalid choice: {mode!r} (choose from "
+            f"{', '.join(UNIQUE_MODES)})")
+    return mode
+
+
+def _is_unique_flag(arg: str) -> bool:
+    return arg == "-u" or (len(arg) >= 4 and "--unique".startswith(arg))
+
+
+def _count(least: int, what: str = "") -> Any:
+    """An argument type: a whole number of at least ``least``."""
+    def number(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        if n < least:
+            raise argparse.ArgumentTypeError(f"{text} is not {what or f'{least} or more'}")
+        return n
+    number.__name__ = "count"
+    return number
+
+
 class _Parser(argparse.ArgumentParser):
     """Usage errors in one line and a pointer to --help (argparse prints the whole usage
     block first: five lines a user must read past to find the one that matters)."""
 
     def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
-        """``--unique=MODE`` is spelled as one word: ``-u FILE`` must stay a file."""
+        """``--unique=MODE`` is one word: ``-u FILE`` and ``--unique FILE`` stay a file.
+        No hidden option stands beside ``--unique`` (so ``--uniq`` is no "ambiguous
+        option"); ``--unique plain`` with no file ``plain`` is refused, not read as a
+        file after the output began."""
         if args is None:
             args = sys.argv[1:]
-        args = [a for arg in args for a in (["--unique-mode", arg.split("=", 1)[1]]
-                                           if arg.startswith("--unique=") else [arg])]
-        return super().parse_known_args(args, namespace)
+        args = list(args)
+        mode = ""
+        rest: list[str] = []
+        for i, arg in enumerate(args):
+            if arg == "--":
+                rest += args[i:]
+                break
+            try:
+                got = _unique_mode(arg)
+            except argparse.ArgumentTypeError as exc:
+                self.error(str(exc))
+            if got:
+                mode = got
+                rest.append("--unique")
+                continue
+            nxt = args[i + 1] if i + 1 < len(args) else ""
+            if (_is_unique_flag(arg) and nxt in UNIQUE_MODES
+                    and not os.path.exists(nxt)):
+                self.error(f"--unique takes its mode after '=': --unique={nxt} "
+                           f"(no file '{nxt}' to read)")
+            rest.append(arg)
+        namespace, extra = super().parse_known_args(rest, namespace)
+        if mode and getattr(namespace, "unique", None):
+            namespace.unique = mode
+        return namespace, extra
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message} (try '{self.prog} --help')\n")
@@ -85,10 +145,21 @@ def build_parser() -> argparse.ArgumentParser:
     scan = _Parser(add_help=False)
     scan.add_argument("files", nargs="*", metavar="FILE",
                       help="text, log or mail files; .gz .bz2 .xz .zst read as they are; "
-                           "'-' or none: standard input")
+                           "'-' or none: standard input (-r and none: the current directory)")
     scan.add_argument("-r", "--recursive", action="store_true",
-                      help="read the files of directory trees, as grep -r: sorted, no symbolic "
-                           "link followed, binary files skipped")
+                      help="read the files of directory trees (none given: the current "
+                           "directory), as grep -r and rg: sorted, no symbolic link followed, "
+                           "binary and hidden files, .git/ and what .gitignore lists skipped")
+    scan.add_argument("--hidden", action="store_true",
+                      help="-r: read hidden files and directories too (.git/ still skipped)")
+    scan.add_argument("--no-ignore", action="store_true",
+                      help="-r: read what .gitignore (and .ignore) files list too")
+    scan.add_argument("-g", "--glob", action="append", metavar="GLOB",
+                      help="-r: only the files whose path or name matches GLOB; '!GLOB' "
+                           "leaves them out (repeatable; the last that matches decides, as rg)")
+    scan.add_argument("-a", "--text", action="store_true",
+                      help="-r: read binary files (a NUL in the first 8 KiB) as text too, "
+                           "instead of skipping them")
     scan.add_argument("--schemes", type=_schemes, metavar="LIST",
                       help="only these schemes, comma-separated (e.g. http,https,ftp)")
     scan.add_argument("--exclude-schemes", type=_schemes, metavar="LIST",
@@ -96,10 +167,13 @@ def build_parser() -> argparse.ArgumentParser:
     scan.add_argument("--host", action="append", metavar="GLOB",
                       help="only URLs whose host matches the shell pattern (e.g. '*.example.com'; "
                            "case-insensitive; repeatable)")
-    scan.add_argument("--valid-only", action="store_true",
-                      help="only URLs valid in lenient mode (the real-world syntax)")
-    scan.add_argument("--strict", action="store_true",
-                      help="only URLs valid under RFC 1738 exactly (implies --valid-only)")
+    scan.add_argument("--valid-lenient", "--valid-only", dest="valid_only", action="store_true",
+                      help="only URLs lenient mode accepts (the real-world syntax; they may "
+                           "still have problems: --details' valid_strict=false). --valid-only: "
+                           "its old name, deprecated")
+    scan.add_argument("--valid-strict", "--strict", dest="strict", action="store_true",
+                      help="only URLs valid under RFC 1738 exactly (valid_strict=true). "
+                           "--strict: its old name, deprecated")
     scan.add_argument("--mbox", action="store_true",
                       help="read the files as mbox mail spools (auto when a file starts "
                            "with 'From '; a Maildir directory is always read as mail)")
@@ -118,31 +192,43 @@ def build_parser() -> argparse.ArgumentParser:
                       help="no progress bar (there is none anyway when stderr is not a terminal)")
 
     ex = sub.add_parser("extract", parents=[scan], formatter_class=fmt, help="print the URLs found",
-                        description="Print the URLs found in the files.", epilog=EPILOG)
+                        description="Print the URLs found in the files.", epilog=EPILOG,
+                        add_help=False)      # -h is grep's --no-filename
+    ex.add_argument("--help", action="help", help="show this help message and exit")
     ex.add_argument("-f", "--format", choices=("text", "jsonl", "csv", "parquet"),
                     default="text", help="output format (parquet needs pyarrow)")
     ex.add_argument("-o", "--output", metavar="FILE", help="write here instead of stdout")
     ex.add_argument("-u", "--unique", action="store_const", const="count", default=None,
-                    help="each distinct URL once with its count, most frequent first; "
+                    help="each distinct URL once with its count, most frequent first (per "
+                         "file and line when -H/-n show them); the mode only after '=': "
                          "--unique=plain: once each, no count, in the order first found "
                          "(sort -u without the sort); --unique=normalized: with counts, URLs "
                          "equivalent under RFC 1738 counted as one")
-    ex.add_argument("--unique-mode", choices=("count", "plain", "normalized"), dest="unique",
-                    help=argparse.SUPPRESS)
     ex.add_argument("--with-position", action="store_true",
                     help="add file, line and byte offset (-H -n -b; mail: file, message offset, "
                          "Message-ID)")
     grep = ex.add_argument_group("as grep and rg")
     grep.add_argument("-H", "--with-filename", action="store_true",
-                      help="the file name before each URL")
+                      help="the file name before each URL (the default with several files "
+                           "or -r, as grep; in jsonl/csv/parquet a file column)")
+    grep.add_argument("-h", "--no-filename", action="store_true",
+                      help="no file name, even with several files")
     grep.add_argument("-n", "--line-number", action="store_true",
-                      help="the 1-based line number (mail: none, a URL may come from a decoded "
-                           "part; -b gives its place)")
+                      help="the 1-based line number (mail: the URL's line in the file where "
+                           "it stands as written; a URL of a decoded part: its message's "
+                           "first line)")
+    grep.add_argument("-A", "--after-context", type=_count(0), metavar="NUM",
+                      help="NUM lines of text after the line of each URL ('--' between groups)")
+    grep.add_argument("-B", "--before-context", type=_count(0), metavar="NUM",
+                      help="NUM lines of text before the line of each URL")
+    grep.add_argument("-C", "--context", type=_count(0), metavar="NUM",
+                      help="NUM lines before and after (-A NUM -B NUM)")
     grep.add_argument("-b", "--byte-offset", action="store_true",
                       help="the byte offset of the URL's text in the (decompressed) file "
                            "(mail: of its message)")
     grep.add_argument("-c", "--count", action="store_true",
-                      help="only a count of URLs per file (FILE:N; N alone for one file)")
+                      help="only a count of URLs per file (FILE:N; N alone for one file "
+                           "named, as grep -c)")
     grep.add_argument("-l", "--files-with-matches", action="store_true",
                       help="only the names of files with a URL")
     grep.add_argument("-0", "--null", action="store_true",
@@ -154,7 +240,8 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--parts", action="store_true",
                     help="add the parsed parts: scheme, user, password, host, port, path...")
     ex.add_argument("--details", action="store_true",
-                    help="add what a filter needs: valid (RFC 1738 exactly), problems (codes), "
+                    help="add what a filter needs: valid_strict (RFC 1738 exactly), problems "
+                         "(codes), "
                          "wrapped, hyphen_break and edits (how the URL was mended)")
     ex.add_argument("--dask", metavar="ADDRESS", default=None,
                     help="run on a Dask cluster (a scheduler address, or 'local': one worker "
@@ -169,7 +256,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="counts by scheme, top hosts, invalid URLs by problem code",
                         description="Statistics of the URLs found in the files.")
     st.add_argument("--json", action="store_true", help="JSON instead of a table")
-    st.add_argument("--top", type=int, default=10, metavar="N", help="how many hosts (10)")
+    st.add_argument("--top", type=_count(1), default=10, metavar="N",
+                    help="how many hosts (10; 1 or more)")
     st.add_argument("--html", metavar="FILE", default=None,
                     help="also write the statistics as one self-contained HTML page (inline "
                          "SVG charts: schemes, top hosts, problems, URLs per file and over "

@@ -5,16 +5,24 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import os
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
-from ..inputs import (Input, input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
+from ..inputs import (Input, WalkOptions, input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
+                      iter_numbered_mail_urls,
                       sniff_input, walk_tree)
+from .. import _select
 from ..text.extraction import Validity
 from .common import error, read_errors, reason
 from .filters import narrowed_schemes, url_filter
 from .output import DETAIL_COLUMNS, PART_COLUMNS, plain_value
 
-__all__ = ["Input", "columns_for", "iter_records", "plan_inputs", "scan_options"]
+__all__ = ["Input", "LARGE_INPUT", "columns_for", "iter_records", "plan_inputs", "scan_options",
+           "walk_options"]
+
+#: Inputs larger than this together (on disk) make the pure-Python core say it runs:
+#: it takes seconds there (about 50x the compiled core's time, setup.py).
+LARGE_INPUT = 32 << 20
 
 
 def scan_options(args: argparse.Namespace) -> tuple[Optional[tuple], Optional[Validity]]:
@@ -37,9 +45,12 @@ def plan_inputs(args: argparse.Namespace, stack: contextlib.ExitStack,
         error(line)
         failed.append(line)
 
-    for name in args.files or ["-"]:
-        if getattr(args, "recursive", False) and name != "-" and input_kind(name) == "directory":
-            for path, kind in walk_tree(name, report):
+    recursive = getattr(args, "recursive", False)
+    for name in args.files or (["."] if recursive else ["-"]):
+        if recursive and name != "-" and input_kind(name) == "directory":
+            for path, kind in walk_tree(name, report, walk_options(args)):
+                if not args.files:          # -r alone: names as rg and grep show them
+                    path = os.path.relpath(path)
                 inp = _plan_one(path, args, stack, report, progress)
                 if inp is not None:
                     plan.append(inp)
@@ -47,7 +58,30 @@ def plan_inputs(args: argparse.Namespace, stack: contextlib.ExitStack,
         inp = _plan_one(name, args, stack, report, progress)
         if inp is not None:
             plan.append(inp)
+    _tell_pure_core(plan)
     return plan, 2 if failed else 0
+
+
+def _tell_pure_core(plan: list[Input]) -> None:
+    """One line on stderr when the pure-Python core is to read a large input (an install
+    without a compiled core says so where a user sees it, not only in pip's log)."""
+    if _select.cores.kind != "python":
+        return
+    size = 0
+    for inp in plan:
+        with contextlib.suppress(OSError):
+            if inp.stream is None and os.path.isfile(inp.name):
+                size += os.path.getsize(inp.name)
+    if size > LARGE_INPUT:
+        error(f"warning: the pure-Python core runs (no compiled core in this install), about "
+              f"50x slower on these {size >> 20} MiB; install a wheel, or a C compiler "
+              f"before installing, for the compiled one ('urlsift --version' says which runs)")
+
+
+def walk_options(args: argparse.Namespace) -> WalkOptions:
+    """``--hidden``, ``--no-ignore``, ``-a`` and ``-g`` as a walk takes them."""
+    return WalkOptions(hidden=args.hidden, ignore=not args.no_ignore, binary=args.text,
+                       globs=tuple(args.glob or ()))
 
 
 def _plan_one(name: str, args: argparse.Namespace, stack: contextlib.ExitStack,
@@ -73,6 +107,8 @@ def columns_for(args: argparse.Namespace, mail: bool) -> list[str]:
     every = getattr(args, "with_position", False)
     for name, flag in (("file", "with_filename"), ("line", "line_number"),
                        ("offset", "byte_offset")):
+        if name == "file" and getattr(args, "no_filename", False):
+            continue
         if every or getattr(args, flag, False):
             cols.append(name)
     # the text format shows a mail URL's message and part with --with-position only
@@ -114,10 +150,15 @@ def iter_records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     return (r for r in records if keep(r if isinstance(r, str) else r["url"]))
 
 
-def _details(url: str, match: Any, checks: Callable[[str], dict]) -> dict:
-    """The ``--details`` columns of one URL found (a Match or a MailMatch)."""
+def _details(url: str, match: Any, checks: Callable[[str], dict], refanged: bool) -> dict:
+    """The ``--details`` columns of one URL found (a Match or a MailMatch); a URL given
+    back refanged has the edit ``refanged`` (docs/codes.md), as the text and every
+    format show it."""
+    edits = list(match.edits)
+    if refanged and "refanged" not in edits:
+        edits.append("refanged")
     return {**checks(url), "wrapped": bool(match.wrapped),
-            "hyphen_break": bool(match.hyphen_break), "edits": list(match.edits)}
+            "hyphen_break": bool(match.hyphen_break), "edits": edits}
 
 
 def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
@@ -134,16 +175,20 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     link_cols = "text" in columns
     file_offset = "file_offset" in columns
     if kind in ("mbox", "maildir"):
-        for m in iter_mail_urls(name, schemes=schemes, valid=valid, refang=args.refang,
-                                on_error=on_error, stream=inp.stream, jobs=args.jobs):
-            if fast:
-                yield m.url
-                continue
+        options = dict(schemes=schemes, valid=valid, refang=args.refang, on_error=on_error,
+                       stream=inp.stream, jobs=args.jobs)
+        if fast:
+            yield from (m.url for m in iter_mail_urls(name, **options))
+            return
+        mail: Iterable[tuple[Any, Optional[int]]] = (
+            iter_numbered_mail_urls(name, **options) if with_line
+            else ((m, None) for m in iter_mail_urls(name, **options)))
+        for m, line in mail:
             rec: dict = {"url": m.url}
             if with_file:
                 rec["file"] = plain_value(m.source)
-            if with_line:
-                rec["line"] = None       # a URL of a decoded part has no line in the file
+            if with_line:      # a URL of a decoded part: its message's first line
+                rec["line"] = line
             if with_offset:
                 rec["offset"] = m.offset
             if mail_cols:
@@ -156,7 +201,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
             if args.refang:
                 rec["refanged"] = m.refanged
             if checks is not None:
-                rec.update(_details(m.url, m, checks))
+                rec.update(_details(m.url, m, checks, bool(m.refanged)))
             if parts is not None:
                 rec.update(parts(m.url))
             yield rec
@@ -188,7 +233,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
         if args.refang:
             rec["refanged"] = f.refanged
         if checks is not None:
-            rec.update(_details(f.url, f.match, checks))
+            rec.update(_details(f.url, f.match, checks, bool(f.refanged)))
         if parts is not None:
             rec.update(parts(f.url))
         yield rec

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 import io
 import os
-from typing import IO, Any, Callable, Iterable, Iterator, Sequence
+from typing import IO, Any, Callable, Iterable, Iterator, Optional, Sequence
 
 from ..mail.message import MailMatch, print_error
+from ..mail.walk import numbered
 from .frames import Options, frame
 from .reading import EMPTY, Spec, Summary, shrunk
 
@@ -28,10 +29,6 @@ FIRST_WINDOW = 4096
 MAX_WINDOW = 1 << 20
 
 
-def _summary(reports: Sequence[str]) -> Summary:
-    return Summary(0, -1, -1, tuple(reports))
-
-
 def _reporter(opts: Options) -> tuple[list[str], Callable[[str], None]]:
     lines: list[str] = []
 
@@ -42,11 +39,14 @@ def _reporter(opts: Options) -> tuple[list[str], Callable[[str], None]]:
     return lines, report
 
 
-def _mail_frame(found: Iterable[MailMatch], opts: Options) -> Any:
-    """The frame of the MailMatch rows: one list per column (faster than transposing
-    the rows with ``zip(*rows)``), made columns by pyarrow (:func:`frame`)."""
-    rows = list(found)
+def _mail_frame(with_lines: Iterable[tuple[MailMatch, Optional[int]]], opts: Options) -> Any:
+    """The frame of the MailMatch rows with their lines (``(match, line)``, as
+    :func:`urlsift.mail.walk.numbered` gives them): one list per column (faster than
+    transposing the rows with ``zip(*rows)``), made columns by pyarrow (:func:`frame`)."""
+    pairs = list(with_lines)
+    rows = [m for m, _ in pairs]
     data = {"url": [m.url for m in rows], "file": [m.source for m in rows],
+            "line": [line for _, line in pairs],
             "offset": [m.offset for m in rows], "message_id": [m.message_id for m in rows],
             "date": [m.date for m in rows], "part": [m.part for m in rows],
             "text": [m.text for m in rows], "deceptive": [m.deceptive for m in rows],
@@ -96,9 +96,14 @@ def _walked(stream: IO[bytes], name: str, opts: Options, report: Callable[[str],
 
 
 def scan_mbox_stream(stream: IO[bytes], spec: Spec, opts: Options) -> tuple[Any, Summary]:
-    """The URLs of a whole mbox (compressed or not) read from ``stream``."""
+    """The URLs of a whole mbox (compressed or not) read from ``stream``, with the lines
+    of the file as the command's ``-n`` gives them (whole-file lines: nothing to add)."""
+    from ..inputs import iter_numbered_mail_urls
+
     reports, report = _reporter(opts)
-    return _mail_frame(_walked(stream, spec.name, opts, report), opts), _summary(reports)
+    found = iter_numbered_mail_urls(spec.name, stream=stream, schemes=opts.schemes,
+                                    valid=opts.valid, refang=opts.refang, on_error=report)
+    return _mail_frame(found, opts), Summary(-1, -1, -1, tuple(reports))
 
 
 def scan_mbox_range(f: Any, spec: Spec, lo: int, hi: int,
@@ -114,8 +119,10 @@ def scan_mbox_range(f: Any, spec: Spec, lo: int, hi: int,
     if len(data) < stop - start:
         raise shrunk(spec.name, spec.size)
     reports, report = _reporter(opts)
-    found = _walked(io.BytesIO(data), spec.name, opts, report, start)
-    return _mail_frame(found, opts), _summary(reports)
+    found = list(_walked(io.BytesIO(data), spec.name, opts, report, start))
+    # lines counted from the range's start; the fold adds the lines of the ranges before
+    return (_mail_frame(numbered(found, data, start, 0), opts),
+            Summary(data.count(b"\n"), -1, -1, tuple(reports)))
 
 
 def maildir_entries(path: str) -> list[tuple[str, int]]:
@@ -149,9 +156,9 @@ def scan_maildir(spec: Spec, entries: Sequence[str], opts: Options) -> tuple[Any
     reports, report = _reporter(opts)
     files = ((os.path.join(spec.name, e), read_message_file(os.path.join(spec.path, e)))
              for e in entries)
-    found: list[Any] = []
-    if opts.refang:
-        found.extend(iter_spool_urls(
+    found: list[Any] = []         # (match, line in its message file), as the command's -n
+    if opts.refang:               # read by email: a URL's line is its message's first
+        found.extend((m, 1) for m in iter_spool_urls(
             ((shown, None, without_bom(data) if isinstance(data, bytes) else data)
              for shown, data in files),
             schemes=opts.schemes, valid=opts.valid, refang=True, on_error=report))
@@ -159,7 +166,9 @@ def scan_maildir(spec: Spec, entries: Sequence[str], opts: Options) -> tuple[Any
         mopts = options(opts.schemes, opts.valid, False)
         for shown, data in files:
             if isinstance(data, Exception):
-                found.extend(message_matches(shown, None, data, mopts, report))
+                found.extend((m, None) for m in message_matches(shown, None, data, mopts,
+                                                                 report))
             else:
-                found.extend(walk.message_urls_fast(data, shown, mopts, report))
-    return _mail_frame(found, opts), _summary(reports)
+                found.extend(numbered(walk.message_urls_fast(data, shown, mopts, report),
+                                           data, 0, 1))
+    return _mail_frame(found, opts), Summary(-1, -1, -1, tuple(reports))

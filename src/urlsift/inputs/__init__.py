@@ -5,17 +5,18 @@ is read as text or as mail — the one layer that knows both.
 compressed input is one clear error); ``sniffing`` decides what it holds (text, an
 mbox, a Maildir) for the command and the API alike; ``files`` runs the text layer or
 the mail layer over it (``urlsift.extract_file``); ``tree`` lists the files of a
-directory tree as ``grep -r`` reads them.
+directory tree as ``grep -r`` and ``rg`` read them (``ignore``: .gitignore rules).
 """
 from .checked import DamagedInputError, TruncatedInputError
 from .files import (extract_file, iter_file_matches, iter_file_urls, iter_mail_urls, iter_messages,
+                    iter_numbered_mail_urls,
                     mbox_match_lists, mbox_url_lines)
 from .opening import (MissingDependency, compression_of, input_kind, is_plain_file,
                       looks_like_mbox, open_input)
 from .sniffing import Input, sniff_input
-from .tree import walk_tree
+from .tree import WalkOptions, walk_tree
 
-__all__ = ["DamagedInputError", "Input", "MissingDependency", "TruncatedInputError",
+__all__ = ["DamagedInputError", "Input", "MissingDependency", "TruncatedInputError", "WalkOptions",
            "compression_of", "extract_file", "input_kind", "is_plain_file", "iter_file_matches",
-           "iter_file_urls", "iter_mail_urls", "iter_messages", "looks_like_mbox",
+           "iter_file_urls", "iter_mail_urls", "iter_messages", "iter_numbered_mail_urls", "looks_like_mbox",
            "mbox_match_lists", "mbox_url_lines", "open_input", "sniff_input", "walk_tree"]

@@ -31,7 +31,8 @@ from .sniffing import sniff_input, sniff_stream
 if TYPE_CHECKING:         # the mail layer loads only when mail is read
     from ..mail.message import MailMatch
 
-__all__ = ["extract_file", "iter_file_matches", "iter_file_urls", "iter_mail_urls", "mbox_match_lists",
+__all__ = ["extract_file", "iter_file_matches", "iter_file_urls", "iter_mail_urls",
+           "iter_numbered_mail_urls", "mbox_match_lists",
            "mbox_url_lines",
            "iter_messages"]
 
@@ -176,21 +177,60 @@ def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     is for tests and benchmarks: ``"email"`` walks every message with ``email``, as
     urlsift did before (also ``URLSIFT_MAIL_ENGINE=email`` in the environment).
     """
+    return _mail_urls(path, schemes, valid, refang, on_error, stream, engine, jobs, False)
+
+
+def iter_numbered_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
+                            valid: Optional[str] = None, refang: bool = False,
+                            on_error: Optional[Callable[[str], None]] = None,
+                            stream: Optional[IO[bytes]] = None,
+                            jobs: int = 1) -> Iterator[tuple[MailMatch, Optional[int]]]:
+    """:func:`iter_mail_urls` with the 1-based line of the file of each URL (the
+    command's ``-n``): where its text stands as written (a 7-bit part, a header), or
+    where its message starts for a URL of a decoded part (base64, quoted-printable
+    joined, HTML; with ``refang``, read through ``email``, every URL) — the mbox's
+    ``From`` line, a Maildir file's line 1; None when unknown (after a message too
+    large to hold, whose lines are not counted)."""
+    return _mail_urls(path, schemes, valid, refang, on_error, stream, None, jobs, True)
+
+
+def _mail_urls(path: PathLike, schemes: Optional[Iterable[str]], valid: Optional[str],
+               refang: bool, on_error: Optional[Callable[[str], None]],
+               stream: Optional[IO[bytes]], engine: Optional[str], jobs: int,
+               line_numbers: bool) -> Iterator[Any]:
     from ..mail import iter_spool_urls, walk   # lazy: see the module docstring
 
     jobs = job_count(jobs)
 
-    chosen = engine or os.environ.get("URLSIFT_MAIL_ENGINE") or "walk"
-    if chosen not in ("walk", "email"):
-        raise ValueError(f"engine must be 'walk' or 'email', not {chosen!r}")
-    if refang or chosen == "email":
-        return iter_spool_urls(iter_messages(path, stream=stream), schemes=schemes,
-                                    valid=valid, refang=refang, on_error=on_error)
+    engine = engine or os.environ.get("URLSIFT_MAIL_ENGINE") or "walk"
+    if engine not in ("walk", "email"):
+        raise ValueError(f"engine must be 'walk' or 'email', not {engine!r}")
+    if refang or engine == "email":
+        starts: dict[Optional[int], Optional[int]] = {None: 1}   # a Maildir file: line 1
+        messages = iter_messages(path, stream=stream)
+        found = iter_spool_urls(_message_lines(messages, starts) if line_numbers else messages,
+                                schemes=schemes, valid=valid, refang=refang, on_error=on_error)
+        # no file_offset on this path: a URL's line is its message's first line
+        return ((m, starts.get(m.offset)) for m in found) if line_numbers else found
     name = os.fspath(path)
     if stream is None and input_kind(name) == "maildir":
-        return walk.maildir_urls(name, schemes=schemes, valid=valid, on_error=on_error)
+        return walk.maildir_urls(name, schemes=schemes, valid=valid, on_error=on_error,
+                                 line_numbers=line_numbers)
     return chain.from_iterable(mbox_match_lists(name, schemes=schemes, valid=valid,
-                                                on_error=on_error, stream=stream, jobs=jobs))
+                                                on_error=on_error, stream=stream, jobs=jobs,
+                                                line_numbers=line_numbers))
+
+
+def _message_lines(messages: Iterable[Any], starts: dict) -> Iterator[Any]:
+    """``messages`` (of :func:`iter_messages`) as they are, noting in ``starts`` the line
+    of each mbox message's ``From`` line by its offset (the messages lie end to end, each
+    after its ``From`` line; a message passed over, too large, leaves the rest unknown)."""
+    line: Optional[int] = 1
+    for source, offset, data in messages:
+        if offset is not None:
+            starts[offset] = line
+            line = line + 1 + data.count(b"\n") if line and isinstance(data, bytes) else None
+        yield source, offset, data
 
 
 def mbox_url_lines(path: PathLike, *, on_error: Optional[Callable[[str], None]] = None,
@@ -214,22 +254,25 @@ def mbox_url_lines(path: PathLike, *, on_error: Optional[Callable[[str], None]] 
 def mbox_match_lists(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                      valid: Optional[Validity] = None,
                      on_error: Optional[Callable[[str], None]] = None,
-                     stream: Optional[IO[bytes]] = None, jobs: int = 1) -> Iterator[list[Any]]:
+                     stream: Optional[IO[bytes]] = None, jobs: int = 1,
+                     line_numbers: bool = False) -> Iterator[list[Any]]:
     """:func:`iter_mail_urls` of an mbox in lists (a piece of the spool each), for the
-    command's output without a Python step per URL."""
+    command's output without a Python step per URL; ``line_numbers``: lists of
+    ``(match, line)`` (:func:`iter_numbered_mail_urls`)."""
     from ..mail import walk
 
     jobs = job_count(jobs)
 
     name = os.fspath(path)
     if os.environ.get("URLSIFT_MAIL_ENGINE") == "email":   # see iter_mail_urls
-        found = iter_mail_urls(name, schemes=schemes, valid=valid, on_error=on_error,
-                               stream=stream, engine="email")
+        found = _mail_urls(name, schemes, valid, False, on_error, stream, "email", 1,
+                           line_numbers)
         yield from iter(lambda: list(islice(found, 1 << 12)), [])
         return
     with _opened(name, stream) as opened:
         yield from walk.spool_match_lists(opened, name, schemes=schemes, valid=valid,
-                                          on_error=on_error, jobs=jobs)
+                                          on_error=on_error, jobs=jobs,
+                                          line_numbers=line_numbers)
 
 
 def iter_file_matches(path: PathLike, *, schemes: Optional[Iterable[str]] = None,

@@ -41,7 +41,7 @@ from .message import (URL_HEADERS, MailMatch, _Options, clean, iso_date, message
                       options, print_error, where_of)
 
 __all__ = ["spool_urls", "spool_match_lists", "spool_url_lines", "maildir_urls",
-           "message_urls_fast", "url_lines", "MAX_DEPTH", "HEADERS"]
+           "message_urls_fast", "numbered", "url_lines", "MAX_DEPTH", "HEADERS"]
 
 #: How deep multiparts may nest before a message is left to the standard library.
 MAX_DEPTH = 32
@@ -69,9 +69,12 @@ def spool_urls(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]]
 def spool_match_lists(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]] = None,
                       valid: Optional[str] = None,
                       on_error: Optional[Callable[[str], None]] = None,
-                      jobs: int = 1, offset: int = 0) -> Iterator[list[MailMatch]]:
+                      jobs: int = 1, offset: int = 0,
+                      line_numbers: bool = False) -> Iterator[list[Any]]:
     """:func:`spool_urls` in lists, a piece of the spool (about a MiB) each: what the
-    command writes without a Python step per URL.
+    command writes without a Python step per URL. ``line_numbers``: lists of
+    ``(match, line)`` instead (:func:`numbered`; the line unknown, None, after a
+    message too large to hold, whose lines are not counted).
 
     With ``jobs`` > 1 the pieces are walked and scanned on ``jobs`` threads (both run
     without the GIL) while this thread builds the matches of the pieces already done,
@@ -81,24 +84,67 @@ def spool_match_lists(stream: IO[bytes], name: str, *, schemes: Optional[Iterabl
     opts = options(schemes, valid, False)
     report = on_error or print_error
     limit = spool.MESSAGE_MAX
+    line: Optional[int] = 1 if line_numbers and not offset else None
     for base, piece, prepared in _walked_in_order(spool.mbox_blocks(stream, limit), jobs):
         if isinstance(piece, Exception):
-            yield message_matches(name, None if base is None else base + offset, piece, opts,
-                                  report)
+            found = message_matches(name, None if base is None else base + offset, piece, opts,
+                                    report)
+            if line_numbers:          # the lines of what was passed over are not counted
+                line = None
+                yield [(m, None) for m in found]
+            else:
+                yield found
             continue
         found, stop = _traced(piece, (base or 0) + offset, name, opts, report, limit, prepared)
-        yield found
+        if line_numbers:
+            yield numbered(found, piece, (base or 0) + offset, line)
+            line = None if line is None else line + piece.count(b"\n")
+        else:
+            yield found
         if stop:
             return
 
 
+def numbered(found: list[MailMatch], data: bytes, base: int,
+             line: Optional[int]) -> list[tuple[MailMatch, Optional[int]]]:
+    """``(match, line)`` for each of ``found``: the 1-based line of the file where its
+    text stands as written (``file_offset``), or where its message starts (``offset``;
+    a Maildir file: ``base``) for a URL of a decoded part — ``data`` starting at offset
+    ``base`` of the file, on line ``line`` (None: unknown). Lines are counted from one
+    match to the next (they come mostly in file order).
+
+    >>> m = MailMatch("http://a.example/", "", 0, 0, None, None, "1 text/plain", False,
+    ...               "box", 0, file_offset=13)    # 7 + 5 + 1
+    >>> [n for _, n in numbered([m, m._replace(file_offset=None)],
+    ...                         b"From a\\nX: y\\n\\nhttp://a.example/\\n", 0, 1)]
+    [4, 1]
+    """
+    out: list[tuple[MailMatch, Optional[int]]] = []
+    at = count = 0                 # newlines in data[:at]
+    for m in found:
+        where = m.file_offset if m.file_offset is not None else (
+            m.offset if m.offset is not None else base)
+        rel = where - base
+        if line is None or not 0 <= rel <= len(data):
+            out.append((m, None))
+            continue
+        if rel < at:
+            at = count = 0
+        count += data.count(b"\n", at, rel)
+        at = rel
+        out.append((m, line + count))
+    return out
+
+
 def maildir_urls(name: str, *, schemes: Optional[Iterable[str]] = None,
                  valid: Optional[str] = None,
-                 on_error: Optional[Callable[[str], None]] = None) -> Iterator[MailMatch]:
+                 on_error: Optional[Callable[[str], None]] = None,
+                 line_numbers: bool = False) -> Iterator[Any]:
     """Every URL of the messages of the Maildir ``name``, in the order of
     :func:`urlsift.mail.spool.maildir_paths`, each file walked as one message. The
     files are read :data:`READ_BATCH` at a time on :data:`READERS` threads (a read
-    waits on the disk without the GIL), so the walk does not wait for each open."""
+    waits on the disk without the GIL), so the walk does not wait for each open.
+    ``line_numbers``: ``(match, line)`` pairs instead (:func:`numbered`)."""
     from concurrent.futures import ThreadPoolExecutor
 
     opts = options(schemes, valid, False)
@@ -113,7 +159,10 @@ def maildir_urls(name: str, *, schemes: Optional[Iterable[str]] = None,
             ahead = pool.map(spool.read_message_file, nxt) if nxt else None   # read ahead
             for source, data in zip(batch, got):
                 if isinstance(data, Exception):
-                    yield from message_matches(source, None, data, opts, report)
+                    found = message_matches(source, None, data, opts, report)
+                    yield from ((m, None) for m in found) if line_numbers else found
+                elif line_numbers:
+                    yield from numbered(message_urls_fast(data, source, opts, report), data, 0, 1)
                 else:
                     yield from message_urls_fast(data, source, opts, report)
 

@@ -86,21 +86,22 @@ def parts_getter(extras: bool) -> Callable[[str], dict]:
     return cached_by_url(parts)
 
 
-#: What ``--details`` adds from the URL itself: valid by RFC 1738 exactly, and the codes
+#: What ``--details`` adds from the URL itself: valid by RFC 1738 exactly (named
+#: ``valid_strict`` so it is not taken for ``--valid-lenient``'s lenient validity), and the codes
 #: of what lenient mode let pass (or the one code that made it refuse the URL).
-CHECK_COLUMNS: tuple[str, ...] = ("valid", "problems")
+CHECK_COLUMNS: tuple[str, ...] = ("valid_strict", "problems")
 
 
 def checks_getter() -> Callable[[str], dict]:
-    """``url -> {"valid": bool, "problems": [code, ...]}``, cached by URL.
+    """``url -> {"valid_strict": bool, "problems": [code, ...]}``, cached by URL.
 
-    ``valid`` is :func:`urlsift.is_valid` (strict); ``problems`` are the codes (docs/codes.md)
+    ``valid_strict`` is :func:`urlsift.is_valid` (strict); ``problems`` are the codes (docs/codes.md)
     of the lenient parse, each once, or the code of the error when even lenient mode
     refuses the URL. A URL is valid exactly when it has no problem.
 
     >>> check = checks_getter()
     >>> check("http://a.example/~x"), check("http://a.example:99999/")
-    ({'valid': False, 'problems': ['unsafe-char']}, {'valid': False, 'problems': ['bad-port']})
+    ({'valid_strict': False, 'problems': ['unsafe-char']}, {'valid_strict': False, 'problems': ['bad-port']})
     """
 
     def checks(url: str) -> dict:
@@ -108,7 +109,7 @@ def checks_getter() -> Callable[[str], dict]:
             codes = list(dict.fromkeys(p.code for p in parse(url, strict=False).problems))
         except ValueError as exc:
             codes = [getattr(exc, "code", None) or "invalid"]
-        return {"valid": is_valid(url, strict=True), "problems": codes}
+        return {"valid_strict": is_valid(url, strict=True), "problems": codes}
 
     return cached_by_url(checks)
 

@@ -9,23 +9,29 @@ back to the original offsets; ``urlsift.extract(text, log_escapes=True)`` scans 
 rewritten text and gives each URL whose span held an escape the edit ``log-escapes``
 (:func:`mapped`; ``urlsift extract --log-escapes``; docs/decisions-extract.md).
 
+A host cannot hold ``%HH`` (RFC 1738 §3.1: letters, digits, ``-`` and ``.``), so the
+escaped octets of a host are read as the UTF-8 they are in a log written by Apache,
+the host's Unicode form (the IDN, :func:`unicode_host`), which ``--parts``, ``--host``
+and ``stats`` take; the path keeps its ``%HH`` (RFC 1738 §2.2).
+
 ``\\"`` is left as it is: it ends a URL, as the ``"`` it stands for would.
 
 >>> from urlsift import extract
 >>> line = b'"GET / HTTP/1.1" 200 9 "http://\\\\xd0\\\\xb4\\\\xd0\\\\xbe.example/" "UA"'
 >>> [(m.url, m.start, m.end, m.edits) for m in extract(line, log_escapes=True)]
-[('http://%D0%B4%D0%BE.example/', 24, 56, ('log-escapes',))]
+[('http://до.example/', 24, 56, ('log-escapes',))]
 """
 from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import unquote_to_bytes
 
 from .._build_py import LATIN1
 from .edits import EditMap, T, apply_edits
 from .match import Match
 
-__all__ = ["EDIT_LOG_ESCAPES", "escaped", "mapped", "unescape_log"]
+__all__ = ["EDIT_LOG_ESCAPES", "escaped", "mapped", "unescape_log", "unicode_host"]
 
 #: The edit of a URL whose text held ``\xHH`` escapes, written ``%HH`` in ``url``.
 EDIT_LOG_ESCAPES = "log-escapes"
@@ -51,6 +57,31 @@ def unescape_log(text: T) -> tuple[T, EditMap]:
                               for m in _ESC_B.finditer(text)])
 
 
+#: scheme://[user[:password]@]host... (an IPv6 literal, in brackets, has no escapes)
+_AUTHORITY = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*://(?:[^/?#@]*@)?)([^/?#:\[]*%[^/?#:]*)")
+#: What a host's decoded octets must not hold: they would change where the host ends.
+_NOT_IN_HOST = frozenset("/?#@:[]%\\ ")
+
+
+def unicode_host(url: str) -> str:
+    """``url`` with a host written with ``%HH`` (from log escapes) in its Unicode form,
+    when its octets are UTF-8 and make a host name; ``url`` as it is otherwise.
+
+    >>> unicode_host("http://%D0%B4%D0%BE.example/a%20b"), unicode_host("http://%FF.example/")
+    ('http://до.example/a%20b', 'http://%FF.example/')
+    """
+    found = _AUTHORITY.match(url)
+    if found is None:
+        return url
+    try:
+        host = unquote_to_bytes(found.group(2)).decode("utf-8")
+    except UnicodeDecodeError:
+        return url
+    if not host.isprintable() or not _NOT_IN_HOST.isdisjoint(host):
+        return url
+    return found.group(1) + host + url[found.end():]
+
+
 def mapped(m: Match, original: Any, emap: EditMap) -> Match:
     """``m`` (found in the rewritten text) with its offsets and ``raw`` in ``original``,
     and the edit ``log-escapes`` when its span there holds one."""
@@ -59,8 +90,10 @@ def mapped(m: Match, original: Any, emap: EditMap) -> Match:
     # as the builders read a span: UTF-8, an octet that starts no sequence as its
     # ISO-8859-1 character (never U+FFFD: raw is the text as it stands)
     raw_text = raw if isinstance(raw, str) else bytes(raw).decode("utf-8", LATIN1)
-    edits = m.edits + (EDIT_LOG_ESCAPES,) if escaped(raw) else m.edits
-    return Match(m.url, start, end, raw_text, m.wrapped, m.hyphen_break, edits, m.line)
+    if not escaped(raw):
+        return Match(m.url, start, end, raw_text, m.wrapped, m.hyphen_break, m.edits, m.line)
+    return Match(unicode_host(m.url), start, end, raw_text, m.wrapped, m.hyphen_break,
+                 m.edits + (EDIT_LOG_ESCAPES,), m.line)
 
 
 def escaped(raw: Any) -> bool:

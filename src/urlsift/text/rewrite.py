@@ -12,7 +12,7 @@ from typing import Any, Iterable, Iterator, Optional
 
 from .edits import EditMap, T, unquote_replies
 from .extraction import extract_with
-from .logescapes import EDIT_LOG_ESCAPES, escaped, unescape_log
+from .logescapes import EDIT_LOG_ESCAPES, escaped, unescape_log, unicode_host
 from .match import Match
 from .refang import refang as refang_text
 from .rules import TEXT_OCTETS
@@ -49,6 +49,6 @@ def extract_rewritten(text: T, *, quoted: bool = False, refang: bool = False,
         if lmap:
             start, end = lmap.start(start), lmap.end(end)
             if escaped(original[start:end]):
-                m = Match(m.url, m.start, m.end, m.raw, m.wrapped, m.hyphen_break,
+                m = Match(unicode_host(m.url), m.start, m.end, m.raw, m.wrapped, m.hyphen_break,
                           m.edits + (EDIT_LOG_ESCAPES,), m.line)
         yield m, start, end, refanged
