@@ -181,7 +181,7 @@ def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
 
 
 def iter_numbered_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
-                            valid: Optional[str] = None, refang: bool = False,
+                            valid: Optional[Validity] = None, refang: bool = False,
                             on_error: Optional[Callable[[str], None]] = None,
                             stream: Optional[IO[bytes]] = None,
                             jobs: int = 1) -> Iterator[tuple[MailMatch, Optional[int]]]:
@@ -194,7 +194,7 @@ def iter_numbered_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] 
     return _mail_urls(path, schemes, valid, refang, on_error, stream, None, jobs, True)
 
 
-def _mail_urls(path: PathLike, schemes: Optional[Iterable[str]], valid: Optional[str],
+def _mail_urls(path: PathLike, schemes: Optional[Iterable[str]], valid: Optional[Validity],
                refang: bool, on_error: Optional[Callable[[str], None]],
                stream: Optional[IO[bytes]], engine: Optional[str], jobs: int,
                line_numbers: bool) -> Iterator[Any]:
