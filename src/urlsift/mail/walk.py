@@ -21,6 +21,8 @@ side by side).
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import io
 from array import array
 from bisect import bisect_left, bisect_right
@@ -353,9 +355,15 @@ def _anchor_texts(prepared: Any) -> dict[int, Optional[str]]:
     octet is marked ``FALLBACK``, and ``email`` decodes it (the same text either way)."""
     (out, segs, msgs, _), triples = prepared
     runs, marked = cores.mail.anchor_runs(segs, out)
-    texts = {h: anchor_text(run.decode("ascii")) for h, run in runs.items()}
+    texts = {h: _text_of(run) for h, run in runs.items()}
     _to_email(prepared, marked)
     return texts
+
+
+@lru_cache(maxsize=4096)     # a mailing's links repeat their texts message after message
+def _text_of(run: bytes) -> Optional[str]:
+    """:func:`urlsift.mail.anchors.anchor_text` of an anchor's ASCII text runs."""
+    return anchor_text(run.decode("ascii"))
 
 
 def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: Any) -> tuple:
