@@ -67,3 +67,18 @@ def run(core_kind):
                               input=stdin, capture_output=True, env=env, cwd=cwd or root,
                               timeout=120)
     return go
+
+
+@pytest.fixture
+def fresh():
+    """The lines a fresh interpreter prints running ``code`` (the checkout's ``src`` first
+    on its path): what an import loads is seen there, not in this process."""
+    root = Path(__file__).resolve().parent.parent
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(root / "src") + os.pathsep + env.get("PYTHONPATH", "")
+
+    def go(code: str) -> list[str]:
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              check=True, env=env, cwd=root, timeout=120).stdout.splitlines()
+    return go
+

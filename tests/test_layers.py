@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -176,25 +175,21 @@ def test_the_compiled_cores_import_only_the_core():
     assert seen > 0
 
 
-def test_import_urlsift_stays_light():
+def test_import_urlsift_stays_light(fresh):
     # The mail layer and the command load what a scan of logs never needs.
     heavy = ["email", "mailbox", "html.parser", "argparse", "urlsift.mail", "urlsift.cli",
              "urlsift.dask", "dask", "distributed"]
-    code = f"import sys, urlsift; print([m for m in {heavy!r} if m in sys.modules])"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=ROOT).stdout
-    assert out.strip() == "[]"
+    assert fresh(f"import sys, urlsift; print([m for m in {heavy!r} if m in sys.modules])") == [
+        "[]"]
 
 
 @pytest.mark.twins
-def test_import_urlsift_loads_a_name_at_its_first_use():
+def test_import_urlsift_loads_a_name_at_its_first_use(fresh):
     # issue 27, start-up: "load what a call needs when it is called" (PEP 562)
-    code = ("import sys, urlsift\n"
-            "def loaded(): return sorted(m for m in sys.modules if m.startswith('urlsift.'))\n"
-            "print(loaded()); urlsift.parse; print(loaded())\n"
-            "print(urlsift.CORE, 'typing' in sys.modules)\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=ROOT).stdout.splitlines()
+    out = fresh("import sys, urlsift\n"
+                "def loaded(): return sorted(m for m in sys.modules if m.startswith('urlsift.'))\n"
+                "print(loaded()); urlsift.parse; print(loaded())\n"
+                "print(urlsift.CORE)\n")
     assert out[0] == "[]"
     after_parse = eval(out[1])
     assert "urlsift.model.parsing" in after_parse

@@ -6,7 +6,6 @@ loads the core of the kind in use; a compiled mail core that is there but does n
 """
 from __future__ import annotations
 
-import subprocess
 import sys
 import warnings
 
@@ -15,13 +14,11 @@ import pytest
 from urlsift import _select
 
 
-def test_import_urlsift_loads_no_mail_core():
-    code = ("import sys, urlsift, urlsift._select\n"
-            "print(sorted(m for m in sys.modules if m.startswith('urlsift._mail')))\n"
-            "urlsift._select.cores.mail\n"
-            "print(sorted(m for m in sys.modules if m.startswith('urlsift._mail')))\n")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True).stdout.splitlines()
+def test_import_urlsift_loads_no_mail_core(fresh):
+    out = fresh("import sys, urlsift, urlsift._select\n"
+                "print(sorted(m for m in sys.modules if m.startswith('urlsift._mail')))\n"
+                "urlsift._select.cores.mail\n"
+                "print(sorted(m for m in sys.modules if m.startswith('urlsift._mail')))\n")
     assert out[0] == "[]"
     kind = "_mail_c" if _select.KIND == "cython" else "_mail_py"
     assert f"urlsift.{kind}" in out[1]
