@@ -666,3 +666,28 @@ def test_interrupt_with_threads_is_one_line_and_quick(cli, tmp_path, kind):
     assert lines[-1] == b"urlsift: interrupted"
     assert all(line.startswith(b"urlsift: warning: the pure-Python core") for line in lines[:-1])
     assert len(lines) == (2 if cli.env.get("URLSIFT_PURE") else 1)
+
+
+def test_parquet_holds_a_message_date_as_a_utc_timestamp(cli, tmp_path):
+    # issue 26: Parquet (and Dask) hold the Date as a time; RFC 5322 §3.3: the offset
+    # names the instant, "-0000" is UTC with the local zone unknown; jsonl keeps the text
+    pq = pytest.importorskip("pyarrow.parquet")
+    import datetime as dt
+    box = tmp_path / "box.mbox"
+    box.write_bytes(b"From a@b Mon Oct 12 09:00:00 2026\n"
+                    b"Date: Mon, 12 Oct 2026 10:15:00 +0200\n\nhttp://a.example/\n\n"
+                    b"From a@b Mon Oct 12 09:00:00 2026\n"
+                    b"Date: Tue, 13 Oct 2026 08:00:00 -0000\n\nhttp://b.example/\n\n"
+                    b"From a@b Mon Oct 12 09:00:00 2026\n"
+                    b"Date: last Tuesday\n\nhttp://c.example/\n")
+    out = tmp_path / "urls.parquet"
+    assert cli("extract", "--format", "parquet", "-o", out, box).returncode == 0
+    table = pq.read_table(out)
+    assert str(table.schema.field("date").type) == "timestamp[us, tz=UTC]"
+    utc = dt.timezone.utc
+    assert table.column("date").to_pylist() == [dt.datetime(2026, 10, 12, 8, 15, tzinfo=utc),
+                                                dt.datetime(2026, 10, 13, 8, 0, tzinfo=utc),
+                                                None]
+    lines = cli("extract", "--format", "jsonl", box).stdout.decode().splitlines()
+    assert [json.loads(x)["date"] for x in lines] == [
+        "2026-10-12T10:15:00+02:00", "2026-10-13T08:00:00", "last Tuesday"]

@@ -23,6 +23,7 @@ pytest.importorskip("pyarrow", reason="Parquet output needs pyarrow")
 
 import urlsift  # noqa: E402
 import urlsift.dask as udask  # noqa: E402
+from urlsift.mail.dates import date_instant  # noqa: E402
 from urlsift.text.files import LOOKAHEAD  # noqa: E402
 
 pytestmark = pytest.mark.twins
@@ -200,10 +201,15 @@ def _mbox(path: Path, n: int) -> None:
 
 
 def _mail_rows(pdf) -> list[tuple]:
-    return [(u, f, _int(o), _str(m), _str(d), p, _int(fo), _str(t), bool(dc))
+    return [(u, f, _int(o), _str(m), _time(d), p, _int(fo), _str(t), bool(dc))
             for u, f, o, m, d, p, fo, t, dc in
             zip(pdf["url"], pdf["file"], pdf["offset"], pdf["message_id"], pdf["date"],
                 pdf["part"], pdf["file_offset"], pdf["text"], pdf["deceptive"])]
+
+
+def _time(v):
+    import pandas as pd
+    return None if pd.isna(v) else v.to_pydatetime()
 
 
 def _int(v):
@@ -217,8 +223,9 @@ def _str(v):
 
 
 def _expected_mail(path: str) -> list[tuple]:
-    return [(m.url, m.source, m.offset, m.message_id, m.date, m.part, m.file_offset, m.text,
-             m.deceptive) for m in urlsift.extract_file(path, mbox=True)]
+    # the Date as a UTC timestamp, as the command's Parquet holds it (RFC 5322 §3.3)
+    return [(m.url, m.source, m.offset, m.message_id, date_instant(m.date), m.part,
+             m.file_offset, m.text, m.deceptive) for m in urlsift.extract_file(path, mbox=True)]
 
 
 def test_mail_matches_extract_file(client, tmp_path):

@@ -23,6 +23,8 @@ BOOL_COLUMNS = frozenset({"refanged", "deceptive"})
 #: bool columns that are null where they do not apply (``deceptive`` of a text row)
 NULLABLE_BOOL = frozenset({"deceptive"})
 MAIL_COLUMNS = ("message_id", "date", "part", "text", "deceptive", "file_offset")
+#: a message's Date as a UTC timestamp, as the command's Parquet holds it
+TIME_COLUMNS = frozenset({"date"})
 
 
 class Options(NamedTuple):
@@ -58,6 +60,18 @@ def _ints(values: Sequence[Any]) -> Any:
     return pd.Int64Dtype().__from_arrow__(pa.array(values, type=pa.int64()))
 
 
+def _times(values: Sequence[Any]) -> Any:
+    # microseconds, UTC, as pyarrow holds them: every year a Date header can name fits
+    # (pandas' nanoseconds end in 2262)
+    import pandas as pd
+    import pyarrow as pa
+
+    from ..mail.dates import date_instant
+
+    return pd.arrays.ArrowExtensionArray(
+        pa.array([date_instant(v) for v in values], type=pa.timestamp("us", tz="UTC")))
+
+
 def _strings(values: Sequence[Any]) -> Any:
     # built by pyarrow (about twice as fast as pd.array(..., dtype="string")); the
     # result is pandas' own string dtype all the same
@@ -70,7 +84,7 @@ def _strings(values: Sequence[Any]) -> Any:
 def frame(data: dict, opts: Options) -> Any:
     """A pandas DataFrame of ``data`` (column -> sequence) with the columns and types of
     ``opts``: strings, nullable Int64 (``line``, ``offset``, ``file_offset``, ``port``),
-    bool ``refanged``, nullable boolean ``deceptive``. Columns missing from ``data`` are all nulls; the parts are worked
+    bool ``refanged``, nullable boolean ``deceptive``, ``date`` a UTC timestamp. Columns missing from ``data`` are all nulls; the parts are worked
     out from ``url`` when asked for and not given. The index is a RangeIndex of the
     partition (see docs/dask.md: it means nothing across partitions)."""
     import pandas as pd
@@ -90,6 +104,8 @@ def frame(data: dict, opts: Options) -> Any:
             out[c] = _ints(values)
         elif c in BOOL_COLUMNS:
             out[c] = pd.array(values, dtype="boolean" if c in NULLABLE_BOOL else "bool")
+        elif c in TIME_COLUMNS:
+            out[c] = _times(values)
         else:
             out[c] = _strings(values)
     return pd.DataFrame(out)
@@ -109,5 +125,7 @@ def parquet_schema(names: Sequence[str]) -> Any:
     import pyarrow as pa
 
     return pa.schema([pa.field(c, pa.int64() if c in INT_COLUMNS else
-                               pa.bool_() if c in BOOL_COLUMNS else pa.string())
+                               pa.bool_() if c in BOOL_COLUMNS else
+                               pa.timestamp("us", tz="UTC") if c in TIME_COLUMNS else
+                               pa.string())
                       for c in names])
