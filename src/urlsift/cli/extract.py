@@ -9,6 +9,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 
 from operator import itemgetter
 
+from .._select import cores
 from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines, open_input
 from ..model.equivalence import normalized
 from ..model.parts import cached_by_url
@@ -250,36 +251,34 @@ def _identity(where: Sequence[str]) -> Callable[[Any], Any]:
 class _LineSifter:
     """``--host``, ``--exclude-schemes`` and ``--unique`` over the URL lines made in the
     core (``urlsift extract -u FILE``: no Match built): each distinct URL decided once,
-    by its octets; ``--unique`` counts are kept by octets and told at the end."""
+    by its octets, and counted in the core's line table (``urlsift._lines_py``), no
+    object made per line; ``--unique`` counts are told at the end."""
 
     def __init__(self, args: argparse.Namespace) -> None:
-        keep = url_filter(args)
-        self.keep: Optional[Callable[[bytes], bool]] = None if keep is None else cached_by_url(
-            lambda octets: keep(octets.decode("utf-8", "surrogateescape")))
+        self.keep = url_filter(args)
         self.mode = args.unique
-        self.seen: set[bytes] = set()
-        self.counts: Counter[bytes] = Counter()
+        self.decided = cores.lines.LineTable() if self.keep is not None else None
+        self.table = cores.lines.LineTable() if self.mode else None
 
     def lines(self, data: bytes) -> bytes:
         """What of ``data`` (URL lines) is written now: b"" while counting."""
-        if self.keep is None and not self.mode:
+        if self.decided is not None and self.keep is not None:
+            keep = self.keep
+            data = self.decided.sift(
+                data, lambda octets: keep(octets.decode("utf-8", "surrogateescape")))
+        if self.table is None:
             return data
-        urls = data.split(b"\n")
-        urls.pop()                              # after the last newline: nothing
-        if self.keep is not None:
-            urls = [u for u in urls if self.keep(u)]
-        if self.mode in ("count", "normalized"):
-            self.counts.update(urls)
-            return b""
         if self.mode == "plain":
-            seen = self.seen
-            urls = [u for u in urls if not (u in seen or seen.add(u))]  # type: ignore[func-returns-value]
-        return b"".join([u + b"\n" for u in urls])
+            return self.table.first_seen(data)
+        self.table.count(data)
+        return b""
 
     def counted_into(self, counts: Counter[str], key: Optional[Callable[[str], str]]) -> None:
         """Add the URLs counted (their ``key``, for --unique=normalized) to ``counts``,
         in the order first seen."""
-        for octets, n in self.counts.items():
+        if self.table is None:
+            return
+        for octets, n in self.table.counts():
             url = octets.decode("utf-8", "surrogateescape")
             counts[key(url) if key is not None else url] += n
 

@@ -1,0 +1,93 @@
+"""The line table of the command's ``--unique`` and ``--host`` (``urlsift._lines_py`` and
+its compiled twin): distinct URL lines counted and decided once each, by their octets
+(issue 27: ``-u`` and ``--host`` within 1.5x of plain ``extract``)."""
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, strategies as st
+
+from urlsift import _select
+
+TWINS = _select.twins("_lines")
+
+
+@pytest.fixture
+def table(core_kind):
+    """The LineTable class of the core the test runs on (tests/conftest.py)."""
+    return TWINS[core_kind].LineTable
+
+
+def test_first_seen_gives_each_line_once_in_order_and_counts_all(table):
+    t = table()
+    assert t.first_seen(b"http://a/\nhttp://b/\nhttp://a/\n") == b"http://a/\nhttp://b/\n"
+    assert t.first_seen(b"http://b/\n\nhttp://c/\n") == b"\nhttp://c/\n"   # "" is a line too
+    assert t.counts() == [(b"http://a/", 2), (b"http://b/", 2), (b"", 1), (b"http://c/", 1)]
+    assert len(t) == 4
+
+
+def test_count_and_what_follows_the_last_newline(table):
+    t = table()
+    t.count(b"x\ny\nx\nno newline")            # a blob is lines each ended by a newline
+    t.count(b"")
+    assert t.counts() == [(b"x", 2), (b"y", 1)]
+
+
+def test_sift_asks_once_per_distinct_line_and_keeps_the_answer(table):
+    asked = []
+
+    def keep(line):
+        asked.append(line)
+        return line.startswith(b"https:")
+
+    t = table()
+    assert t.sift(b"https://a/\nhttp://b/\nhttps://a/\n", keep) == b"https://a/\nhttps://a/\n"
+    assert t.sift(b"http://b/\nhttps://c/\n", keep) == b"https://c/\n"
+    assert asked == [b"https://a/", b"http://b/", b"https://c/"]
+    assert t.counts() == [(b"https://a/", 2), (b"http://b/", 2), (b"https://c/", 1)]
+
+
+def test_a_question_that_fails_leaves_the_line_undecided(table):
+    t = table()
+
+    def broken(line):
+        raise ValueError("no")
+
+    with pytest.raises(ValueError):
+        t.sift(b"http://a/\n", broken)
+    assert t.sift(b"http://a/\n", lambda line: True) == b"http://a/\n"
+
+
+def test_many_distinct_lines_grow_the_table(table):
+    # past the first slots and arena (64 entries, 4 KiB of octets): nothing lost
+    lines = [b"http://h%d.example/%s" % (i, b"p" * (i % 97)) for i in range(5000)]
+    t = table()
+    t.count(b"".join(x + b"\n" for x in lines))
+    assert t.first_seen(b"".join(x + b"\n" for x in lines[::-1])) == b""
+    assert t.counts() == [(x, 2) for x in lines]
+
+
+def test_what_it_takes(table):
+    t = table()
+    for bad in ("http://a/\n", None, bytearray(b"x\n")):
+        with pytest.raises(TypeError):
+            t.count(bad)
+
+
+blobs = st.lists(st.sampled_from([b"", b"a", b"b", b"http://a/", b"http://a/x", b"\xff\x00"]),
+                 max_size=30).map(lambda ls: b"".join(x + b"\n" for x in ls))
+
+
+@pytest.mark.twins
+@given(st.lists(st.tuples(st.sampled_from(["count", "first_seen", "sift"]), blobs),
+                max_size=8))
+def test_twins_agree(ops):
+    tables = {k: m.LineTable() for k, m in TWINS.items()}
+    for op, blob in ops:
+        got = {}
+        for k, t in tables.items():
+            if op == "sift":
+                got[k] = t.sift(blob, lambda line: len(line) % 2 == 0)
+            else:
+                got[k] = getattr(t, op)(blob)
+        assert len(set(map(repr, got.values()))) == 1, (op, blob, got)
+    assert len({repr(t.counts()) for t in tables.values()}) == 1
