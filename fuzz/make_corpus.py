@@ -123,6 +123,11 @@ def seeds(spec: Path) -> dict[str, list[bytes]]:
         spools.append(b"From timbl@ptpc00.cern.ch Thu Mar 24 02:31:00 1994\n"
                       + mail[head:head + 3 * MAX_SEED])
     out["fuzz_mail"] = [choice(repr(s), 1) + s for s in spools]
+
+    # URL lines as the command makes them, in blobs cut at \x01 (fuzz_lines.py)
+    lines = [octets_of(s) for s in urls + url_strs if "\n" not in s and "\x01" not in s]
+    out["fuzz_lines"] = [b"\x01".join(choice(repr(lines[i:i + k]), 1) + b"".join(
+        x + b"\n" for x in lines[i:i + k]) for k in (1, 3, 8)) for i in range(0, len(lines), 5)]
     return out
 
 
