@@ -24,6 +24,10 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 KINDS = _select.available_kinds()
+#: Where the urlsift under test was imported from: the checkout's ``src`` (in place or
+#: editable), or site-packages after ``pip install .`` (CI: ``src`` has no compiled core
+#: there, so a child process pointed at it would run the pure twin).
+PACKAGE_PATH = str(Path(_select.__file__).resolve().parent.parent)
 
 
 def pytest_configure(config):
@@ -57,7 +61,7 @@ def run(core_kind):
     or in ``cwd``."""
     root = Path(__file__).resolve().parent.parent
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(root / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = PACKAGE_PATH + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("URLSIFT_PURE", None)
     if core_kind == "python":
         env["URLSIFT_PURE"] = "1"
@@ -71,11 +75,11 @@ def run(core_kind):
 
 @pytest.fixture
 def fresh():
-    """The lines a fresh interpreter prints running ``code`` (the checkout's ``src`` first
+    """The lines a fresh interpreter prints running ``code`` (the urlsift under test first
     on its path): what an import loads is seen there, not in this process."""
     root = Path(__file__).resolve().parent.parent
     env = dict(os.environ)
-    env["PYTHONPATH"] = str(root / "src") + os.pathsep + env.get("PYTHONPATH", "")
+    env["PYTHONPATH"] = PACKAGE_PATH + os.pathsep + env.get("PYTHONPATH", "")
 
     def go(code: str) -> list[str]:
         return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
