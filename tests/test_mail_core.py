@@ -434,3 +434,23 @@ def test_pipeline_closes_with_pieces_not_taken():
         for _ in range(4):
             assert pipe.put(b"From a\n\nhttp://a.example/\n" * 1000)
         pipe.close()                                     # the workers stop, none hangs
+
+
+@pytest.mark.twins
+def test_the_compiled_walker_cuts_at_the_one_mbox_separator():
+    # The mbox separator is defined once in Python (urlsift._layout.MBOX_SEPARATOR, RFC
+    # 4155: a line starting "From "); _mail_c.pyx writes it as C literals, each given
+    # with its length. Every such literal must be those octets, with the right length.
+    import re
+    from pathlib import Path
+    from urlsift._layout import FROM_LINE, MBOX_SEPARATOR
+    assert MBOX_SEPARATOR == b"\nFrom " and FROM_LINE == b"From "
+    pyx = (Path(__file__).resolve().parent.parent / "ext" / "urlsift" / "_mail_c.pyx")
+    code = pyx.read_text(encoding="utf-8")
+    literals = re.findall(r'"((?:\\\\n)?From )",\s*(\d+)\)', code)
+    assert len(literals) >= 3                       # memmem, and the two "From " tests
+    for text, size in literals:
+        octets = text.replace("\\\\n", "\n").encode()
+        assert octets in (MBOX_SEPARATOR, FROM_LINE) and len(octets) == int(size), text
+    # the fallback without memmem: a newline, then FROM_LINE over the next 5 octets
+    assert f'memcmp(k + 1, "{FROM_LINE.decode()}", {len(FROM_LINE)})' in code

@@ -56,7 +56,9 @@ cdef extern from *:
     """
     #include <string.h>
     /* Where the next "\\nFrom " starts in b[0:n], or NULL: glibc's memmem (two-way,
-       vectorized) where there is one, else a line at a time with memchr. */
+       vectorized) where there is one, else a line at a time with memchr. The separator
+       is defined in Python as urlsift._layout.MBOX_SEPARATOR (FROM_LINE without its
+       newline); these literals are its octets (tests/test_mail_core.py checks). */
     static const void *urlsift_find_from_line(const unsigned char *b, size_t n) {
     #if defined(__GLIBC__) || defined(__APPLE__) || defined(__FreeBSD__)
         return memmem(b, n, "\\nFrom ", 6);

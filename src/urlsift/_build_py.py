@@ -26,6 +26,7 @@ import re
 from array import array
 from typing import Any, Optional
 
+from ._layout import F_LINE, F_OFFSET, F_URL
 from ._scan_py import (ANGLE, EDITS_NON_ASCII, ENCODED, HIGH_SHIFT, HYPHEN_BREAK, JOINED,
                        N_EDITS, PREFIX, SOFT_BREAK, T_SPACE, TRIM_SHIFT, WHITESPACE, WRAPPED,
                        _view, count_newlines, trim_count)
@@ -186,8 +187,8 @@ def join_urls(arr: "array[int]", buf: Any, table: bytes, first: int = 0,
     return "".join(m[0] + "\n" for m in matches).encode("utf-8")
 
 
-#: The fields of a ``join_positions`` layout: the URL, its 1-based line, its byte offset.
-F_URL, F_LINE, F_OFFSET = 0, 1, 2
+#: The fields of a ``join_positions`` layout (the URL, its 1-based line, its byte offset)
+#: are ``_layout.F_URL``, ``F_LINE``, ``F_OFFSET``; at most this many items in a layout.
 MAX_LAYOUT = 16
 
 

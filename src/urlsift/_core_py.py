@@ -18,7 +18,6 @@ from ._layout import CODE_INDEX, NFIELDS
 from .charclass import ALPHA, HEX, SCHEME, TABLE, UNRESERVED, UNSAFE
 from .errors import URLSyntaxError
 
-BytesLike = Union[bytes, bytearray, memoryview]
 Text = Union[str, bytes, bytearray, memoryview]
 
 _MISSING_SCHEME = CODE_INDEX["missing-scheme"]

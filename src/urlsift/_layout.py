@@ -20,7 +20,6 @@ FIELDS: tuple[str, ...] = (
     "problem_code",      # index into CODES; 0 ("") when there is none
 )
 NFIELDS = len(FIELDS)
-F = {name: i for i, name in enumerate(FIELDS)}
 
 #: Stable problem codes. Index 0 means "no problem". Append only: the index is
 #: what the cores return, and users may have stored the strings.
@@ -55,3 +54,16 @@ CODES: tuple[str, ...] = (
     "file-short-form",   # file:/path -- no "//" host part
 )
 CODE_INDEX = {code: i for i, code in enumerate(CODES)}
+
+#: Where a message of an mbox begins: a line starting with ``From `` (the mboxo/mboxrd
+#: convention ``mailbox.mbox`` follows; RFC 4155 §2). The one definition for the mail
+#: walker's twin (``_mail_py``), ``mail.spool``, the input sniffing and the Dask splitter;
+#: ``_mail_c.pyx`` writes the same octets as a C literal (tests/test_layers.py checks
+#: that they agree).
+MBOX_SEPARATOR = b"\nFrom "
+#: :data:`MBOX_SEPARATOR` at the start of the data, where no newline comes before it.
+FROM_LINE = MBOX_SEPARATOR[1:]
+
+#: The fields of ``join_positions``'s layouts (``_build_py``/``_build_c``) and of
+#: ``text.files.position_lines``: a match's URL, line number and offset.
+F_URL, F_LINE, F_OFFSET = 0, 1, 2

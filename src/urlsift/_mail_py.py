@@ -59,6 +59,7 @@ from array import array
 from bisect import bisect_right
 from typing import Any, Callable, Optional
 
+from ._layout import FROM_LINE, MBOX_SEPARATOR
 from ._build_py import edits_index, triple_strings
 from . import _scan_py
 from ._scan_py import HYPHEN_BREAK, WRAPPED
@@ -172,12 +173,12 @@ def walk(buf: Any, start: int, stop: int, headers: bytes, charsets: bytes, max_d
         w.message(-1, 0, n)
         p = n
     while p < n:
-        if buf.startswith(b"From ", p):
+        if buf.startswith(FROM_LINE, p):
             data = _line_end(buf, p, n)
             offset = p
         else:                                  # text before the first From line
             data, offset = p, -1
-        k = buf.find(b"\nFrom ", data - 1 if data > 0 else 0)
+        k = buf.find(MBOX_SEPARATOR, data - 1 if data > 0 else 0)
         end = n if k < 0 else k + 1
         if offset >= 0 or not first or buf[data:end].strip():
             w.message(offset, data, end)
@@ -249,7 +250,7 @@ class _Walk:
             else:
                 m = _HEADER_NAME.match(buf, p, le)
                 if m is None:
-                    if buf.startswith(b"From ", p):
+                    if buf.startswith(FROM_LINE, p):
                         raise _Fallback          # a misplaced envelope line
                     return [tuple(f) for f in fields], p   # the body starts here
                 colon = m.end() - 1
@@ -717,7 +718,6 @@ _MONTHS = {m: i for i, m in enumerate(
      b"Dec"), 1)}
 _DATE = re.compile(rb"(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), )?([0-9]{1,2}) ([A-Z][a-z][a-z]) "
                    rb"([0-9]{4}) ([0-9]{2}):([0-9]{2}):([0-9]{2}) ([+-])([0-9]{2})([0-9]{2})")
-_WHITE = re.compile(rb"[\t\n\x0b\x0c\r\x1c-\x1f ]")
 
 
 def _days(year: int, month: int) -> int:

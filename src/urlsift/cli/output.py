@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 import sys
-from typing import IO, Any, Iterable, Optional, Sequence
+from typing import IO, Any, Optional, Sequence
 
 from ..inputs import MissingDependency
 from ..mail.dates import date_instant
@@ -228,13 +228,3 @@ def reconfigure_stdout(errors: str) -> None:
     """UTF-8 on stdout with ``errors`` (a replaced stdout, as under doctest, is left alone)."""
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8", errors=errors)
-
-
-def dumps_line(record: Any) -> str:
-    """One JSON line (used by validate/parse/stats --json)."""
-    import json
-    return json.dumps(record, ensure_ascii=False) + "\n"
-
-
-def write_lines(out: IO[str], lines: Iterable[str]) -> None:
-    out.write("".join(lines))

@@ -15,6 +15,7 @@ import io
 import os
 from typing import IO, Any, Callable, Iterable, Iterator, Optional, Sequence
 
+from .._layout import MBOX_SEPARATOR
 from ..mail.message import MailMatch, print_error
 from ..mail.walk import numbered
 from .frames import Options, frame
@@ -23,7 +24,6 @@ from .reading import EMPTY, Spec, Summary, shrunk
 __all__ = ["maildir_entries", "mbox_split_at", "scan_mbox_range", "scan_mbox_stream",
            "scan_maildir"]
 
-_FROM = b"\nFrom "
 #: Where a message boundary is looked for first; the window grows eightfold up to MAX.
 FIRST_WINDOW = 4096
 MAX_WINDOW = 1 << 20
@@ -66,12 +66,12 @@ def mbox_split_at(f: Any, offset: int, size: int) -> int:
     while pos < size:
         f.seek(pos)
         buf = f.read(min(window, size - pos))
-        i = buf.find(_FROM)
+        i = buf.find(MBOX_SEPARATOR)
         if i >= 0:
             return pos + i + 1
-        if len(buf) < len(_FROM) or pos + len(buf) >= size:
+        if len(buf) < len(MBOX_SEPARATOR) or pos + len(buf) >= size:
             break
-        pos += len(buf) - len(_FROM) + 1       # the pattern may straddle two windows
+        pos += len(buf) - len(MBOX_SEPARATOR) + 1    # the pattern may straddle two windows
         window = min(window * 8, MAX_WINDOW)
     return size
 

@@ -22,6 +22,7 @@ import stat
 import sys
 from typing import IO, Any, Callable, Iterator, Optional, Union, cast
 
+from .._layout import FROM_LINE
 from ..text.bom import bom_length
 from .checked import Checked, MissingDependency, Tally
 from .zstd import zstd_reader
@@ -231,7 +232,7 @@ def looks_like_mbox(head: bytes) -> bool:
     """The first octets of a (decompressed) input are those of an mbox: ``From `` at
     the very start, or right after a UTF-8 byte-order mark."""
     skip = bom_length(head)
-    return head[skip:skip + 5] == b"From "
+    return head[skip:skip + len(FROM_LINE)] == FROM_LINE
 
 
 def is_plain_file(name: str) -> bool:

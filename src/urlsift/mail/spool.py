@@ -17,6 +17,7 @@ import os
 import stat
 from typing import IO, Any, Iterator, Optional
 
+from .._layout import FROM_LINE, MBOX_SEPARATOR
 from ..text.bom import BOM, bom_length, without_bom
 
 __all__ = ["MESSAGE_MAX", "Message", "SpoolError", "mbox_messages", "mbox_blocks", "maildir_messages",
@@ -73,7 +74,7 @@ def mbox_messages(stream: IO[bytes], name: str,
                 f"no line end within {_size(limit)} at offset {pos + len(line) - run}: "
                 f"not an mbox, the rest of it is not read")
             return
-        if at_line_start and line.startswith(b"From "):
+        if at_line_start and line.startswith(FROM_LINE):
             if not too_large and (start is not None or lines):
                 yield name, start, b"".join(lines)
             lines = []
@@ -124,7 +125,7 @@ def mbox_blocks(stream: IO[bytes], max_size: Optional[int] = None,
         first = (first or b"")[base:] or stream.read(block)
     while True:
         data, first = (first if first is not None else stream.read(block)), None
-        k = data.rfind(b"\nFrom ")
+        k = data.rfind(MBOX_SEPARATOR)
         if k >= 0:              # the common case: one copy of the block, into the piece
             piece = b"".join((buf, memoryview(data)[:k + 1]))
             buf = bytearray(memoryview(data)[k + 1:])
@@ -134,11 +135,12 @@ def mbox_blocks(stream: IO[bytes], max_size: Optional[int] = None,
             continue
         if data:
             buf += data
-            k = buf.rfind(b"\nFrom ", max(clean - 5, 0))   # one across the seam, say
+            # one across the seam, say
+            k = buf.rfind(MBOX_SEPARATOR, max(clean - len(MBOX_SEPARATOR) + 1, 0))
             if k < 0:
                 clean = len(buf)
                 if _too_large(buf, limit):        # one message, and it is too large
-                    start = base if buf.startswith(b"From ") else None
+                    start = base if buf.startswith(FROM_LINE) else None
                     errors, skipped = _pass_over(stream, buf, start, base, limit, block)
                     for error in errors:
                         yield start, error
@@ -164,14 +166,14 @@ def _too_large(buf: bytearray, limit: int) -> bool:
     too large: its data (the ``From`` line does not count, as in :func:`mbox_messages`)
     is over ``limit``, or a line is (no line end yet after ``limit`` octets)."""
     start = 0
-    if buf.startswith(b"From "):
+    if buf.startswith(FROM_LINE):
         nl = buf.find(b"\n")
         if nl < 0:
             return len(buf) > limit           # a From line with no end in sight
         start = nl + 1
     end = len(buf)
     last = buf.rfind(b"\n", start) + 1
-    if last and end - last < 5 and b"From ".startswith(buf[last:]):
+    if last and end - last < len(FROM_LINE) and FROM_LINE.startswith(buf[last:]):
         end = last                            # perhaps the next message's From line
     return end - start > limit
 
@@ -211,12 +213,12 @@ def _pass_over(stream: IO[bytes], buf: bytearray, start: Optional[int], base: in
         if data_at is None:
             data_at = line_at                           # past the From line
         i = k + 1
-        while len(buf) - i < 5:                         # enough to see "From "
+        while len(buf) - i < len(FROM_LINE):         # enough to see "From "
             data = stream.read(block)
             if not data:
                 break
             buf += data
-        if buf.startswith(b"From ", i):
+        if buf.startswith(FROM_LINE, i):
             del buf[:i]
             return [larger], pos + i - base
     errors = [larger] if data_at is not None and line_at - data_at > limit else []

@@ -20,6 +20,7 @@ import sys
 from array import array
 from typing import Any, BinaryIO, Callable, Iterator, Optional, Union
 
+from .._layout import F_LINE, F_OFFSET, F_URL   # the fields of a position_lines layout
 from .._select import cores
 from .jsonpieces import chunked, piece_matches
 from .jsonpieces import url_lines as found_lines
@@ -391,10 +392,6 @@ def _mapped_lines(f: BinaryIO, mm: Any, jobs: int,
     finally:
         mm.close()
         f.close()
-
-
-#: The fields of a :func:`position_lines` layout (the core's numbers).
-F_URL, F_LINE, F_OFFSET = 0, 1, 2
 
 
 def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1, json: bool = False,
