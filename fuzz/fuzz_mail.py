@@ -33,7 +33,7 @@ with _common.instrumented():
     from urlsift.mail import iter_spool_urls
     from urlsift.mail import spool as mail_spool
     from urlsift.mail import walk as mail_walk
-    from urlsift.mail.html import _unescape
+    from urlsift.mail.html import decode_char_refs
 
 #: Inputs of the accepted differences between the walk and the email path
 #: (tests/test_mail_walk.py, ``_KNOWN`` and the "Differences found" section).
@@ -96,7 +96,7 @@ def TestOneInput(data: bytes) -> None:  # noqa: N802 - atheris's name
     data = inp.rest()
     for whole in (False, True):
         got = on_twins("_mail", "walk", data, 0, len(data), mail_walk.HEADERS, CHARSETS,
-                       mail_walk.MAX_DEPTH, _unescape, whole, shape=_walked)
+                       mail_walk.MAX_DEPTH, decode_char_refs, whole, shape=_walked)
         require(got[0] == "ok", "walk raised", data, whole, got[:3])
         _walk_ok(data, got[1])
     fast = on_both(_spool, data, block)

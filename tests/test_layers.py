@@ -67,6 +67,15 @@ def _owner(name: str, known: set[str]) -> str | None:
     return name or None
 
 
+def _from_module(module: str, is_pkg: bool, node: ast.ImportFrom) -> str:
+    """The dotted module a ``from ... import`` in ``module`` reads (relative ones resolved)."""
+    if not node.level:
+        return node.module or ""
+    base = module.split(".") if is_pkg else module.split(".")[:-1]
+    base = base[:len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def imports_of(module: str, path: Path, known: set[str]) -> set[str]:
     """The modules of the package that ``module`` imports (function-level included)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -79,12 +88,7 @@ def imports_of(module: str, path: Path, known: set[str]) -> set[str]:
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module.split(".") if is_pkg else module.split(".")[:-1]
-                base = base[:len(base) - (node.level - 1)]
-                prefix = ".".join(base + ([node.module] if node.module else []))
-            else:
-                prefix = node.module or ""
+            prefix = _from_module(module, is_pkg, node)
             # "from . import x" imports submodule x when there is one, else a name of "."
             targets = [f"{prefix}.{a.name}" if f"{prefix}.{a.name}" in known else prefix
                        for a in node.names]
@@ -94,6 +98,31 @@ def imports_of(module: str, path: Path, known: set[str]) -> set[str]:
             owner = _owner(target, known)
             if owner is not None and owner != module:
                 found.add(owner)
+    return found
+
+
+def private_imports(src: Path = SRC) -> list[str]:
+    """Every ``from X import _name`` where ``X`` is a module of another layer than the
+    importer's (docs/layout.md: no private name crosses a layer). A module of the package
+    imported by its name (``from .. import _select``) is no private name, nor a dunder."""
+    mods = modules(src)
+    known = set(mods)
+    found = []
+    for module, path in mods.items():
+        is_pkg = path.name == "__init__.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            prefix = _from_module(module, is_pkg, node)
+            owner = _owner(prefix, known)
+            if owner is None:
+                continue
+            for alias in node.names:
+                name = alias.name
+                if (name.startswith("_") and not name.endswith("__")
+                        and f"{prefix}.{name}" not in known
+                        and layer_of(owner) != layer_of(module)):
+                    found.append(f"{module} imports {name} from {owner}")
     return found
 
 
@@ -194,3 +223,24 @@ def test_import_urlsift_loads_a_name_at_its_first_use(fresh):
     assert "urlsift.model.parsing" in after_parse
     assert not [m for m in after_parse if m.startswith(("urlsift.text", "urlsift.inputs"))]
     assert out[2].split()[0] in ("cython", "python")
+
+
+def test_the_private_import_finder_sees_a_private_name_crossing_a_layer(tmp_path):
+    # A made-up package: text imports a private name of model (another layer: found),
+    # model.b one of model.a (the same layer: allowed), and text a private *module* of
+    # the core by its name (allowed: the core's modules are all named "_...").
+    pkg = tmp_path / PACKAGE
+    for sub in ("model", "text"):
+        (pkg / sub).mkdir(parents=True)
+        (pkg / sub / "__init__.py").write_text("")
+    (pkg / "__init__.py").write_text("__version__ = '1'\n")
+    (pkg / "_layout.py").write_text("")
+    (pkg / "model" / "a.py").write_text("_hidden = 1\n")
+    (pkg / "model" / "b.py").write_text("from .a import _hidden\n")
+    (pkg / "text" / "c.py").write_text("from .. import _layout, __version__\n"
+                                       "def f():\n    from ..model.a import _hidden\n")
+    assert private_imports(tmp_path) == [f"{PACKAGE}.text.c imports _hidden from {PACKAGE}.model.a"]
+
+
+def test_no_private_name_is_imported_across_a_layer():
+    assert private_imports() == []

@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 from urlsift import _select
 from urlsift._mail_py import (CHARSETS, FALLBACK, K_HEADER, K_HREF, K_HTML_TEXT,
                               K_TEXT, MSG, SEG)
-from urlsift.mail.html import _unescape
+from urlsift.mail.html import decode_char_refs
 from urlsift.mail.walk import HEADERS
 
 
 def walk(data: bytes, whole: bool = False):
     out, segs, msgs, names = _select.cores.mail.walk(data, 0, len(data), HEADERS, CHARSETS, 8,
-                                                     _unescape, whole)
+                                                     decode_char_refs, whole)
     segments = []
     for r in range(0, len(segs), SEG):
         msg, a, e, src, kind, la, lb, part_offset, anchor = segs[r:r + SEG]
@@ -256,7 +256,7 @@ def _outcome(fn, *args):
 @settings(max_examples=400, deadline=None)
 @given(SPOOLS, st.booleans())
 def test_twins_walk_alike(spool, whole):
-    args = (spool, 0, len(spool), HEADERS, CHARSETS, 3, _unescape, whole)
+    args = (spool, 0, len(spool), HEADERS, CHARSETS, 3, decode_char_refs, whole)
     assert _outcome(TWINS["cython"].walk, *args) == _outcome(TWINS["python"].walk, *args)
 
 
@@ -271,7 +271,7 @@ def test_twins_trace_alike(spool):
     from urlsift.text.rules import EDITS, TABLE
 
     out, segs, msgs, names = TWINS["python"].walk(spool, 0, len(spool), HEADERS, CHARSETS, 3,
-                                                  _unescape)
+                                                  decode_char_refs)
     triples = scan(out)
     results = [twin.trace(triples, out, segs, msgs, names, spool, 7, "s", MailMatch, 200,
                           lambda i: [("other", i)], _message_id, _date, EDITS, TABLE)
@@ -294,7 +294,7 @@ def test_the_core_keeps_same_link_rule(url, href):
     from urlsift.text.rules import EDITS, TABLE
 
     out, segs, msgs, names = TWINS["python"].walk(spool, 0, len(spool), HEADERS, CHARSETS, 3,
-                                                  _unescape)
+                                                  decode_char_refs)
     results = [twin.trace(scan(out), out, segs, msgs, names, spool, 0, "s", MailMatch, 1 << 20,
                           lambda i: [], _message_id, _date, EDITS, TABLE)
                for twin in (TWINS["cython"], TWINS["python"])]
@@ -356,7 +356,7 @@ def test_twins_decode_base64_alike(body):
 
 def _pipeline(twin, workers: int = 2):
     from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
-    return twin.MailPipeline(HEADERS, CHARSETS, 3, _unescape, TABLE, KNOWN, MAX_WRAPPER,
+    return twin.MailPipeline(HEADERS, CHARSETS, 3, decode_char_refs, TABLE, KNOWN, MAX_WRAPPER,
                              MAX_LENGTH, workers)
 
 
@@ -384,7 +384,7 @@ def test_pipeline_gives_each_piece_its_walk_and_scan_in_order(pieces, workers):
         finally:
             pipe.close()
         for piece, (walked, triples) in zip(pieces, got):
-            want = twin.walk(piece, 0, len(piece), HEADERS, CHARSETS, 3, _unescape)
+            want = twin.walk(piece, 0, len(piece), HEADERS, CHARSETS, 3, decode_char_refs)
             assert walked == want
             assert triples == scan(want[0])
 

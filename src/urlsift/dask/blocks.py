@@ -38,7 +38,7 @@ from typing import IO, Any, Optional, Sequence, cast
 
 from .._select import cores
 from ..inputs.opening import EXTENSIONS, HEAD, compression_of, looks_like_mbox, reading
-from ..text.extraction import _filter
+from ..text.extraction import filter_matches
 from ..text.extraction import extract_file as extract_text_file
 from ..text.files import LOOKAHEAD, match_lists
 from ..text.jsonpieces import piece_matches
@@ -172,7 +172,7 @@ def scan_text_block(f: Any, spec: Spec, lo: int, hi: int, opts: Options) -> tupl
         summary = Summary(len(newlines), every[-1][1] if every else -1,
                           every[-1][2] if every else -1)
     lists = match_lists(arr, buf, start, 0, None if found is None else found[0])
-    ms = list(_filter(lists, opts.schemes, opts.valid))
+    ms = list(filter_matches(lists, opts.schemes, opts.valid))
     offsets = np.fromiter((m[1] for m in ms), dtype=np.int64, count=len(ms))
     # the newlines of the block before each match's start (block-relative line)
     data = {"url": [m[0] for m in ms], "file": [spec.name] * len(ms),

@@ -24,7 +24,7 @@ from .._mail_py import same_link   # the rule, defined once with the walk that a
 from ..model.partial import resolve
 from .anchors import anchor_text
 
-__all__ = ["html_hits", "html_links", "html_tokens", "same_link"]
+__all__ = ["decode_char_refs", "html_hits", "html_links", "html_tokens", "same_link"]
 
 _HTML_URL_ATTRS = frozenset({"href", "src"})
 #: Elements whose content is raw text up to their end tag (as html.parser had it).
@@ -56,8 +56,13 @@ def _reference(m: "re.Match[str]") -> str:
     return unescape(ref)
 
 
-def _unescape(value: str) -> str:
-    """``value`` with its character references decoded (see :func:`_reference`)."""
+def decode_char_refs(value: str) -> str:
+    """``value`` with its character references decoded (see :func:`_reference`); the
+    mail walker's cores call it for what they do not decode themselves.
+
+    >>> decode_char_refs("a?x=1&amp;y=&#50;&bogus")
+    'a?x=1&y=2&bogus'
+    """
     return _CHARREF.sub(_reference, value) if "&" in value else value
 
 
@@ -170,11 +175,11 @@ def _tag(text: str, j: int) -> tuple[int, Optional[tuple]]:
                 q = text.find(quote, p + 1)
                 if q < 0:
                     return n, None
-                value = _unescape(text[p + 1:q])
+                value = decode_char_refs(text[p + 1:q])
                 p = q + 1
             else:
                 q = _past(_UNQUOTED, text, p)
-                value = _unescape(text[p:q])
+                value = decode_char_refs(text[p:q])
                 p = q
         attrs.append((name, value))
     if closing:
@@ -270,7 +275,7 @@ def html_links(text: str, scan: Scan,
             texts.append((token[2], pos, anchor, kind == "text", current))
             if current >= 0:      # the runs of an <a>, as the walk lays them (rawtext too)
                 shown.setdefault(current, []).append(
-                    _unescape(token[2]) if kind == "text" else token[2])
+                    decode_char_refs(token[2]) if kind == "text" else token[2])
     # Text runs and attributes in document order, so output follows the message.
     events: list[tuple[int, int, tuple, str, Optional[str]]] = []
     for value, attr, pos, number in links:

@@ -31,7 +31,7 @@ from .html import html_links
 from .spool import Message
 
 __all__ = ["URL_HEADERS", "MailMatch", "iter_message_urls", "iter_spool_urls", "message_matches",
-           "options", "print_error", "clean", "iso_date", "where_of"]
+           "ScanOptions", "options", "print_error", "clean", "iso_date", "where_of"]
 
 #: Headers whose values carry URLs (RFC 2369 List-*, RFC 5064 Archived-At, MIME).
 URL_HEADERS: tuple[str, ...] = (
@@ -93,7 +93,14 @@ class MailMatch(NamedTuple):
         return parse(self.url, strict=strict)
 
 
-class _Options(NamedTuple):
+class ScanOptions(NamedTuple):
+    """What a mail walk keeps: the schemes (None: all), the validity mode (None: all),
+    and whether defanged URLs are refanged; made by :func:`options`.
+
+    >>> options(["http"], None, False)
+    ScanOptions(schemes=('http',), valid=None, refang=False)
+    """
+
     schemes: Optional[tuple]
     valid: Optional[str]
     refang: bool
@@ -115,12 +122,12 @@ def iter_spool_urls(messages: Iterable[Message], *, schemes: Optional[Iterable[s
         yield from message_matches(source, offset, data, opts, report)
 
 
-def options(schemes: Optional[Iterable[str]], valid: Optional[str], refang: bool) -> "_Options":
+def options(schemes: Optional[Iterable[str]], valid: Optional[str], refang: bool) -> "ScanOptions":
     """The scan options as the walks take them."""
-    return _Options(tuple(schemes) if schemes is not None else None, valid, refang)
+    return ScanOptions(tuple(schemes) if schemes is not None else None, valid, refang)
 
 
-def message_matches(source: str, offset: Optional[int], data: Any, opts: "_Options",
+def message_matches(source: str, offset: Optional[int], data: Any, opts: "ScanOptions",
                     report: Callable[[str], None]) -> list[MailMatch]:
     """The URLs of one message, read with the standard library's ``email`` (the walk of
     :mod:`urlsift.mail.walk` sends here what it does not read itself). ``data`` may be
@@ -146,7 +153,7 @@ def iter_message_urls(data: bytes, *, schemes: Optional[Iterable[str]] = None,
 
     A part that cannot be decoded, and malformed HTML, are reported through
     ``on_error`` (one line each; default: printed on stderr); the rest is scanned."""
-    opts = _Options(tuple(schemes) if schemes is not None else None, valid, refang)
+    opts = ScanOptions(tuple(schemes) if schemes is not None else None, valid, refang)
     return iter(list(_message_urls(data, source, offset, opts, on_error or print_error)))
 
 
@@ -166,7 +173,7 @@ def _reason(exc: BaseException) -> str:
     return str(exc) or type(exc).__name__
 
 
-def _message_urls(data: bytes, source: str, offset: Optional[int], opts: _Options,
+def _message_urls(data: bytes, source: str, offset: Optional[int], opts: ScanOptions,
                   report: Callable[[str], None]) -> Iterator[MailMatch]:
     """The URLs of one message; a header or part that fails is reported (one line,
     naming the message and the part) and costs only itself."""
@@ -260,7 +267,7 @@ def iso_date(value: Any) -> Optional[str]:
         return text
 
 
-def _scan(text: str, opts: _Options, *, quoted: bool) -> Iterator[tuple]:
+def _scan(text: str, opts: ScanOptions, *, quoted: bool) -> Iterator[tuple]:
     """(match, start, end, raw, refanged) of the URLs in ``text``; offsets into ``text``."""
     # decoded: scanned as the walk scans a part (urlsift._scan_py, the octets table)
     for m, start, end, refanged in extract_rewritten(text, quoted=quoted, refang=opts.refang,

@@ -32,14 +32,14 @@ from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from .._select import cores
 from ..text.bom import bom_length
-from ..text.extraction import _filter, url_lines_of
+from ..text.extraction import filter_matches, url_lines_of
 from ..text.jsonescapes import has_json_escapes, run_starts
 from ..text.rules import EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 from . import spool
 from .anchors import anchor_text
-from .html import _unescape as html_unescape
+from .html import decode_char_refs as html_unescape
 from .html import same_link
-from .message import (URL_HEADERS, MailMatch, _Options, clean, iso_date, message_matches,
+from .message import (URL_HEADERS, MailMatch, ScanOptions, clean, iso_date, message_matches,
                       options, print_error, where_of)
 
 __all__ = ["spool_urls", "spool_match_lists", "spool_url_lines", "maildir_urls",
@@ -169,7 +169,7 @@ def maildir_urls(name: str, *, schemes: Optional[Iterable[str]] = None,
                     yield from message_urls_fast(data, source, opts, report)
 
 
-def message_urls_fast(data: bytes, source: str, opts: _Options,
+def message_urls_fast(data: bytes, source: str, opts: ScanOptions,
                       report: Callable[[str], None]) -> list[MailMatch]:
     """The URLs of one message file (a Maildir's): the walk, or ``email`` for it. A UTF-8
     byte-order mark before its headers is passed over (``file_offset`` counts it)."""
@@ -181,7 +181,7 @@ def message_urls_fast(data: bytes, source: str, opts: _Options,
                        spool.MESSAGE_MAX, True)[0]
 
 
-def _piece_urls(piece: bytes, base: int, name: str, opts: _Options,
+def _piece_urls(piece: bytes, base: int, name: str, opts: ScanOptions,
                 report: Callable[[str], None], limit: int,
                 whole: bool) -> tuple[list[MailMatch], bool]:
     """The URLs of a piece of whole messages at ``base`` in the spool, and True when the
@@ -209,7 +209,7 @@ def _scan_text(text: Any) -> "array[int]":
     return cores.scan.scan(text, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
 
 
-def _traced(piece: bytes, base: int, name: str, opts: _Options,
+def _traced(piece: bytes, base: int, name: str, opts: ScanOptions,
             report: Callable[[str], None], limit: int, prepared: Any,
             whole: bool = False) -> tuple[list[MailMatch], bool]:
     """The matches of a prepared piece, traced back to messages (needs the GIL)."""
@@ -234,11 +234,11 @@ def _traced(piece: bytes, base: int, name: str, opts: _Options,
     found = cores.mail.trace(triples, out, segs, msgs, names, piece, base, name, MailMatch,
                              limit, other, _message_id, _date, EDITS, TABLE, texts)
     if opts.schemes is not None or opts.valid is not None:
-        found = list(_filter([found], opts.schemes, opts.valid))   # idempotent on "other"'s
+        found = list(filter_matches([found], opts.schemes, opts.valid))   # idempotent on "other"'s
     return found, bool(no_mbox)
 
 
-def _other(piece: bytes, base: int, name: str, msgs: Any, index: int, opts: _Options,
+def _other(piece: bytes, base: int, name: str, msgs: Any, index: int, opts: ScanOptions,
            report: Callable[[str], None], limit: int) -> Optional[list[MailMatch]]:
     """The matches of a message the walk left (read with ``email``), [] for one too
     large (reported), None when a line too long shows the spool is no mbox (reported:

@@ -32,12 +32,19 @@ from .logescapes import mapped, unescape_log
 from .match import Match
 from .rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS
 
-__all__ = ["Match", "Validity", "scan", "extract", "extract_with", "extract_file", "matches_of",
+__all__ = ["Match", "Validity", "filter_matches", "scan", "extract", "extract_with", "extract_file", "matches_of",
            "url_lines_of"]
 
-def _filter(lists: Iterable[list[Match]], schemes: Optional[Iterable[str]],
-            valid: Optional[str]) -> Iterator[Match]:
-    """Flatten lists of matches, keeping the wanted schemes and the valid URLs."""
+def filter_matches(lists: Iterable[list[Match]], schemes: Optional[Iterable[str]],
+                   valid: Optional[str]) -> Iterator[Match]:
+    """Flatten lists of matches, keeping the wanted schemes (any case) and the URLs valid
+    in the ``valid`` mode (:data:`Validity`; None keeps all): the one filter of the scans
+    (the API, the mail walk and Dask).
+
+    >>> ms = list(extract("http://a.example/ FTP://b.example/ http://c.example:x/"))
+    >>> [m.url for m in filter_matches([ms], ["ftp", "http"], "strict")]
+    ['http://a.example/']
+    """
     if schemes is not None:
         wanted = frozenset(s.lower() for s in ([schemes] if isinstance(schemes, str) else schemes))
         lists = ([m for m in ms if m[0].partition(":")[0].lower() in wanted] for ms in lists)
@@ -88,7 +95,7 @@ def matches_of(buffer: Any, triples: "array[int]", *, schemes: Optional[Iterable
     ['http://a.example/x']
     """
     lists = match_lists(triples, buffer, 0, 0)
-    return list(_filter(lists, schemes, valid))
+    return list(filter_matches(lists, schemes, valid))
 
 
 def url_lines_of(buffer: Any, triples: "array[int]", first: int = 0, last: int = -1) -> bytes:
@@ -164,7 +171,7 @@ def extract_with(text_or_bytes: Any, schemes: Optional[Iterable[str]], valid: Op
     else:
         with memoryview(text) as view:
             n = view.nbytes
-    return _filter(scan_buffer(text, n, scan=partial(_scan_range, octets=octets)), schemes, valid)
+    return filter_matches(scan_buffer(text, n, scan=partial(_scan_range, octets=octets)), schemes, valid)
 
 
 def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
@@ -193,4 +200,4 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
     """
     check_valid(valid)
     matches = scan_file(path, jobs=jobs, line_numbers=line_numbers, block_size=block_size)
-    return _filter(matches, schemes, valid)
+    return filter_matches(matches, schemes, valid)
