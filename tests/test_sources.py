@@ -142,6 +142,24 @@ def test_input_kind(tmp_path):
         assert s.read(5) == b"From "           # peeking consumed nothing
 
 
+def test_the_kinds_and_their_rules_are_one_definition():
+    # One table for the API, the command and Dask (issue 23): the names are the strings
+    # Input.kind holds, and the rules say mbox only for "From " at the start (RFC 4155),
+    # a UTF-8 BOM passed over, and a Maildir only with both cur/ and new/.
+    from urlsift.inputs import kinds
+    assert (kinds.TEXT, kinds.MBOX, kinds.MAILDIR) == ("text", "mbox", "maildir")
+    assert kinds.KINDS == ("text", "mbox", "maildir") and kinds.MAIL_KINDS == {"mbox", "maildir"}
+    assert kinds.file_kind(b"\xef\xbb\xbfFrom a@b Mon Jan  1 00:00:00 2026\n") == "mbox"
+    assert kinds.file_kind(b"From: a@b\n") == "text"          # a header, not the separator
+    assert kinds.file_kind(b" From a\n") == "text"            # not at the start
+    assert kinds.file_kind(b"") == "text" and kinds.file_kind(None) == "text"
+    assert kinds.file_kind(b"From a\n", mbox=False) == "text"  # --no-mbox: not looked at
+    assert kinds.file_kind(b"GET /\n", mbox=True) == "mbox"
+    dirs = {"m/cur", "m/new", "h/cur"}
+    assert kinds.is_maildir("m", dirs.__contains__)            # a Dask worker's fs.isdir
+    assert not kinds.is_maildir("h", dirs.__contains__)        # cur/ without new/
+
+
 # -- block-wise scanning -------------------------------------------------------------
 
 def test_stream_blocks_never_cut_a_url(tmp_path):

@@ -9,6 +9,7 @@ from collections import Counter
 from typing import IO, Any, Iterator, Optional, cast
 
 from ..inputs import Input, open_input
+from ..inputs.kinds import TEXT
 from ..model.parsing import check, parse
 from ..text.bom import without_bom
 from .common import batches, error, read_errors, reason, write_or_fail
@@ -317,7 +318,7 @@ def _dated_urls(inp: Input, args: argparse.Namespace, stack: contextlib.ExitStac
     """The URLs of one input counted into ``urls`` (the same records as ``stats``
     counts), and by the minute of their line's timestamp (a mail URL: its message's
     Date) into ``minutes``; the input read once, through :class:`DatedStream`."""
-    if inp.kind != "text":
+    if inp.kind != TEXT:
         for rec in iter_records(inp, args, ["url", "message_id", "date", "part"], progress,
                                 on_error=on_error):
             url = rec if isinstance(rec, str) else rec["url"]

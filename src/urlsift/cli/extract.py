@@ -10,6 +10,7 @@ from typing import Any, Callable, Iterable, Optional, Sequence
 from operator import itemgetter
 
 from .._select import cores
+from ..inputs.kinds import MBOX, TEXT
 from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines, open_input
 from ..model.equivalence import normalized
 from ..model.parts import cached_by_url
@@ -39,7 +40,7 @@ def cmd_extract(args: argparse.Namespace) -> int:
     with contextlib.ExitStack() as stack:
         relay = Relay()
         plan, status = plan_inputs(args, stack, relay)
-        mail = any(inp.kind != "text" for inp in plan)
+        mail = any(inp.kind != TEXT for inp in plan)
         columns = ["url"] if summary else columns_for(args, mail)
         writer = stack.enter_context(open_writer(args.format, columns, args.output,
                                                  [inp.name for inp in plan]))
@@ -159,7 +160,7 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
     context = _context(args, columns, writer)
     with Progress(args, plan, relay) as progress:
         for inp in plan:
-            if context is not None and inp.kind == "text":      # -A/-B/-C
+            if context is not None and inp.kind == TEXT:      # -A/-B/-C
                 try:
                     with contextlib.ExitStack() as opened:
                         stream = inp.stream or opened.enter_context(open_input(inp.name))
@@ -297,7 +298,7 @@ def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     narrowed = bool(args.unique) or url_filter(args) is not None
     plain = not args.refang and (sifted or not narrowed)
     color = use_color(args)
-    if inp.kind == "mbox" and args.format == "text" and cols == ["url"] and plain and not color:
+    if inp.kind == MBOX and args.format == "text" and cols == ["url"] and plain and not color:
         schemes, valid = scan_options(args)
         if schemes is None and valid is None and progress is None:   # lines made in the core
             return mbox_url_lines(inp.name, on_error=on_error, stream=inp.stream, jobs=args.jobs)
@@ -308,7 +309,7 @@ def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
         return (("\n".join(map(itemgetter(0), ms)) + "\n").encode("utf-8", "surrogateescape")
                 for ms in lists if ms)
     positions = cols[:1] == ["url"] and all(c in POSITION_FIELDS for c in cols[1:])
-    if not (plain and positions and args.format in ("text", "jsonl") and inp.kind == "text"
+    if not (plain and positions and args.format in ("text", "jsonl") and inp.kind == TEXT
             and not args.quoted and not args.log_escapes and scan_options(args) == (None, None)
             and inp.stream is None and is_plain_file(inp.name)):
         return None

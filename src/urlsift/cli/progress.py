@@ -12,6 +12,7 @@ import stat
 import sys
 from typing import Any, Callable, Optional
 
+from ..inputs.kinds import TEXT
 
 __all__ = ["Progress", "Relay"]
 
@@ -52,7 +53,7 @@ class Progress:
             return
         # A total only when every input is a regular file read as text: its size (of a
         # compressed file too) is what is counted.
-        sized = all(i.kind == "text" and i.stream is None and _regular(i.name) for i in plan)
+        sized = all(i.kind == TEXT and i.stream is None and _regular(i.name) for i in plan)
         total: Optional[int] = sum(_size(i.name) for i in plan) if sized else None
         self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024,
                         file=sys.stderr, delay=1.0, leave=False, desc="urlsift")

@@ -8,6 +8,7 @@ import contextlib
 import os
 from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 
+from ..inputs.kinds import DIRECTORY, MAIL_KINDS, TEXT
 from ..inputs import (Input, WalkOptions, input_kind, iter_file_matches, iter_file_urls, iter_mail_urls,
                       iter_numbered_mail_urls,
                       sniff_input, walk_tree)
@@ -47,7 +48,7 @@ def plan_inputs(args: argparse.Namespace, stack: contextlib.ExitStack,
 
     recursive = getattr(args, "recursive", False)
     for name in args.files or (["."] if recursive else ["-"]):
-        if recursive and name != "-" and input_kind(name) == "directory":
+        if recursive and name != "-" and input_kind(name) == DIRECTORY:
             for path, kind in walk_tree(name, report, walk_options(args)):
                 if not args.files:          # -r alone: names as rg and grep show them
                     path = os.path.relpath(path)
@@ -138,7 +139,7 @@ def iter_records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     the URLs that ``--exclude-schemes`` and ``--host`` keep (:func:`url_filter`)."""
     keep = url_filter(args)
     rewrite = args.refang or args.quoted or getattr(args, "log_escapes", False)
-    if inp.kind == "text" and not rewrite and list(columns) == ["url"]:
+    if inp.kind == TEXT and not rewrite and list(columns) == ["url"]:
         # The common case, kept free of per-URL Python code (map over the matches).
         schemes, valid = scan_options(args)
         urls = iter_file_urls(inp.name, schemes=schemes, valid=valid, jobs=args.jobs,
@@ -174,7 +175,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     mail_cols = "message_id" in columns
     link_cols = "text" in columns
     file_offset = "file_offset" in columns
-    if kind in ("mbox", "maildir"):
+    if kind in MAIL_KINDS:
         options = dict(schemes=schemes, valid=valid, refang=args.refang, on_error=on_error,
                        stream=inp.stream, jobs=args.jobs)
         if fast:

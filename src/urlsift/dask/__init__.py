@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Optional
 
+from ..inputs.kinds import TEXT
 from ..inputs.opening import MissingDependency
 from ..model.parsing import parse
 from ..text.extraction import Validity, check_valid
@@ -116,7 +117,7 @@ def _extract(paths: Any, blocksize: Any, mbox: Optional[bool], schemes: Optional
     fs, names = graph.inputs(paths, storage_options)
     found = graph.looked(fs, names, mbox)
     opts = Options(tuple(schemes) if schemes is not None else None, valid, bool(parts),
-                   bool(refang), any(got.kind != "text" for got in found), echo)
+                   bool(refang), any(got.kind != TEXT for got in found), echo)
     return graph.build(graph.plan(fs, names, found, size), opts)
 
 

@@ -37,7 +37,8 @@ import os
 from typing import IO, Any, Optional, Sequence, cast
 
 from .._select import cores
-from ..inputs.opening import EXTENSIONS, HEAD, compression_of, looks_like_mbox, reading
+from ..inputs.kinds import MAILDIR, MBOX, TEXT, file_kind, is_maildir
+from ..inputs.opening import EXTENSIONS, HEAD, compression_of, reading
 from ..text.extraction import filter_matches
 from ..text.extraction import extract_file as extract_text_file
 from ..text.files import LOOKAHEAD, match_lists
@@ -64,15 +65,15 @@ def look(fs: Any, path: str, name: str, mbox: Optional[bool], local: bool) -> Lo
     except FileNotFoundError:
         raise FileNotFoundError(2, "No such file or directory", name) from None
     if info.get("type") == "directory":
-        if fs.isdir(f"{path}/cur") and fs.isdir(f"{path}/new"):
+        if is_maildir(path, fs.isdir):
             if not local:
                 raise NotImplementedError(f"a Maildir must be a local directory: {name!r}")
-            return Looked("maildir", None, 0, tuple(mailparts.maildir_entries(path)))
+            return Looked(MAILDIR, None, 0, tuple(mailparts.maildir_entries(path)))
         raise IsADirectoryError(21, "Is a directory", name)
     size = int(info.get("size") or 0)
     if mbox is not None:
         compression = EXTENSIONS.get(os.path.splitext(path)[1].lower())
-        return Looked("mbox" if mbox else "text", compression, size)
+        return Looked(file_kind(None, mbox), compression, size)
     try:
         with fs.open(path, "rb") as f:
             raw = Bounded(f, size, name)
@@ -84,7 +85,7 @@ def look(fs: Any, path: str, name: str, mbox: Optional[bool], local: bool) -> Lo
                     head = stream.read(HEAD)
     except OSError as exc:
         raise _named(exc, name) from None
-    return Looked("mbox" if looks_like_mbox(head) else "text", compression, size)
+    return Looked(file_kind(head), compression, size)
 
 
 def _named(exc: OSError, name: str) -> OSError:
@@ -186,7 +187,7 @@ def scan_partition(spec: Spec, index: int, opts: Options) -> tuple[Any, Summary]
     """Partition ``index`` of a file: block ``index`` of plain text or a range of an
     mbox, or the whole file (partition 0; the others then are empty) when its first
     octets say it is compressed or it is text read with ``refang``."""
-    if spec.compression is not None or (spec.kind == "text" and opts.refang) \
+    if spec.compression is not None or (spec.kind == TEXT and opts.refang) \
             or spec.blocksize is None or spec.size == 0:
         return scan_whole(spec, opts) if index == 0 else (frame({}, opts), EMPTY)
     lo = index * spec.blocksize
@@ -195,7 +196,7 @@ def scan_partition(spec: Spec, index: int, opts: Options) -> tuple[Any, Summary]
         if compression_of(f.read(HEAD), spec.name) is not None:
             # compressed after all (it was not looked into: the kind was given)
             return scan_whole(spec, opts) if index == 0 else (frame({}, opts), EMPTY)
-        if spec.kind == "mbox":
+        if spec.kind == MBOX:
             return mailparts.scan_mbox_range(f, spec, lo, hi, opts)
         return scan_text_block(f, spec, lo, hi, opts)
 
@@ -206,7 +207,7 @@ def scan_whole(spec: Spec, opts: Options) -> tuple[Any, Summary]:
     with spec.fs.open(spec.path, "rb") as f, \
             reading(cast(IO[bytes], Bounded(f, spec.size, spec.name)), spec.name) as stream:
         data: dict[str, list[Any]]
-        if spec.kind == "mbox":
+        if spec.kind == MBOX:
             return mailparts.scan_mbox_stream(stream, spec, opts)
         if opts.refang:
             from ..text.streams import iter_stream_matches

@@ -17,6 +17,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Iterable, Iterator, Optional
 
+from ..inputs.kinds import MAILDIR, TEXT
 from . import blocks, mailparts
 from .frames import Options, frame
 from .reading import Looked, Spec
@@ -105,7 +106,7 @@ def plan(fs: Any, names: list[tuple[str, str]], found: list[Looked],
     out: list[tuple[Spec, list[Any]]] = []
     for (path, name), got in zip(names, found):
         spec = Spec(fs, path, name, got.size, got.kind, got.compression, blocksize)
-        if got.kind == "maildir":
+        if got.kind == MAILDIR:
             out.append((spec, _groups(got.entries, blocksize)))
         elif got.compression is not None or blocksize is None or got.size == 0:
             out.append((spec, [0]))
@@ -144,7 +145,7 @@ def build(planned: list[tuple[Spec, list[Any]]], opts: Options) -> tuple[Any, An
     from dask.task_spec import DataNode, List, Task, TaskRef
 
     if opts.refang:      # text read with refang is one partition (the worker decides)
-        planned = [(s, [0]) if s.kind == "text" else (s, p) for s, p in planned]
+        planned = [(s, [0]) if s.kind == TEXT else (s, p) for s, p in planned]
     tok = tokenize(planned, opts)
     scan, summary, fold = f"urlsift-scan-{tok}", f"urlsift-summary-{tok}", f"urlsift-fold-{tok}"
     part, spec_name = f"urlsift-part-{tok}", f"urlsift-input-{tok}"
@@ -159,7 +160,7 @@ def build(planned: list[tuple[Spec, list[Any]]], opts: Options) -> tuple[Any, An
         first = j
         for k, what in enumerate(parts):
             key = (scan, j)
-            if spec.kind == "maildir":
+            if spec.kind == MAILDIR:
                 dsk[key] = Task(key, mailparts.scan_maildir, TaskRef(spec_key), what,
                                 TaskRef(opts_key))
             else:

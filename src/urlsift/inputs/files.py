@@ -25,6 +25,7 @@ from ..text.extraction import extract_file as extract_text_file
 from ..text.files import check_counts, job_count
 from ..text.match import Match
 from ..text.streams import Found, iter_stream_matches, text_of
+from .kinds import MAILDIR, TEXT
 from .opening import PathLike, input_kind, is_plain_file, open_input
 from .sniffing import sniff_input, sniff_stream
 
@@ -116,7 +117,7 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
         else:
             inp = sniff_input(path, stack, mbox=mbox)
         found: Iterator[Any]
-        if inp.kind == "text":
+        if inp.kind == TEXT:
             source = inp.stream if inp.stream is not None else _text_source(inp.name, stack)
             found = extract_text_file(source, jobs=jobs, line_numbers=line_numbers,
                                       schemes=schemes, valid=valid, block_size=block_size)
@@ -151,7 +152,7 @@ def iter_messages(path: PathLike, *, stream: Optional[IO[bytes]] = None
     from ..mail import spool   # lazy: see the module docstring
 
     name = os.fspath(path)
-    if stream is None and input_kind(name) == "maildir":
+    if stream is None and input_kind(name) == MAILDIR:
         yield from spool.maildir_messages(name)
         return
     with _opened(name, stream) as opened:
@@ -213,7 +214,7 @@ def _mail_urls(path: PathLike, schemes: Optional[Iterable[str]], valid: Optional
         # no file_offset on this path: a URL's line is its message's first line
         return ((m, starts.get(m.offset)) for m in found) if line_numbers else found
     name = os.fspath(path)
-    if stream is None and input_kind(name) == "maildir":
+    if stream is None and input_kind(name) == MAILDIR:
         return walk.maildir_urls(name, schemes=schemes, valid=valid, on_error=on_error,
                                  line_numbers=line_numbers)
     return chain.from_iterable(mbox_match_lists(name, schemes=schemes, valid=valid,

@@ -11,8 +11,6 @@ where.
 
 >>> compression_of(b"\\x1f\\x8b\\x08\\x00"), compression_of(b"GET /"), compression_of(b"", "a.xz")
 ('gzip', None, 'xz')
->>> looks_like_mbox(b"From a@b Mon"), looks_like_mbox(b"\\xef\\xbb\\xbfFrom a"), looks_like_mbox(b"From: a")
-(True, True, False)
 """
 from __future__ import annotations
 
@@ -22,13 +20,12 @@ import stat
 import sys
 from typing import IO, Any, Callable, Iterator, Optional, Union, cast
 
-from .._layout import FROM_LINE
-from ..text.bom import bom_length
 from .checked import Checked, MissingDependency, Tally
+from .kinds import DIRECTORY, MAILDIR, TEXT, file_kind, is_maildir
 from .zstd import zstd_reader
 
 __all__ = ["MissingDependency", "PathLike", "Peekable", "compression_of", "decompressed",
-           "input_kind", "is_plain_file", "looks_like_mbox", "open_input", "reading"]
+           "input_kind", "is_plain_file", "open_input", "reading"]
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -213,26 +210,17 @@ def decompressed(raw: IO[bytes], kind: Optional[str]) -> IO[bytes]:
 
 def input_kind(path: PathLike, stream: Optional[IO[bytes]] = None) -> str:
     """``"maildir"``, ``"mbox"`` (a stream starting with ``From ``, see
-    :func:`looks_like_mbox`) or ``"text"``; ``"directory"`` for any other directory.
+    :func:`~urlsift.inputs.kinds.looks_like_mbox`) or ``"text"``; ``"directory"`` for
+    any other directory (the names of :mod:`urlsift.inputs.kinds`).
 
     ``stream`` is the opened (decompressed) input, peeked at without consuming it.
     """
     name = os.fspath(path)
     if name != "-" and os.path.isdir(name):
-        if os.path.isdir(os.path.join(name, "cur")) and os.path.isdir(os.path.join(name, "new")):
-            return "maildir"
-        return "directory"
+        return MAILDIR if is_maildir(name) else DIRECTORY
     if stream is not None and hasattr(stream, "peek"):
-        if looks_like_mbox(stream.peek(HEAD)[:HEAD]):
-            return "mbox"
-    return "text"
-
-
-def looks_like_mbox(head: bytes) -> bool:
-    """The first octets of a (decompressed) input are those of an mbox: ``From `` at
-    the very start, or right after a UTF-8 byte-order mark."""
-    skip = bom_length(head)
-    return head[skip:skip + len(FROM_LINE)] == FROM_LINE
+        return file_kind(stream.peek(HEAD)[:HEAD])
+    return TEXT
 
 
 def is_plain_file(name: str) -> bool:

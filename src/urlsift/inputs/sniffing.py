@@ -26,13 +26,14 @@ import os
 import stat
 from typing import IO, Callable, NamedTuple, Optional
 
+from .kinds import DIRECTORY, MAILDIR, file_kind
 from .opening import PathLike, input_kind, open_input, reading
 
 __all__ = ["Input", "sniff_input", "sniff_stream"]
 
 
 class Input(NamedTuple):
-    """One input: its name, what it holds (``text``, ``mbox``, ``maildir``), and for
+    """One input: its name, what it holds (:mod:`~urlsift.inputs.kinds`: ``text``, ``mbox``, ``maildir``), and for
     what can be read only once the stream opened (and decompressed) for the whole run;
     None for a regular file or a directory, which are opened where they are read."""
 
@@ -50,7 +51,7 @@ def _regular(name: str) -> bool:
 
 def _kind(mbox: Optional[bool], name: str, stream: Optional[IO[bytes]]) -> str:
     if mbox is not None:
-        return "mbox" if mbox else "text"
+        return file_kind(None, mbox)
     return input_kind(name, stream)
 
 
@@ -64,10 +65,10 @@ def sniff_input(path: PathLike, stack: contextlib.ExitStack, *, mbox: Optional[b
     followed by ``directory_hint``."""
     name = os.fsdecode(path)
     kind = input_kind(name)
-    if kind == "maildir" and mbox is not False:
-        return Input(name, "maildir")
-    if kind in ("directory", "maildir"):
-        reason = "Is a directory" + (" (a Maildir, not text)" if kind == "maildir" else "")
+    if kind == MAILDIR and mbox is not False:
+        return Input(name, MAILDIR)
+    if kind in (DIRECTORY, MAILDIR):
+        reason = "Is a directory" + (" (a Maildir, not text)" if kind == MAILDIR else "")
         raise IsADirectoryError(21, reason + directory_hint, name)
     if name != "-" and _regular(name):     # opened again where it is read
         if mbox is not None:

@@ -40,6 +40,7 @@ import stat
 from typing import Callable, Iterator, NamedTuple, Optional
 
 from .ignore import Rules, glob_rules
+from .kinds import MAILDIR
 from .opening import compression_of, input_kind
 
 __all__ = ["BINARY_PROBE", "IGNORE_FILES", "WalkOptions", "is_binary", "walk_tree"]
@@ -110,8 +111,8 @@ def walk_tree(top: str, on_error: Callable[[str], None],
             if chosen or (chosen is None and rules.verdict(rel, is_dir)):
                 continue
             if is_dir:
-                if input_kind(entry.path) == "maildir":
-                    yield entry.path, "maildir"
+                if input_kind(entry.path) == MAILDIR:
+                    yield entry.path, MAILDIR
                 else:
                     inner = (_ignore_rules(entry.path, rel, rules, on_error) if opts.ignore
                              else rules)
