@@ -15,7 +15,7 @@ True
 from __future__ import annotations
 
 import string
-from typing import Iterable, Union
+from typing import Union
 
 __all__ = [
     "ALPHA", "DIGIT", "SAFE", "EXTRA", "NATIONAL", "PUNCTUATION", "RESERVED", "HEX",
@@ -172,9 +172,3 @@ def members(mask: int) -> str:
     '&/:;=?@'
     """
     return "".join(chr(c) for c in range(256) if TABLE[c] & mask)
-
-
-def iter_names() -> Iterable[str]:
-    """Every class and union name this module knows."""
-    yield from CLASS_NAMES
-    yield from UNION_NAMES

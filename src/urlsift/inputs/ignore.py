@@ -79,9 +79,8 @@ class Rules:
         rules.add(text.splitlines(), base)
         return rules
 
-    def add(self, lines: Sequence[str], base: str, *, anchored_names: bool = False) -> None:
-        """Add the rules of ``lines`` read in directory ``base``. ``anchored_names``:
-        a pattern without ``/`` matches the whole path too (``-g 'src/*.log'``)."""
+    def add(self, lines: Sequence[str], base: str) -> None:
+        """Add the rules of ``lines`` read in directory ``base``."""
         prefix = base + "/" if base else ""
         for line in lines:
             line = line.rstrip("\n").rstrip(" ") if not line.endswith("\\ ") else line
