@@ -1,4 +1,5 @@
-"""Shapes shared by both cores: the tokenizer's result fields and the problem codes.
+"""Shapes shared by both cores: the tokenizer's result fields and the problem codes,
+the flags of the text scanner's triples and the bits of its policy table.
 
 Both the Cython core and the pure twin read these names, so the two can never
 number a field or a code differently.
@@ -67,3 +68,45 @@ FROM_LINE = MBOX_SEPARATOR[1:]
 #: The fields of ``join_positions``'s layouts (``_build_py``/``_build_c``) and of
 #: ``text.files.position_lines``: a match's URL, line number and offset.
 F_URL, F_LINE, F_OFFSET = 0, 1, 2
+
+# ---- flags of a match (the text scanner's triples, ``_scan_py``/``_scan_c``): the low byte, bits TRIM_SHIFT.. the number of trimmed
+# characters (TRIM_MASK), and from HIGH_SHIFT on three more flags ----
+WRAPPED = 1        # <...> around the span
+PREFIX = 2         # "URL:" before the URL (inside a wrapper or bare)
+WHITESPACE = 4     # white space inside the wrapper, to be removed
+HYPHEN_BREAK = 8   # a line break right after "-" inside the wrapper (RFC 1738 appendix)
+TRUNCATED = 16     # a bare URL cut at max_length characters
+CUT_NON_ASCII = 32  # a bare URL ended by a non-ASCII character glued to it (‾, é, 。)
+CUT_UNSAFE = 64    # ... by an unsafe character glued to it: { } | \ ^ ` (not ")
+ANGLE = 128        # news:<id>, mid:<id>: the "<" and ">" around the id are not the URL's
+TRIM_SHIFT = 8
+#: A wrapper trims nothing, so its count field says something else: QUOTED, reply-quote
+#: prefixes (">" at the start of a line inside it) to leave out of the URL.
+QUOTED = 1 << TRIM_SHIFT
+#: The trim count is ``(flags >> TRIM_SHIFT) & TRIM_MASK`` (:func:`trim_count`): the
+#: flags from HIGH_SHIFT on lie above it (the low byte was full).
+HIGH_SHIFT = 48
+TRIM_MASK = (1 << (HIGH_SHIFT - TRIM_SHIFT)) - 1
+ENCODED = 1 << HIGH_SHIFT        # octets that are no UTF-8 in the span: "%HH" in the URL
+SOFT_BREAK = 2 << HIGH_SHIFT     # the "=" of a QP soft line break ended it: trimmed (counted)
+JOINED = 4 << HIGH_SHIFT         # it goes on over QP soft line breaks ("=" + LF, left out)
+#: Entries of the edits table the builders take: one per low byte and high flags (11
+#: bits), trimmed or not, and all of these again (from EDITS_NON_ASCII on) for a URL
+#: with non-ASCII letters (``_build_py.edits_index``).
+EDITS_NON_ASCII = 2 * 256 * 8
+N_EDITS = 2 * EDITS_NON_ASCII
+#: A quoted-printable line broken by a soft line break is at most 76 characters long
+#: with its "=" (RFC 2045 §6.7 rule 5); encoders fill it to 73-76 (a "=XX" is not split).
+QP_MIN_LINE, QP_MAX_LINE = 73, 76
+#: The longest ``<id>`` after ``news:`` or ``mid:`` (an RFC 5322 line).
+MAX_ANGLE = 998
+
+# ---- bits of the policy table (built in urlsift.text.rules from urlsift.charclass) ----
+T_BARE = 1     # may continue a bare URL
+T_TRIM = 2     # trimmed from the end of a bare URL
+T_SCHEME = 4   # scheme character (either case)
+T_SPACE = 8    # white space removed inside a wrapper
+T_WRAP = 16    # other character allowed inside a wrapper
+T_SPLIT = 32   # a buffer may be split right after this character
+T_ALPHA = 64   # a scheme starts at a letter
+T_PLAIN = 128  # continues a bare URL and is no bracket (the Cython walk's fast path)

@@ -19,13 +19,8 @@ The walk, for each ``:`` in ``[start, stop)`` (found with ``find``, i.e. ``memch
 
 A match needs something after ``scheme:`` (``scheme://``): ``http:`` alone is nothing.
 
-Non-ASCII letters (IRIs, RFC 3987: ``http://例え.jp/パス``, ``.../wiki/Straße``): a
-character over U+007F continues a bare URL when it is a letter, digit or mark
-(``str.isalnum``, or in :data:`urlsift._marks.MARKS`: a combining accent, a vowel sign;
-in bytes, a valid UTF-8 sequence of one), unless it belongs to a
-script written without spaces (:data:`UNSPACED`) and follows an ASCII letter or digit
-(``見てhttp://example.com谢谢`` gives ``http://example.com``). Anything else over U+007F
-ends the walk with CUT_NON_ASCII. Bytes are read as UTF-8; a str's characters as they are.
+Non-ASCII letters (IRIs, RFC 3987): a letter, digit or mark over U+007F continues a
+bare URL, unless glued to ASCII from a script written without spaces (:mod:`urlsift._letters`).
 
 The ``octets`` table of :func:`scan` (``rules.TEXT_OCTETS`` for text; None for the
 mail walk, whose parts are decoded by their declared charset and Content-Transfer-
@@ -49,7 +44,7 @@ Always (table or not): where a bare URL's walk ends at a line break right after 
 that ``=`` is trimmed (flag SOFT_BREAK, counted in the trim count).
 
 The known schemes arrive in ``known``, a trie over their names read backwards from
-the colon (:func:`known_blob`), each name with its attributes (K_*): known at all,
+the colon (:func:`urlsift._known.known_blob`), each name with its attributes (K_*): known at all,
 found without ``//``, with an angle id (``news:<id@host>``, flag ANGLE: the URL is the
 span without ``<`` and ``>``), taken when glued to a word. One walk back from each
 colon (:func:`_suffixes`, at most GLUE_REACH steps however long the word) says all of
@@ -65,12 +60,19 @@ the tail of a compound URL, not a URL.
 """
 from __future__ import annotations
 
-import sys
 from array import array
-from bisect import bisect_right
 from typing import Any, Optional
 
-from ._marks import MARKS
+# The names below are read here and, through this twin, by _scan_c (_HEAD, MAX_PAIRS...).
+from ._known import (_HEAD, GLUE_MIN, GLUE_REACH, K_ANGLE, K_GLUE, K_KNOWN, K_SHAPE_ALWAYS,
+                     K_SLASHLESS, K_URL, MAX_PAIRS, N_SYMBOLS, NO_PREFILTER, NOT_A_TRIE,
+                     SCHEME_SYMBOLS, SHAPE_ADDRESS, SHAPE_GROUP, SHAPE_MASK, SHAPE_PATH, _trie,
+                     check_known, known_blob)
+from ._layout import (ANGLE, CUT_NON_ASCII, CUT_UNSAFE, EDITS_NON_ASCII, ENCODED, HIGH_SHIFT,
+                      HYPHEN_BREAK, JOINED, MAX_ANGLE, N_EDITS, PREFIX, QP_MAX_LINE, QP_MIN_LINE,
+                      QUOTED, SOFT_BREAK, T_ALPHA, T_BARE, T_PLAIN, T_SCHEME, T_SPACE, T_SPLIT,
+                      T_TRIM, T_WRAP, TRIM_MASK, TRIM_SHIFT, TRUNCATED, WHITESPACE, WRAPPED)
+from ._letters import UNSPACED, is_mark, letter_at, utf8_at
 
 __all__ = [
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
@@ -85,60 +87,6 @@ __all__ = [
     "scan", "count_newlines", "next_boundary",
 ]
 
-# ---- flags of a match: the low byte, bits TRIM_SHIFT.. the number of trimmed
-# characters (TRIM_MASK), and from HIGH_SHIFT on three more flags ----
-WRAPPED = 1        # <...> around the span
-PREFIX = 2         # "URL:" before the URL (inside a wrapper or bare)
-WHITESPACE = 4     # white space inside the wrapper, to be removed
-HYPHEN_BREAK = 8   # a line break right after "-" inside the wrapper (RFC 1738 appendix)
-TRUNCATED = 16     # a bare URL cut at max_length characters
-CUT_NON_ASCII = 32  # a bare URL ended by a non-ASCII character glued to it (‾, é, 。)
-CUT_UNSAFE = 64    # ... by an unsafe character glued to it: { } | \ ^ ` (not ")
-ANGLE = 128        # news:<id>, mid:<id>: the "<" and ">" around the id are not the URL's
-TRIM_SHIFT = 8
-#: A wrapper trims nothing, so its count field says something else: QUOTED, reply-quote
-#: prefixes (">" at the start of a line inside it) to leave out of the URL.
-QUOTED = 1 << TRIM_SHIFT
-#: The trim count is ``(flags >> TRIM_SHIFT) & TRIM_MASK`` (:func:`trim_count`): the
-#: flags from HIGH_SHIFT on lie above it (the low byte was full).
-HIGH_SHIFT = 48
-TRIM_MASK = (1 << (HIGH_SHIFT - TRIM_SHIFT)) - 1
-ENCODED = 1 << HIGH_SHIFT        # octets that are no UTF-8 in the span: "%HH" in the URL
-SOFT_BREAK = 2 << HIGH_SHIFT     # the "=" of a QP soft line break ended it: trimmed (counted)
-JOINED = 4 << HIGH_SHIFT         # it goes on over QP soft line breaks ("=" + LF, left out)
-#: Entries of the edits table the builders take: one per low byte and high flags (11
-#: bits), trimmed or not, and all of these again (from EDITS_NON_ASCII on) for a URL
-#: with non-ASCII letters (``_build_py.edits_index``).
-EDITS_NON_ASCII = 2 * 256 * 8
-N_EDITS = 2 * EDITS_NON_ASCII
-#: A quoted-printable line broken by a soft line break is at most 76 characters long
-#: with its "=" (RFC 2045 §6.7 rule 5); encoders fill it to 73-76 (a "=XX" is not split).
-QP_MIN_LINE, QP_MAX_LINE = 73, 76
-#: The longest ``<id>`` after ``news:`` or ``mid:`` (an RFC 5322 line).
-MAX_ANGLE = 998
-
-# ---- bits of the policy table (built in urlsift.text.rules from urlsift.charclass) ----
-T_BARE = 1     # may continue a bare URL
-T_TRIM = 2     # trimmed from the end of a bare URL
-T_SCHEME = 4   # scheme character (either case)
-T_SPACE = 8    # white space removed inside a wrapper
-T_WRAP = 16    # other character allowed inside a wrapper
-T_SPLIT = 32   # a buffer may be split right after this character
-T_ALPHA = 64   # a scheme starts at a letter
-T_PLAIN = 128  # continues a bare URL and is no bracket (the Cython walk's fast path)
-
-#: No known scheme name is longer than GLUE_REACH (the walk back from a colon reads at
-#: most that much); a glued scheme is at least GLUE_MIN letters ("ws", "go" are not taken).
-GLUE_REACH = 32
-GLUE_MIN = 3
-
-#: Scripts written without spaces between words, as inclusive code point ranges: a letter
-#: of one glued to an ASCII letter or digit is the running text, not the URL (Thai,
-#: Lao, Myanmar, Khmer, Hangul Jamo, and from the CJK radicals on: kana, CJK, Hangul
-#: syllables, full-width forms). Korean writes spaces, but its particles are glued to
-#: the word before them (``http://example.com에서``).
-UNSPACED = (0x0E00, 0x0EFF, 0x1000, 0x109F, 0x1100, 0x11FF, 0x1780, 0x17FF,
-            0x2E80, 0x10FFFF)
 
 _COLON, _LT, _GT, _SLASH, _MINUS, _DOT, _AT, _STAR = 58, 60, 62, 47, 45, 46, 64, 42
 _UNDERSCORE, _SEMI = 95, 59
@@ -185,122 +133,6 @@ def _bounds(n: int, start: int, stop: int) -> tuple[int, int]:
     if start < 0:
         start = 0
     return start, stop
-
-
-# ---- the known schemes: a trie over their names read backwards from the colon ----
-#: Attribute bits of a trie node: what the name ending there is (rules.py says which
-#: name has which; the walk only reads them).
-K_KNOWN = 1          # a known scheme (the registry's and IANA's)
-K_SLASHLESS = 2      # found without "//" after its colon (mailto:, news:)
-K_ANGLE = 4          # its id may stand in angle brackets (news:<id@host>)
-K_GLUE = 8           # taken where a word is glued to it (messagenews:x@y)
-K_URL = 16           # "URL", the prefix of draft-ietf-uri-url-03 (URL:http://...)
-K_SHAPE_ALWAYS = 128  # its shape is checked when found whole too, not only glued
-#: The shape the text after a slashless scheme's colon must have (bits 5-6): RFC 1738
-#: §5 ``grouppart`` (news), an RFC 822 address with its "@" (mailto), a path (file).
-SHAPE_MASK, SHAPE_GROUP, SHAPE_ADDRESS, SHAPE_PATH = 96, 32, 64, 96
-#: The trie's alphabet: RFC 1738 §5 scheme characters, either case; 0 = none.
-SCHEME_SYMBOLS = "abcdefghijklmnopqrstuvwxyz0123456789+-."
-N_SYMBOLS = len(SCHEME_SYMBOLS) + 1
-#: The prefilter holds at most MAX_PAIRS pairs; NO_PREFILTER: the count of none.
-MAX_PAIRS, NO_PREFILTER = 16, 255
-_MAGIC = b"USK1"
-_HEAD = len(_MAGIC) + 4 + 256
-
-
-def known_blob(names: "dict[str, int]") -> bytes:
-    """The ``known`` argument of :func:`scan`: a trie of the scheme names read from
-    their last character, each name's node carrying its K_* attributes.
-
-    Layout: ``USK1``, the node count (4 octets, little-endian), 256 octets mapping a
-    character to its symbol (A-Z as a-z; 0 for none), one attribute octet per node,
-    then for each node N_SYMBOLS children of 2 octets little-endian (0: none; node 0 is
-    the root). A name is at most GLUE_REACH characters long. Last, the prefilter's
-    pairs: their count, then the last and the last but one character (lower case) of
-    each name that may stand without ``//`` (K_SLASHLESS, K_URL), so that a colon not
-    after one of them, nor before a ``/``, is skipped unread (the compiled twin's
-    next_candidate); a count of NO_PREFILTER when such a name is shorter than 2 or the
-    pairs are more than MAX_PAIRS.
-
-    >>> blob = known_blob({"news": K_KNOWN | K_SLASHLESS})
-    >>> _suffixes(b"xnews:", 0, 5, _trie(blob))
-    [0, 0, 0, 0, 3]
-    """
-    sym = bytearray(256)
-    for i, ch in enumerate(SCHEME_SYMBOLS, 1):
-        sym[ord(ch)] = i
-        if ch.isalpha():
-            sym[ord(ch.upper())] = i
-    symbols = set(SCHEME_SYMBOLS)
-    edges: list[dict[int, int]] = [{}]            # the children of each node, by symbol
-    attrs = bytearray(1)
-    for name, bits in names.items():
-        if not name or len(name) > GLUE_REACH or not symbols.issuperset(name):
-            raise ValueError(f"not a scheme name the trie can hold: {name!r}")
-        node = 0
-        for ch in reversed(name):
-            x = sym[ord(ch)]
-            child = edges[node].get(x)
-            if child is None:
-                child = edges[node][x] = len(attrs)
-                edges.append({})
-                attrs.append(0)
-            node = child
-        attrs[node] |= bits
-    if len(attrs) >= 1 << 16:
-        raise ValueError("too many scheme names for the trie")
-    kids = array("H", bytes(2 * N_SYMBOLS * len(attrs)))
-    for node, children in enumerate(edges):
-        for x, child in children.items():
-            kids[node * N_SYMBOLS + x] = child
-    if sys.byteorder == "big":
-        kids.byteswap()
-    table = kids.tobytes()
-    ends = [name for name, bits in names.items() if bits & (K_SLASHLESS | K_URL)]
-    pairs = sorted({(name[-1] + name[-2]).lower().encode("ascii") for name in ends
-                    if len(name) >= 2})
-    if any(len(name) < 2 for name in ends) or len(pairs) > MAX_PAIRS:
-        pairs, count = [], NO_PREFILTER
-    else:
-        count = len(pairs)
-    table += bytes([count]) + b"".join(pairs)
-    return _MAGIC + len(attrs).to_bytes(4, "little") + bytes(sym) + bytes(attrs) + table
-
-
-NOT_A_TRIE = "'known' is not a trie of scheme names (urlsift.text.rules.KNOWN)"
-
-
-def check_known(known: bytes) -> None:
-    """Raise ValueError unless ``known`` is a trie made by :func:`known_blob`."""
-    if not isinstance(known, bytes) or _trie(known) is None:
-        raise ValueError(NOT_A_TRIE)
-
-
-_tries: dict[bytes, Any] = {}
-
-
-def _trie(known: bytes) -> Any:
-    """(symbols, attributes, children) of a ``known`` blob, or None when it is none
-    (then no scheme is known, as in the compiled twin's trie_open)."""
-    if known in _tries:
-        return _tries[known]
-    got = None
-    if len(known) >= _HEAD and known[:4] == _MAGIC:
-        nodes = int.from_bytes(known[4:8], "little")
-        end = _HEAD + nodes * (1 + 2 * N_SYMBOLS)
-        count = known[end] if 0 < nodes < 1 << 16 and len(known) > end else -1
-        if count == NO_PREFILTER and len(known) == end + 1 or \
-                0 <= count <= MAX_PAIRS and len(known) == end + 1 + 2 * count:
-            sym = known[8:_HEAD]
-            kids = array("H", known[_HEAD + nodes:end])
-            if sys.byteorder == "big":
-                kids.byteswap()
-            if max(sym) < N_SYMBOLS and max(kids) < nodes:
-                got = (sym, known[_HEAD:_HEAD + nodes], kids)
-    if len(_tries) > 16:
-        _tries.clear()
-    _tries[known] = got
-    return got
 
 
 def _suffixes(codes: Any, lo: int, p: int, trie: Any) -> list[int]:
@@ -483,51 +315,6 @@ def _quote_prefix_end(codes: Any, T: bytes, i: int, lim: int) -> int:
     return -1
 
 
-def utf8_at(codes: Any, i: int, lim: int) -> tuple[int, int]:
-    """(code point, length) of the UTF-8 sequence starting at ``codes[i]`` and ending
-    by ``lim``, or (-1, 0) when it is not one (RFC 3629: no overlong form, no surrogate).
-
-    >>> utf8_at("é!".encode(), 0, 3), utf8_at(bytes([0xED, 0xA0, 0x80]), 0, 3), utf8_at(bytes([0xC3]), 0, 1)
-    ((233, 2), (-1, 0), (-1, 0))
-    """
-    b0 = codes[i]
-    k = 2 if 0xC2 <= b0 <= 0xDF else 3 if 0xE0 <= b0 <= 0xEF else 4 if 0xF0 <= b0 <= 0xF4 else 0
-    if k == 0 or i + k > lim:
-        return -1, 0
-    try:
-        return ord(bytes(codes[i:i + k]).decode("utf-8")), k
-    except UnicodeDecodeError:
-        return -1, 0
-
-
-def letter_at(codes: Any, octets: bool, e: int, lim: int) -> int:
-    """How many units the non-ASCII character at ``codes[e]`` (over U+007F) adds to a
-    bare URL: its length when it is a letter or digit that may continue one (see the
-    module's docstring), else 0."""
-    if octets:
-        c, k = utf8_at(codes, e, lim)
-        if k == 0:
-            return 0
-    else:
-        c, k = codes[e], 1
-    if not (chr(c).isalnum() or is_mark(c)):
-        return 0
-    before = codes[e - 1]
-    if before < 128 and chr(before).isalnum() and _unspaced(c):
-        return 0
-    return k
-
-
-def is_mark(c: int) -> bool:
-    """Is ``c`` a Unicode mark (category M; :mod:`urlsift._marks`)?
-
-    >>> is_mark(0x0301), is_mark(0x093F), is_mark(ord("e"))
-    (True, True, False)
-    """
-    i = bisect_right(MARKS, c)
-    return i % 2 == 1 or (i > 0 and MARKS[i - 1] == c)
-
-
 def _ends_reference(codes: Any, cs: int, semi: int) -> bool:
     """Does the ``;`` at ``semi`` close a character reference inside the URL, ``&name``
     or ``&#digits`` of 2 to 8 letters or digits (``?q=&lt;html&gt;``: HTML text holds
@@ -547,10 +334,6 @@ def _ends_reference(codes: Any, cs: int, semi: int) -> bool:
             return False
         k -= 1
     return False
-
-
-def _unspaced(c: int) -> bool:
-    return any(UNSPACED[a] <= c <= UNSPACED[a + 1] for a in range(0, len(UNSPACED), 2))
 
 
 def soft_join(codes: Any, n: int, T: bytes, e: int, lim: int) -> int:
