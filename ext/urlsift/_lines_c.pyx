@@ -28,6 +28,12 @@ cdef enum:
     KEPT = 1
     LEFT = 2
 
+# what a pass over a blob writes: nothing, the lines met first, the lines kept
+cdef enum:
+    COUNT = 0
+    FIRST = 1
+    SIFT = 2
+
 cdef struct Entry:
     Py_hash_t hash
     Py_ssize_t off              # where its octets start in the arena
@@ -130,60 +136,42 @@ cdef class LineTable:
         return PyBytes_FromStringAndSize(<char *>self.arena + self.entries[i].off,
                                          self.entries[i].len)
 
-    def count(self, bytes blob not None):
+    cdef bytes _pass(self, bytes blob, int mode, object keep):
+        """One pass over the lines of ``blob``, each counted: COUNT writes nothing, FIRST
+        the lines met for the first time, SIFT the lines ``keep`` keeps (asked once a
+        distinct line; it may raise, and the line stays undecided then)."""
         cdef const uint8_t *p = <const uint8_t *>PyBytes_AS_STRING(blob)
-        cdef Py_ssize_t size = PyBytes_GET_SIZE(blob), a = 0, e
+        cdef Py_ssize_t size = PyBytes_GET_SIZE(blob), a = 0, e, i, o = 0
         cdef const uint8_t *nl
+        cdef bint write
+        cdef bytes out = PyBytes_FromStringAndSize(NULL, 0 if mode == COUNT else size)
+        cdef uint8_t *dst = <uint8_t *>PyBytes_AS_STRING(out)
         while a < size:
             nl = <const uint8_t *>memchr(p + a, 10, size - a)
             if nl == NULL:
                 break
             e = nl - p
-            self.entries[self._find(p + a, e - a, True)].count += 1
+            i = self._find(p + a, e - a, True)
+            if mode == SIFT and self.entries[i].verdict == UNDECIDED:
+                write = keep(PyBytes_FromStringAndSize(<char *>p + a, e - a))
+                self.entries[i].verdict = KEPT if write else LEFT
+            write = (mode == FIRST and self.entries[i].count == 0) or (
+                mode == SIFT and self.entries[i].verdict == KEPT)
+            self.entries[i].count += 1
+            if write:
+                memcpy(dst + o, p + a, e + 1 - a)
+                o += e + 1 - a
             a = e + 1
+        return out if o == PyBytes_GET_SIZE(out) else out[:o]
+
+    def count(self, bytes blob not None):
+        self._pass(blob, COUNT, None)
 
     def first_seen(self, bytes blob not None):
-        cdef const uint8_t *p = <const uint8_t *>PyBytes_AS_STRING(blob)
-        cdef Py_ssize_t size = PyBytes_GET_SIZE(blob), a = 0, e, i, o = 0
-        cdef const uint8_t *nl
-        cdef bytes out = PyBytes_FromStringAndSize(NULL, size)
-        cdef uint8_t *dst = <uint8_t *>PyBytes_AS_STRING(out)
-        while a < size:
-            nl = <const uint8_t *>memchr(p + a, 10, size - a)
-            if nl == NULL:
-                break
-            e = nl - p
-            i = self._find(p + a, e - a, True)
-            if self.entries[i].count == 0:
-                memcpy(dst + o, p + a, e + 1 - a)
-                o += e + 1 - a
-            self.entries[i].count += 1
-            a = e + 1
-        return out if o == size else out[:o]
+        return self._pass(blob, FIRST, None)
 
     def sift(self, bytes blob not None, keep):
-        cdef const uint8_t *p = <const uint8_t *>PyBytes_AS_STRING(blob)
-        cdef Py_ssize_t size = PyBytes_GET_SIZE(blob), a = 0, e, i, o = 0
-        cdef int verdict
-        cdef const uint8_t *nl
-        cdef bytes out = PyBytes_FromStringAndSize(NULL, size)
-        cdef uint8_t *dst = <uint8_t *>PyBytes_AS_STRING(out)
-        while a < size:
-            nl = <const uint8_t *>memchr(p + a, 10, size - a)
-            if nl == NULL:
-                break
-            e = nl - p
-            i = self._find(p + a, e - a, True)
-            if self.entries[i].verdict == UNDECIDED:
-                # the answer first: keep() may raise, and the line stays undecided then
-                verdict = KEPT if keep(PyBytes_FromStringAndSize(<char *>p + a, e - a)) else LEFT
-                self.entries[i].verdict = verdict
-            self.entries[i].count += 1
-            if self.entries[i].verdict == KEPT:
-                memcpy(dst + o, p + a, e + 1 - a)
-                o += e + 1 - a
-            a = e + 1
-        return out if o == size else out[:o]
+        return self._pass(blob, SIFT, keep)
 
     def counts(self):
         return [(self._line(i), self.entries[i].count) for i in range(self.n)]
