@@ -245,3 +245,17 @@ def test_the_private_import_finder_sees_a_private_name_crossing_a_layer(tmp_path
 
 def test_no_private_name_is_imported_across_a_layer():
     assert private_imports() == []
+
+
+@pytest.mark.twins
+def test_the_command_on_a_log_loads_no_mail_layer(fresh, tmp_path):
+    # start-up (issue 27): what a text input never needs stays unloaded, whatever the format
+    log = tmp_path / "a.log"
+    log.write_bytes(b'1.2.3.4 - - "GET / HTTP/1.1" 200 9 "http://a.example/"\n')
+    out = fresh("import io, sys, contextlib\n"
+                "from urlsift.cli import main\n"
+                f"for fmt in ('text', 'jsonl', 'csv'):\n"
+                f"    with contextlib.redirect_stdout(io.StringIO()):\n"
+                f"        main(['extract', '-f', fmt, {str(log)!r}])\n"
+                "print(sorted(m for m in sys.modules if m == 'email' or m.startswith('urlsift.mail')))\n")
+    assert out == ["[]"]

@@ -10,7 +10,6 @@ import sys
 from typing import IO, Any, Optional, Sequence
 
 from ..inputs import MissingDependency
-from ..mail.dates import date_instant
 from .grepstyle import line_template
 from ..model.parts import CHECK_COLUMNS, PART_COLUMNS, checks_getter, parts_getter, plain_value, utf8_text
 
@@ -194,6 +193,7 @@ class ParquetWriter(Writer):
         else:
             data = {c: [r.get(c) for r in batch] for c in self.columns}
             for c in _TIME_COLUMNS.intersection(data):
+                from ..mail.dates import date_instant    # with mail only (loads the mail layer)
                 data[c] = [date_instant(v) for v in data[c]]
         self._writer.write_table(self._pa.table(data, schema=self._schema))
 
