@@ -7,10 +7,13 @@ use. Tests that compare the two twins directly use ``urlsift._select.twins``.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -85,4 +88,31 @@ def fresh():
         return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               check=True, env=env, cwd=root, timeout=120).stdout.splitlines()
     return go
+
+
+def extract_output(tmp_path: Path, *args: object) -> bytes:
+    """What ``urlsift extract ARGS -o FILE`` writes, run in this process (exit status 0)."""
+    from urlsift.cli.main import main
+    out = tmp_path / "out"
+    assert main(["extract", *map(str, args), "-o", str(out)]) == 0
+    return out.read_bytes()
+
+
+@contextlib.contextmanager
+def fed_pipe(data: bytes) -> Iterator[str]:
+    """``/dev/fd/N`` of a pipe that a thread fills with ``data`` (then closes), for
+    inputs that can be read only once."""
+    r, w = os.pipe()
+
+    def feed() -> None:
+        with os.fdopen(w, "wb") as out:
+            out.write(data)
+
+    t = threading.Thread(target=feed)
+    t.start()
+    try:
+        yield f"/dev/fd/{r}"
+    finally:
+        t.join()
+        os.close(r)
 

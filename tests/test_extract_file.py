@@ -15,6 +15,7 @@ from hypothesis import given, strategies as st
 import urlsift
 from urlsift.text import files as _filescan
 from urlsift import extract, extract_file
+from conftest import fed_pipe
 
 LOG_LINE = ('203.0.113.9 - - [10/Oct/2000:13:55:36 -0700] "GET /a.gif HTTP/1.0" 200 2326 '
             '"http://www.example.com/start.html" "Mozilla/5.0 (compatible; +http://bot.example/b.html)"\n')
@@ -83,19 +84,8 @@ def test_split_points_change_nothing(data, block, jobs):
 
 def test_streamed_from_a_pipe(tmp_path):
     data = (LOG_LINE * 500).encode()
-    r, w = os.pipe()
-
-    def feed():
-        with os.fdopen(w, "wb") as out:
-            out.write(data)
-
-    t = threading.Thread(target=feed)
-    t.start()
-    try:
-        got = list(extract_file(f"/dev/fd/{r}", block_size=4096, line_numbers=True))
-    finally:
-        t.join()
-        os.close(r)
+    with fed_pipe(data) as path:
+        got = list(extract_file(path, block_size=4096, line_numbers=True))
     assert len(got) == 1000
     assert got == list(extract_file(write(tmp_path, data), line_numbers=True))
 

@@ -28,9 +28,9 @@ import pytest
 
 import urlsift
 from urlsift import _scan_py
-from urlsift.cli.main import main
 from urlsift.text import rules
 from urlsift.text.rules import TRIM_MASK, TRIM_SHIFT
+from conftest import extract_output
 
 ENC = "octets-encoded"
 CUT = "cut-at-non-ascii"
@@ -200,10 +200,7 @@ def test_mail_parts_are_read_in_their_charset_by_both_mail_paths(tmp_path):
 
 # -- the command: its lines made in the core, and the records ---------------------------
 
-def _run(tmp_path, *args):
-    out = tmp_path / "out"
-    assert main(["extract", *map(str, args), "-o", str(out)]) == 0
-    return out.read_bytes()
+_run = extract_output       # urlsift extract ARGS -o FILE: what it wrote (conftest)
 
 
 @pytest.fixture

@@ -28,8 +28,8 @@ import json
 import pytest
 
 import urlsift
-from urlsift.cli.main import main
 from urlsift.text import rules
+from conftest import extract_output
 
 SOFT = "qp-soft-break"
 JOIN = "qp-lines-joined"
@@ -198,10 +198,7 @@ def test_mail_does_not_join_and_both_paths_trim_alike(tmp_path):
 
 # -- the command ---------------------------------------------------------------------------
 
-def _run(tmp_path, *args):
-    out = tmp_path / "out"
-    assert main(["extract", *map(str, args), "-o", str(out)]) == 0
-    return out.read_bytes()
+_run = extract_output       # urlsift extract ARGS -o FILE: what it wrote (conftest)
 
 
 @pytest.fixture

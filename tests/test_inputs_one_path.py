@@ -11,8 +11,6 @@ import bz2
 import gzip
 import io
 import lzma
-import os
-import threading
 from pathlib import Path
 
 import pytest
@@ -21,6 +19,7 @@ import urlsift
 from urlsift import cli
 from urlsift.inputs import DamagedInputError, TruncatedInputError
 from urlsift.mail import MailMatch
+from conftest import fed_pipe
 
 
 # "GET /a\n" is octets 0-6; line 2 "see http://g.example/x ok\n" (26 octets) starts at 7,
@@ -107,20 +106,8 @@ def test_an_open_compressed_file_object_and_a_bytesio(tmp_path):
 
 def test_a_compressed_pipe_is_read_once(tmp_path):
     # a pipe cannot be opened twice: sniffed (gzip, then mail) on the stream that is read
-    r, w = os.pipe()
-    data = gzip.compress(SPOOL)
-
-    def feed():
-        with os.fdopen(w, "wb") as out:
-            out.write(data)
-
-    t = threading.Thread(target=feed)
-    t.start()
-    try:
-        got = _mail(urlsift.extract_file(f"/dev/fd/{r}"))
-    finally:
-        t.join()
-        os.close(r)
+    with fed_pipe(gzip.compress(SPOOL)) as path:
+        got = _mail(urlsift.extract_file(path))
     assert got == MAIL_FOUND
 
 

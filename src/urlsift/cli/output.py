@@ -11,16 +11,12 @@ from typing import IO, Any, Optional, Sequence
 
 from ..inputs import MissingDependency
 from .grepstyle import line_template
-from ..model.parts import CHECK_COLUMNS, PART_COLUMNS, checks_getter, parts_getter, plain_value, utf8_text
+from ..model.parts import (CHECK_COLUMNS, PART_COLUMNS, TIME_COLUMNS, checks_getter, parquet_schema,
+                           parts_getter, plain_value, utf8_text)
 
 __all__ = ["DETAIL_COLUMNS", "PART_COLUMNS", "checks_getter", "json_string", "make_writer", "parts_getter", "plain_value", "reconfigure_stdout",
            "utf8_text"]
 
-_INT_COLUMNS = frozenset({"count", "line", "offset", "file_offset", "port"})
-_BOOL_COLUMNS = frozenset({"refanged", "valid_strict", "wrapped", "hyphen_break", "deceptive"})
-_LIST_COLUMNS = frozenset({"problems", "edits"})
-#: a message's Date, held by Parquet as a UTC timestamp (text in the other formats)
-_TIME_COLUMNS = frozenset({"date"})
 
 #: ``--details``: what a user filters on (docs/cli.md): strict validity and the problem
 #: codes of the URL, and how it was found (over lines, a hyphen taken out, the edits).
@@ -176,13 +172,7 @@ class ParquetWriter(Writer):
             raise MissingDependency(
                 "--format parquet needs pyarrow (pip install 'urlsift[parquet]')") from None
         self._pa = pa
-        fields = []
-        for c in self.columns:
-            kind = (pa.int64() if c in _INT_COLUMNS else pa.bool_() if c in _BOOL_COLUMNS
-                    else pa.list_(pa.string()) if c in _LIST_COLUMNS
-                    else pa.timestamp("us", tz="UTC") if c in _TIME_COLUMNS else pa.string())
-            fields.append(pa.field(c, kind))
-        self._schema = pa.schema(fields)
+        self._schema = parquet_schema(self.columns)
         self._writer = pq.ParquetWriter(out, self._schema)
 
     def write(self, batch: Sequence[Any]) -> None:
@@ -192,7 +182,7 @@ class ParquetWriter(Writer):
             data = {"url": list(batch)}
         else:
             data = {c: [r.get(c) for r in batch] for c in self.columns}
-            for c in _TIME_COLUMNS.intersection(data):
+            for c in TIME_COLUMNS.intersection(data):
                 from ..mail.dates import date_instant    # with mail only (loads the mail layer)
                 data[c] = [date_instant(v) for v in data[c]]
         self._writer.write_table(self._pa.table(data, schema=self._schema))

@@ -13,18 +13,15 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple, Optional, Sequence
 
-from ..model.parts import PART_COLUMNS, parts_getter
+from ..model.parts import (BOOL_COLUMNS, INT_COLUMNS, PART_COLUMNS, TIME_COLUMNS, parquet_schema,
+                           parts_getter)
 from ..text.extraction import Validity
 
 __all__ = ["Options", "PART_COLUMNS", "columns", "frame", "parquet_schema"]
 
-INT_COLUMNS = frozenset({"line", "offset", "file_offset", "port"})
-BOOL_COLUMNS = frozenset({"refanged", "deceptive"})
 #: bool columns that are null where they do not apply (``deceptive`` of a text row)
 NULLABLE_BOOL = frozenset({"deceptive"})
 MAIL_COLUMNS = ("message_id", "date", "part", "text", "deceptive", "file_offset")
-#: a message's Date as a UTC timestamp, as the command's Parquet holds it
-TIME_COLUMNS = frozenset({"date"})
 
 
 class Options(NamedTuple):
@@ -116,16 +113,3 @@ def _parts_of(urls: Sequence[str]) -> dict:
     parts = parts_getter(False)
     rows = [parts(url) for url in urls]
     return {c: [r[c] for r in rows] for c in PART_COLUMNS}
-
-
-def parquet_schema(names: Sequence[str]) -> Any:
-    """The pyarrow schema the command's ``--format parquet`` writes for these columns:
-    ``string`` (not the ``large_string`` pandas holds), ``int64``, ``bool``; for
-    ``DataFrame.to_parquet(schema=...)``."""
-    import pyarrow as pa
-
-    return pa.schema([pa.field(c, pa.int64() if c in INT_COLUMNS else
-                               pa.bool_() if c in BOOL_COLUMNS else
-                               pa.timestamp("us", tz="UTC") if c in TIME_COLUMNS else
-                               pa.string())
-                      for c in names])

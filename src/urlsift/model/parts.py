@@ -10,11 +10,12 @@ gets a ``path`` (docs/cli.md).
 from __future__ import annotations
 
 import codecs
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 from .parsing import is_valid, parse
 
-__all__ = ["CHECK_COLUMNS", "EXTRA_PARTS", "PART_COLUMNS", "cached_by_url", "checks_getter",
+__all__ = ["BOOL_COLUMNS", "CHECK_COLUMNS", "EXTRA_PARTS", "INT_COLUMNS", "LIST_COLUMNS",
+           "PART_COLUMNS", "TIME_COLUMNS", "cached_by_url", "checks_getter", "parquet_schema",
            "parts_getter", "plain_value", "utf8_text"]
 
 #: The parsed parts ``--parts`` adds, in column order (CSV and Parquet have exactly these).
@@ -27,6 +28,31 @@ EXTRA_PARTS: tuple[str, ...] = (
     "database", "wtype", "wpath", "hsoname", "fields", "message_id", "content_id",
     "schemepart", "is_local",
 )
+
+
+#: The types of the output columns that are not strings, one definition for the command's
+#: Parquet and the Dask frames (``parquet_schema``): integers, booleans, lists of strings,
+#: and a message's Date, a UTC timestamp (docs/decisions-cli.md).
+INT_COLUMNS = frozenset({"count", "line", "offset", "file_offset", "port"})
+BOOL_COLUMNS = frozenset({"refanged", "valid_strict", "wrapped", "hyphen_break", "deceptive"})
+LIST_COLUMNS = frozenset({"problems", "edits"})
+TIME_COLUMNS = frozenset({"date"})
+
+
+def parquet_schema(names: "Sequence[str]") -> Any:
+    """The pyarrow schema of output columns ``names``: ``int64``, ``bool``,
+    ``list<string>``, ``timestamp[us, tz=UTC]``, else ``string`` (never ``large_string``).
+
+    >>> str(parquet_schema(["url", "line", "date"]).field("date").type)  # doctest: +SKIP
+    'timestamp[us, tz=UTC]'
+    """
+    import pyarrow as pa
+
+    def kind(c: str) -> Any:
+        return (pa.int64() if c in INT_COLUMNS else pa.bool_() if c in BOOL_COLUMNS
+                else pa.list_(pa.string()) if c in LIST_COLUMNS
+                else pa.timestamp("us", tz="UTC") if c in TIME_COLUMNS else pa.string())
+    return pa.schema([pa.field(c, kind(c)) for c in names])
 
 
 #: How many URLs a per-URL cache keeps before it starts again (bounded memory).

@@ -66,11 +66,11 @@ def piece_matches(buf: Any, a: int, b: int, base: int, last_end: int,
     starts, ends = arr[0::3], arr[1::3]
     i = 0                       # the next of the scanner's matches
     for wa, wb in _windows(buf, a, b, runs, starts, ends):
-        i, last_end = _as_scanned(out, arr, buf, base, i, wa, last_end)
+        i, last_end = _as_scanned(out, arr, starts, buf, base, i, wa, last_end)
         found, last_end = _read_through(buf, wa, wb, base, last_end, _lookahead(buf, wa, wb))
         out += found
         i = bisect_left(starts, wb, i)
-    _as_scanned(out, arr, buf, base, i, b, last_end)
+    _as_scanned(out, arr, starts, buf, base, i, b, last_end)
     return out, (out[-1][2] if out else last_end)
 
 
@@ -116,17 +116,13 @@ def _lookahead(buf: Any, wa: int, wb: int) -> int:
     return LOOKAHEAD
 
 
-def _as_scanned(out: list, arr: Any, buf: Any, base: int, i: int, stop: int,
+def _as_scanned(out: list, arr: Any, starts: Any, buf: Any, base: int, i: int, stop: int,
                 last_end: int) -> tuple[int, int]:
-    """Append the scanner's matches ``i``... that start before ``stop`` (not before
-    ``last_end``): the index after them, and the end of the last one."""
-    count = len(arr) // 3
-    first = i
-    while first < count and arr[3 * first] < stop and arr[3 * first] + base < last_end:
-        first += 1
-    last = first
-    while last < count and arr[3 * last] < stop:
-        last += 1
+    """Append the scanner's matches ``i``... (``starts``: theirs, in order) that start
+    before ``stop`` (not before ``last_end``): the index after them, and the end of the
+    last one. Found by bisection: no Python step per match."""
+    last = bisect_left(starts, stop, i)
+    first = min(bisect_left(starts, last_end - base, i), last)
     if last > first:
         out += cores.build.build(arr, buf, base, Match, EDITS, TABLE, first, last)
         last_end = out[-1][2]
