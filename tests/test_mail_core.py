@@ -497,3 +497,31 @@ def test_a_walk_record_reads_by_name():
     assert out[segs[R.SEG_START]:segs[R.SEG_END]] == b"see http://a.example/\n"
     assert spool[segs[R.SEG_SRC]:].startswith(b"see ") and segs[R.SEG_KIND] == R.K_TEXT
     assert names[segs[R.SEG_LABEL_START]:segs[R.SEG_LABEL_END]] == b"1 text/plain"
+
+
+def test_trace_asks_the_mail_layers_rule_for_a_link_text_that_differs():
+    # which links are the same is the mail layer's rule (Tracing.same_link), asked for a
+    # URL in an <a>'s text whose octets are not its href's; one whose octets are (the
+    # rule is an equivalence) is left out without asking
+    from urlsift.mail.walk import tracing
+    from urlsift.text.extraction import scan
+    spool = (b"From a\nContent-Type: text/html\n\n"
+             b'<a href="http://h.example/x/">http://h.example/x</a>\n'
+             b'<a href="http://h.example/y">http://h.example/y</a>\n')
+    walked = _select.cores.mail.walk(spool, 0, len(spool), HEADERS, CHARSETS, 8, None)
+    asked = []
+
+    def never(url, href):
+        asked.append((url, href))
+        return False
+
+    how = tracing(1 << 20, lambda i: [])._replace(same_link=never)
+    found = _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s", how)
+    assert [(m.url, m.part) for m in found] == [
+        ("http://h.example/x/", "1 text/html href"), ("http://h.example/x", "1 text/html"),
+        ("http://h.example/y", "1 text/html href")]
+    assert asked == [("http://h.example/x", "http://h.example/x/")]
+    # the mail layer's own rule: a trailing "/" aside, the same link: the text goes
+    found = _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s",
+                                     tracing(1 << 20, lambda i: []))
+    assert [m.url for m in found] == ["http://h.example/x/", "http://h.example/y"]

@@ -114,7 +114,7 @@ cdef class _Trace:
             k += 1
         return k
 
-    cdef int match(self, const int64_t *t, object message_id, object date,
+    cdef inline int match(self, const int64_t *t, object message_id, object date,
                    object at) except -1:
         """The match of triple ``t`` (in segment ``self.s``), unless it is the text of an
         ``<a>`` that is its href."""

@@ -40,12 +40,12 @@ BAD_HEADER_OCTET = re.compile(rb"[^\t\r\n\x20-\x7e]")
 def header_block(buf: bytes, a: int, e: int) -> tuple[list[Field], int]:
     """The fields of the header block at ``buf[a]``, and where the body starts (after
     the blank line, or at the first line that is no header line)."""
-    fields: list[list] = []
+    fields: list[list] = []      # [name, value start, value end]: a fold moves the end
     p = a
     while p < e:
         le = line_end(buf, p, e)
         if is_blank(buf, p, le):
-            return [tuple(f) for f in fields], le    # type: ignore[misc]
+            return _frozen(fields), le
         if buf[p] in (SPACE, TAB):               # a folded line continues the field
             if not fields:
                 raise Fallback                   # first line a continuation: a defect
@@ -55,7 +55,7 @@ def header_block(buf: bytes, a: int, e: int) -> tuple[list[Field], int]:
             if m is None:
                 if buf.startswith(FROM_LINE, p):
                     raise Fallback               # a misplaced envelope line
-                return [tuple(f) for f in fields], p   # type: ignore[misc]
+                return _frozen(fields), p
             colon = m.end() - 1
             if colon == p:
                 raise Fallback                   # ":value": email drops it with a defect
@@ -64,7 +64,11 @@ def header_block(buf: bytes, a: int, e: int) -> tuple[list[Field], int]:
                 v += 1
             fields.append([buf[p:colon].lower(), v, strip_eol(buf, v, le)])
         p = le
-    return [tuple(f) for f in fields], e         # type: ignore[misc]
+    return _frozen(fields), e
+
+
+def _frozen(fields: list[list]) -> list[Field]:
+    return [(name, va, ve) for name, va, ve in fields]
 
 
 def url_headers(w: Walker, index: int, fields: list[Field]) -> None:
