@@ -76,7 +76,7 @@ class _Trace:
         self.how = how
         self.texts = texts
         self.starts = self.segs[SEG_START::SEG]
-        self.labels: dict[bytes, str] = {}
+        self.labels: dict[int, str] = {}
         self.total = len(triples) // 3
 
     def segment_of(self, at: int) -> int:
@@ -116,21 +116,22 @@ class _Trace:
             date = iso_date(raw_date) or how.date_of(raw_date)
         offset = msgs[i + MSG_FROM_LINE]
         head = (message_id, date, self.base + offset if offset >= 0 else None)
-        while k < self.total:
-            r = self.segment_of(self.triples[3 * k])
-            if self.segs[r + SEG_MESSAGE] != index:
+        triples, segs, starts, total, match = self.triples, self.segs, self.starts, self.total, self.match
+        while k < total:
+            r = (bisect_right(starts, triples[3 * k]) - 1) * SEG
+            if segs[r + SEG_MESSAGE] != index:
                 break
-            match = self.match(r, k, head)
-            if match is not None:
-                result.append(match)
+            found = match(r, triples[3 * k:3 * k + 3], head)
+            if found is not None:
+                result.append(found)
             k += 1
         return k
 
-    def match(self, r: int, k: int, head: tuple) -> Any:
-        """The match of triple ``k`` in segment record ``r``; None for a link's text
-        that is its href."""
+    def match(self, r: int, triple: Any, head: tuple) -> Any:
+        """The match of ``triple`` in segment record ``r``; None for a link's text that
+        is its href."""
         segs, out, how = self.segs, self.out, self.how
-        ms, me, mf = self.triples[3 * k:3 * k + 3]
+        ms, me, mf = triple
         url, raw = triple_strings(out, len(out), ms, me, mf, how.table)
         kind, seg_start = segs[r + SEG_KIND], segs[r + SEG_START]
         if kind == K_HTML_TEXT and segs[r + SEG_ANCHOR] >= 0:
@@ -138,17 +139,15 @@ class _Trace:
             href = bytes(out[segs[h + SEG_START]:segs[h + SEG_END]]).decode("utf-8", "replace")
             if url == href or how.same_link(url, href):
                 return None         # <a href="U">U</a>: the href has said it already
-        label = self.label(r)
         where = None
         shown = None
-        if kind in (K_HREF, K_SRC):
-            part = label + (" href" if kind == K_HREF else " src")
+        part = self.label(r, kind)
+        if kind == K_HREF or kind == K_SRC:
             if self.texts:
                 shown = self.texts.get(r // SEG)
             start = end = segs[r + SEG_PART_OFFSET]
             raw = bytes(out[seg_start:segs[r + SEG_END]]).decode("utf-8", "replace")
         else:
-            part = label
             start = segs[r + SEG_PART_OFFSET] + ms - seg_start
             if me <= segs[r + SEG_END]:
                 end = segs[r + SEG_PART_OFFSET] + me - seg_start
@@ -168,13 +167,20 @@ class _Trace:
             bool(low & WRAPPED), bool(low & HYPHEN_BREAK),
             how.edits[edits_index(url, mf)], where, shown))
 
-    def label(self, r: int) -> str:
-        """The label of segment record ``r`` as text (each read once)."""
-        key = bytes(self.names[self.segs[r + SEG_LABEL_START]:self.segs[r + SEG_LABEL_END]])
-        label = self.labels.get(key)
-        if label is None:
-            label = self.labels[key] = key.decode("latin-1")
-        return label
+    def label(self, r: int, kind: int) -> str:
+        """The part of segment record ``r`` as a match names it (its label, `` href`` or
+        `` src`` after a value's), each made once: a label's offset in the names is its
+        own (they are only appended to)."""
+        key = self.segs[r + SEG_LABEL_START] * 8 + kind
+        part = self.labels.get(key)
+        if part is None:
+            text = bytes(self.names[self.segs[r + SEG_LABEL_START]:self.segs[r + SEG_LABEL_END]])
+            part = text.decode("latin-1") + _SUFFIX.get(kind, "")
+            self.labels[key] = part
+        return part
+
+
+_SUFFIX = {K_HREF: " href", K_SRC: " src"}
 
 
 def anchor_runs(segs: Any, out: Any) -> tuple[dict, set]:
