@@ -477,8 +477,10 @@ def test_the_record_names_say_the_layout():
     # are the characters they are named for
     from urlsift import _mail_records as R
     assert (R.SEG, R.SEG_MESSAGE, R.SEG_START, R.SEG_KIND, R.SEG_ANCHOR) == (9, 0, 1, 4, 8)
-    assert (R.MSG, R.MSG_FROM_LINE, R.MSG_ID_START, R.MSG_DATE_START, R.MSG_FLAGS) == (8, 0, 3, 5, 7)
-    assert (R.K_HEADER, R.K_TEXT, R.K_HTML_TEXT, R.K_HREF, R.K_SRC, R.FALLBACK) == (0, 1, 2, 3, 4, 1)
+    assert (R.MSG, R.MSG_FROM_LINE, R.MSG_ID_START, R.MSG_DATE_START, R.MSG_FLAGS) == (
+        8, 0, 3, 5, 7)
+    assert (R.K_HEADER, R.K_TEXT, R.K_HTML_TEXT, R.K_HREF, R.K_SRC, R.FALLBACK) == (
+        0, 1, 2, 3, 4, 1)
     assert (R.LT, R.GT, R.SLASH, R.EQUALS, R.LF, R.CR) == tuple(b"<>/=\n\r")
     gen = _gen_mail_records()
     pxi = gen.PXI_TARGET.read_text(encoding="utf-8")

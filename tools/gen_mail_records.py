@@ -23,7 +23,8 @@ PXI_TARGET = ROOT / "ext" / "urlsift" / "_mail_records.pxi"
 
 def _layout():
     """``urlsift/_layout.py`` loaded by its path (the package need not be built)."""
-    spec = importlib.util.spec_from_file_location("_layout", ROOT / "src" / "urlsift" / "_layout.py")
+    path = ROOT / "src" / "urlsift" / "_layout.py"
+    spec = importlib.util.spec_from_file_location("_layout", path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -223,7 +223,8 @@ def iso_date(bytes raw):
             month = i + 1
             break
     if (month == 0 or d[p + 3] != SPACE or d[p + 8] != SPACE or d[p + 11] != COLON
-            or d[p + 14] != COLON or d[p + 17] != SPACE or (d[p + 18] != PLUS and d[p + 18] != DASH)):
+            or d[p + 14] != COLON or d[p + 17] != SPACE
+            or (d[p + 18] != PLUS and d[p + 18] != DASH)):
         return None
     year = _digits(d, p + 4, 4)
     hour = _digits(d, p + 9, 2)

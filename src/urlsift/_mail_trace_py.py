@@ -116,7 +116,8 @@ class _Trace:
             date = iso_date(raw_date) or how.date_of(raw_date)
         offset = msgs[i + MSG_FROM_LINE]
         head = (message_id, date, self.base + offset if offset >= 0 else None)
-        triples, segs, starts, total, match = self.triples, self.segs, self.starts, self.total, self.match
+        triples, segs, starts, total = self.triples, self.segs, self.starts, self.total
+        match = self.match
         while k < total:
             r = (bisect_right(starts, triples[3 * k]) - 1) * SEG
             if segs[r + SEG_MESSAGE] != index:
