@@ -128,6 +128,10 @@ def seeds(spec: Path) -> dict[str, list[bytes]]:
     lines = [octets_of(s) for s in urls + url_strs if "\n" not in s and "\x01" not in s]
     out["fuzz_lines"] = [b"\x01".join(choice(repr(lines[i:i + k]), 1) + b"".join(
         x + b"\n" for x in lines[i:i + k]) for k in (1, 3, 8)) for i in range(0, len(lines), 5)]
+
+    # JSON-escaped text (fuzz_json.py): the JSON tests' octets that hold a backslash
+    _, json_octets = test_strings(["test_json_escapes", "test_json_core"])
+    out["fuzz_json"] = [o[:MAX_SEED] for o in json_octets if b"\\" in o]
     return out
 
 
