@@ -74,6 +74,12 @@ SHAPES: dict[str, Callable[[int], object]] = {
         b"\n" + b"> <URL:http://a.example/x-\n" * n)),
     "mail: latin-1 part, n 'http://a\\xe9 '": lambda n: list(iter_message_urls(
         b"Content-Type: text/plain; charset=latin-1\n\n" + b"http://a\xe9 " * n)),
+    # issue 25: CPython's punycode codec is quadratic (800 KB: 18 s); a part of 50n octets
+    "mail: a punycode part of 50n octets": lambda n: list(iter_message_urls(
+        b"Content-Type: text/plain; charset=punycode\n\nhttp://a.example/ " + b"a" * (50 * n)
+        + b"-" + b"b" * 9)),
+    "mail: a utf-7 part of 50n octets": lambda n: list(iter_message_urls(
+        b"Content-Type: text/plain; charset=utf-7\n\nhttp://a.example/ " + b"+ADw" * (12 * n))),
     "html tokenizer: n '<a '": lambda n: cores.html.html_runs(b"<a " * n),
     "html tokenizer: n '<a href=&amp'": lambda n: cores.html.html_runs(b"<a href=&amp" * n),
     "html tokenizer: n '&CounterClockwise'": lambda n: cores.html.html_runs(
