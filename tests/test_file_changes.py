@@ -66,6 +66,16 @@ def test_the_compiled_guard_turns_a_read_past_the_new_end_into_zeros(tmp_path):
     assert list(arr) == [31, 54, 0]
 
 
+def _child_env(pure: bool, **extra: str) -> dict:
+    """The environment of a child process running the urlsift under test on one core."""
+    env = dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               **extra)
+    env.pop("URLSIFT_PURE", None)
+    if pure:
+        env["URLSIFT_PURE"] = "1"
+    return env
+
+
 @pytest.mark.parametrize("pure", [False, True])
 def test_the_command_reports_a_shrunk_file_in_one_line(tmp_path, pure):
     # a child process truncates the file while the command reads it piece by piece
@@ -84,12 +94,8 @@ def test_the_command_reports_a_shrunk_file_in_one_line(tmp_path, pure):
         "ex.url_lines = lines\n"
         "from urlsift.cli import main\n"
         "sys.exit(main(['extract', sys.argv[1]]))\n")
-    env = dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    env.pop("URLSIFT_PURE", None)
-    if pure:
-        env["URLSIFT_PURE"] = "1"
     proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
-                          env=env, timeout=120)
+                          env=_child_env(pure), timeout=120)
     assert proc.returncode == 2, proc.stderr
     err = proc.stderr.decode()
     assert err.startswith(f"urlsift: cannot read '{path}': file shrank while being read")
@@ -148,13 +154,9 @@ def test_an_mbox_truncated_while_the_command_reads_it_is_reported(tmp_path, core
         f"spool.{reader} = cut\n"
         "from urlsift.cli import main\n"
         "sys.exit(main(['extract', '--mbox', '-j', sys.argv[2], sys.argv[1]]))\n")
-    env = dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""),
-               URLSIFT_MAIL_ENGINE=engine)
-    env.pop("URLSIFT_PURE", None)
-    if core_kind == "python":
-        env["URLSIFT_PURE"] = "1"
     proc = subprocess.run([sys.executable, "-c", code, str(path), jobs], capture_output=True,
-                          env=env, timeout=300)
+                          env=_child_env(core_kind == "python", URLSIFT_MAIL_ENGINE=engine),
+                          timeout=300)
     assert proc.returncode == 2, proc.stderr
     err = proc.stderr.decode()
     assert err.startswith(f"urlsift: cannot read '{path}': file shrank while being read")

@@ -43,6 +43,22 @@ cdef Py_ssize_t _LONGEST = LONGEST, _LONGEST_LEGACY = LONGEST_LEGACY
 cdef bytes _FFFD = "\ufffd".encode()
 
 
+# The characters the states look at, by the spec's names (see the twin).
+cdef enum:
+    EXCLAMATION_MARK = 0x21
+    QUOTATION_MARK = 0x22
+    NUMBER_SIGN = 0x23
+    AMPERSAND = 0x26
+    APOSTROPHE = 0x27
+    HYPHEN_MINUS = 0x2D
+    SOLIDUS = 0x2F
+    SEMICOLON = 0x3B
+    LT = 0x3C
+    EQUALS_SIGN = 0x3D
+    GT = 0x3E
+    QUESTION_MARK = 0x3F
+
+
 cdef inline bint is_space(int c) noexcept:
     return c == 0x09 or c == 0x0A or c == 0x0C or c == 0x20
 
@@ -108,7 +124,7 @@ cdef Py_ssize_t reference(bytes data, const unsigned char *p, Py_ssize_t n, Py_s
     cdef bint hexadecimal
     cdef object found
     meaning[0] = None
-    if i < n and p[i] == 0x23:                                      # "#"
+    if i < n and p[i] == NUMBER_SIGN:                                      # "#"
         i += 1
         hexadecimal = i < n and (p[i] == 0x78 or p[i] == 0x58)
         if hexadecimal:
@@ -123,7 +139,7 @@ cdef Py_ssize_t reference(bytes data, const unsigned char *p, Py_ssize_t n, Py_s
             j += 1
         if j == i:
             return pos + 1
-        if j < n and p[j] == 0x3B:
+        if j < n and p[j] == SEMICOLON:
             j += 1
         meaning[0] = code_point_utf8(cp)
         return j
@@ -133,7 +149,7 @@ cdef Py_ssize_t reference(bytes data, const unsigned char *p, Py_ssize_t n, Py_s
         j += 1
     if j == i:
         return pos + 1
-    if j < n and p[j] == 0x3B:
+    if j < n and p[j] == SEMICOLON:
         found = _NAMED.get(data[i:j + 1])
         if found is not None:
             meaning[0] = found
@@ -142,7 +158,7 @@ cdef Py_ssize_t reference(bytes data, const unsigned char *p, Py_ssize_t n, Py_s
     while k > i:
         found = _NAMED.get(data[i:k])
         if found is not None:
-            if in_attribute and k < n and (p[k] == 0x3D or is_alnum(p[k])):
+            if in_attribute and k < n and (p[k] == EQUALS_SIGN or is_alnum(p[k])):
                 return pos + 1
             meaning[0] = found
             return k
@@ -231,7 +247,7 @@ cdef class Tokenizer:
                 stop = pos
                 while stop < n:
                     c = p[stop]
-                    if (c == 0x3C and st != PLAINTEXT) or (c == 0x26 and st <= RCDATA) \
+                    if (c == LT and st != PLAINTEXT) or (c == AMPERSAND and st <= RCDATA) \
                             or (c == 0 and st != DATA):
                         break
                     stop += 1
@@ -241,7 +257,7 @@ cdef class Tokenizer:
                 if pos == n:
                     break
                 c = p[pos]
-                if c == 0x26:
+                if c == AMPERSAND:
                     end = reference(data, p, n, pos, False, meaning)
                     self.text(pos, end, meaning[0])
                     pos = end
@@ -253,32 +269,26 @@ cdef class Tokenizer:
                     st = TAG_OPEN if st == DATA else TEXT_LESS_THAN_SIGN
                     pos += 1
                 continue
-            if st == TAG_OPEN:
-                if c == 0x21:
+            if (st == TAG_OPEN or st == END_TAG_OPEN) and is_alpha(c):
+                end_tag = st == END_TAG_OPEN
+                del name[:]
+                attributes = []
+                names.clear()
+                st = TAG_NAME
+            elif st == TAG_OPEN:
+                if c == EXCLAMATION_MARK:
                     st = MARKUP_DECLARATION_OPEN
                     pos += 1
-                elif c == 0x2F:
+                elif c == SOLIDUS:
                     st = END_TAG_OPEN
                     pos += 1
-                elif is_alpha(c):
-                    end_tag = False
-                    del name[:]
-                    attributes = []
-                    names.clear()
-                    st = TAG_NAME
-                elif c == 0x3F:
+                elif c == QUESTION_MARK:
                     st = BOGUS_COMMENT
                 else:
                     self.text(tag_start, pos, None)
                     st = DATA
             elif st == END_TAG_OPEN:
-                if is_alpha(c):
-                    end_tag = True
-                    del name[:]
-                    attributes = []
-                    names.clear()
-                    st = TAG_NAME
-                elif c == 0x3E:
+                if c == GT:
                     st = DATA
                     pos += 1
                 elif c == -1:
@@ -292,9 +302,9 @@ cdef class Tokenizer:
                     break
                 if is_space(c):
                     st = BEFORE_ATTRIBUTE_NAME
-                elif c == 0x2F:
+                elif c == SOLIDUS:
                     st = SELF_CLOSING_START_TAG
-                elif c == 0x3E:
+                elif c == GT:
                     pos += 1
                     st = self.emit_tag(end_tag, bytes(name), attributes)
                     continue
@@ -304,7 +314,7 @@ cdef class Tokenizer:
                     name.append(c + 0x20 if 0x41 <= c <= 0x5A else c)
                 pos += 1
             elif st == TEXT_LESS_THAN_SIGN:
-                if c == 0x2F:
+                if c == SOLIDUS:
                     st = TEXT_END_TAG_OPEN
                     pos += 1
                 else:
@@ -322,7 +332,7 @@ cdef class Tokenizer:
                     name.append(c | 0x20)
                     pos += 1
                     continue
-                if (is_space(c) or c == 0x2F or c == 0x3E) and bytes(name) == self.last:
+                if (is_space(c) or c == SOLIDUS or c == GT) and bytes(name) == self.last:
                     end_tag = True
                     attributes = []
                     names.clear()
@@ -336,23 +346,23 @@ cdef class Tokenizer:
                     break
                 if is_space(c):
                     pos += 1
-                elif c == 0x2F:
+                elif c == SOLIDUS:
                     st = SELF_CLOSING_START_TAG
                     pos += 1
-                elif c == 0x3E:
+                elif c == GT:
                     pos += 1
                     st = self.emit_tag(end_tag, bytes(name), attributes)
-                elif c == 0x3D and st == AFTER_ATTRIBUTE_NAME:
+                elif c == EQUALS_SIGN and st == AFTER_ATTRIBUTE_NAME:
                     st = BEFORE_ATTRIBUTE_VALUE
                     pos += 1
                 else:
                     del attribute_name[:]
                     st = ATTRIBUTE_NAME
-                    if c == 0x3D:
+                    if c == EQUALS_SIGN:
                         attribute_name.append(c)
                         pos += 1
             elif st == ATTRIBUTE_NAME:
-                if c == -1 or is_space(c) or c == 0x2F or c == 0x3E or c == 0x3D:
+                if c == -1 or is_space(c) or c == SOLIDUS or c == GT or c == EQUALS_SIGN:
                     key = bytes(attribute_name)
                     if key in names:
                         attribute = None
@@ -360,7 +370,7 @@ cdef class Tokenizer:
                         attribute = [key, Run(pos)]
                         names.add(key)
                         attributes.append(attribute)
-                    if c == 0x3D:
+                    if c == EQUALS_SIGN:
                         st = BEFORE_ATTRIBUTE_VALUE
                         pos += 1
                     else:
@@ -376,12 +386,12 @@ cdef class Tokenizer:
             elif st == BEFORE_ATTRIBUTE_VALUE:
                 if c != -1 and is_space(c):
                     pos += 1
-                elif c == 0x22 or c == 0x27:
-                    st = ATTRIBUTE_VALUE_DOUBLE if c == 0x22 else ATTRIBUTE_VALUE_SINGLE
+                elif c == QUOTATION_MARK or c == APOSTROPHE:
+                    st = ATTRIBUTE_VALUE_DOUBLE if c == QUOTATION_MARK else ATTRIBUTE_VALUE_SINGLE
                     pos += 1
                     if attribute is not None:
                         attribute[1] = Run(pos)
-                elif c == 0x3E:
+                elif c == GT:
                     pos += 1
                     st = self.emit_tag(end_tag, bytes(name), attributes)
                 else:
@@ -394,15 +404,15 @@ cdef class Tokenizer:
                 stop = pos
                 while stop < n:
                     c = p[stop]
-                    if c == 0x26 or c == 0:
+                    if c == AMPERSAND or c == 0:
                         break
                     if st == ATTRIBUTE_VALUE_DOUBLE:
-                        if c == 0x22:
+                        if c == QUOTATION_MARK:
                             break
                     elif st == ATTRIBUTE_VALUE_SINGLE:
-                        if c == 0x27:
+                        if c == APOSTROPHE:
                             break
-                    elif is_space(c) or c == 0x3E:
+                    elif is_space(c) or c == GT:
                         break
                     stop += 1
                 value.take(data, pos, stop)
@@ -411,7 +421,7 @@ cdef class Tokenizer:
                     self.problems.append((tag_start, "eof-in-tag"))
                     break
                 c = p[pos]
-                if c == 0x26:
+                if c == AMPERSAND:
                     end = reference(data, p, n, pos, True, meaning)
                     if meaning[0] is None:
                         value.take(data, pos, end)
@@ -423,7 +433,7 @@ cdef class Tokenizer:
                     pos += 1
                 elif st == ATTRIBUTE_VALUE_UNQUOTED:
                     pos += 1
-                    if c == 0x3E:
+                    if c == GT:
                         st = self.emit_tag(end_tag, bytes(name), attributes)
                     else:
                         st = BEFORE_ATTRIBUTE_NAME
@@ -431,31 +441,18 @@ cdef class Tokenizer:
                     st = AFTER_ATTRIBUTE_VALUE_QUOTED
                     pos += 1
             elif st == AFTER_ATTRIBUTE_VALUE_QUOTED:
-                if c == -1:
-                    self.problems.append((tag_start, "eof-in-tag"))
-                    break
-                if is_space(c):
-                    st = BEFORE_ATTRIBUTE_NAME
-                    pos += 1
-                elif c == 0x2F:
-                    st = SELF_CLOSING_START_TAG
-                    pos += 1
-                elif c == 0x3E:
-                    pos += 1
-                    st = self.emit_tag(end_tag, bytes(name), attributes)
-                else:
-                    st = BEFORE_ATTRIBUTE_NAME
+                st = BEFORE_ATTRIBUTE_NAME      # the same steps (see the twin)
             elif st == SELF_CLOSING_START_TAG:
                 if c == -1:
                     self.problems.append((tag_start, "eof-in-tag"))
                     break
-                if c == 0x3E:
+                if c == GT:
                     pos += 1
                     st = self.emit_tag(end_tag, bytes(name), attributes)
                 else:
                     st = BEFORE_ATTRIBUTE_NAME
             elif st == MARKUP_DECLARATION_OPEN:
-                if pos + 1 < n and p[pos] == 0x2D and p[pos + 1] == 0x2D:
+                if pos + 1 < n and p[pos] == HYPHEN_MINUS and p[pos + 1] == HYPHEN_MINUS:
                     st = COMMENT_START
                     pos += 2
                 elif data[pos:pos + 7].upper() == b"DOCTYPE":
@@ -464,7 +461,7 @@ cdef class Tokenizer:
                 else:
                     st = BOGUS_COMMENT
             elif st == BOGUS_COMMENT or st == DOCTYPE:
-                while pos < n and p[pos] != 0x3E:
+                while pos < n and p[pos] != GT:
                     pos += 1
                 if pos == n:
                     self.problems.append((tag_start, "eof-in-doctype" if st == DOCTYPE
@@ -475,10 +472,10 @@ cdef class Tokenizer:
                 self.close_run()
                 st = DATA
             elif st == COMMENT_START or st == COMMENT_START_DASH:
-                if c == 0x2D:
+                if c == HYPHEN_MINUS:
                     st = COMMENT_START_DASH if st == COMMENT_START else COMMENT_END
                     pos += 1
-                elif c == 0x3E:
+                elif c == GT:
                     pos += 1
                     self.close_run()
                     st = DATA
@@ -489,30 +486,30 @@ cdef class Tokenizer:
                 else:
                     st = COMMENT
             elif st == COMMENT:
-                while pos < n and p[pos] != 0x3C and p[pos] != 0x2D:
+                while pos < n and p[pos] != LT and p[pos] != HYPHEN_MINUS:
                     pos += 1
                 if pos == n:
                     self.problems.append((tag_start, "eof-in-comment"))
                     self.close_run()
                     break
-                st = COMMENT_LESS_THAN_SIGN if p[pos] == 0x3C else COMMENT_END_DASH
+                st = COMMENT_LESS_THAN_SIGN if p[pos] == LT else COMMENT_END_DASH
                 pos += 1
             elif st == COMMENT_LESS_THAN_SIGN:
-                if c == 0x21:
+                if c == EXCLAMATION_MARK:
                     st = COMMENT_LESS_THAN_SIGN_BANG
                     pos += 1
-                elif c != 0x3C:
+                elif c != LT:
                     st = COMMENT
                 else:
                     pos += 1
             elif st == COMMENT_LESS_THAN_SIGN_BANG:
-                if c == 0x2D:
+                if c == HYPHEN_MINUS:
                     st = COMMENT_LESS_THAN_SIGN_BANG_DASH
                     pos += 1
                 else:
                     st = COMMENT
             elif st == COMMENT_LESS_THAN_SIGN_BANG_DASH:
-                if c == 0x2D:
+                if c == HYPHEN_MINUS:
                     st = COMMENT_LESS_THAN_SIGN_BANG_DASH_DASH
                     pos += 1
                 else:
@@ -524,14 +521,14 @@ cdef class Tokenizer:
                     self.problems.append((tag_start, "eof-in-comment"))
                     self.close_run()
                     break
-                if c == 0x3E and st != COMMENT_END_DASH:
+                if c == GT and st != COMMENT_END_DASH:
                     pos += 1
                     self.close_run()
                     st = DATA
-                elif c == 0x2D:
+                elif c == HYPHEN_MINUS:
                     st = COMMENT_END_DASH if st == COMMENT_END_BANG else COMMENT_END
                     pos += 1
-                elif c == 0x21 and st == COMMENT_END:
+                elif c == EXCLAMATION_MARK and st == COMMENT_END:
                     st = COMMENT_END_BANG
                     pos += 1
                 else:

@@ -102,6 +102,12 @@ _STOP = {DATA: re.compile(b"[<&]"), RCDATA: re.compile(b"[<&\x00]"),
          ATTRIBUTE_VALUE_UNQUOTED: re.compile(b"[\t\n\x0c &>\x00]")}
 
 
+# The characters the states look at, by the spec's names (HTML §13.2.5 writes
+# "U+003C LESS-THAN SIGN (<)"; LT and GT as the spec's prose calls them).
+(EXCLAMATION_MARK, QUOTATION_MARK, NUMBER_SIGN, AMPERSAND, APOSTROPHE, HYPHEN_MINUS,
+ SOLIDUS, SEMICOLON, LT, EQUALS_SIGN, GT, QUESTION_MARK) = b'!"#&\'-/;<=>?'
+
+
 class _Run:
     """A run of characters being read: its span and, once it differs from its octets,
     what it means (the octets copied up to ``copied``, then each replacement)."""
@@ -148,7 +154,7 @@ def _reference(data: bytes, pos: int, in_attribute: bool) -> tuple[int, Optional
     follows it is then read as text again, as the spec's flushes do)."""
     n = len(data)
     i = pos + 1
-    if i < n and data[i] == 0x23:                                   # "#": numeric
+    if i < n and data[i] == NUMBER_SIGN:                                   # "#": numeric
         i += 1
         hexadecimal = i < n and data[i] in b"xX"
         if hexadecimal:
@@ -163,7 +169,7 @@ def _reference(data: bytes, pos: int, in_attribute: bool) -> tuple[int, Optional
             j += 1
         if j == i:                                                  # absence of digits
             return pos + 1, None
-        if j < n and data[j] == 0x3B:                               # ";"
+        if j < n and data[j] == SEMICOLON:                               # ";"
             j += 1
         return j, _code_point_utf8(cp)
     j = i
@@ -172,12 +178,12 @@ def _reference(data: bytes, pos: int, in_attribute: bool) -> tuple[int, Optional
         j += 1
     if j == i:
         return pos + 1, None
-    if j < n and data[j] == 0x3B and data[i:j + 1] in NAMED:       # "name;"
+    if j < n and data[j] == SEMICOLON and data[i:j + 1] in NAMED:       # "name;"
         return j + 1, NAMED[data[i:j + 1]]
     for k in range(min(j, i + LONGEST_LEGACY), i, -1):             # the longest legacy one
         meaning = NAMED.get(data[i:k])
         if meaning is not None:
-            if in_attribute and k < n and (data[k] == 0x3D or data[k] in _ALNUM):
+            if in_attribute and k < n and (data[k] == EQUALS_SIGN or data[k] in _ALNUM):
                 return pos + 1, None                                # "&lt=" in a value
             return k, meaning
     return pos + 1, None
@@ -293,7 +299,7 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
             if pos == n:
                 break
             c = data[pos]
-            if c == 0x26:                                           # "&"
+            if c == AMPERSAND:                                           # "&"
                 end, meaning = _reference(data, pos, False)
                 text(pos, end, meaning)
                 pos = end
@@ -305,32 +311,27 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
                 st = TAG_OPEN if st == DATA else TEXT_LESS_THAN_SIGN
                 pos += 1
             continue
-        if st == TAG_OPEN:
-            if c == 0x21:                                           # "!"
+        if (st == TAG_OPEN or st == END_TAG_OPEN) and c != -1 and (
+                0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A):            # a tag's name begins
+            end_tag = st == END_TAG_OPEN
+            name.clear()
+            attributes.clear()
+            names.clear()
+            st = TAG_NAME
+        elif st == TAG_OPEN:
+            if c == EXCLAMATION_MARK:                                           # "!"
                 st = MARKUP_DECLARATION_OPEN
                 pos += 1
-            elif c == 0x2F:                                         # "/"
+            elif c == SOLIDUS:                                         # "/"
                 st = END_TAG_OPEN
                 pos += 1
-            elif c != -1 and (0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A):
-                end_tag = False
-                name.clear()
-                attributes.clear()
-                names.clear()
-                st = TAG_NAME
-            elif c == 0x3F:                                         # "?"
+            elif c == QUESTION_MARK:                                         # "?"
                 st = BOGUS_COMMENT
             else:                                                   # "<" as text
                 text(tag_start, pos)
                 st = DATA
         elif st == END_TAG_OPEN:
-            if c != -1 and (0x41 <= c <= 0x5A or 0x61 <= c <= 0x7A):
-                end_tag = True
-                name.clear()
-                attributes.clear()
-                names.clear()
-                st = TAG_NAME
-            elif c == 0x3E:                                         # "</>": nothing
+            if c == GT:                                           # "</>": nothing
                 st = DATA
                 pos += 1
             elif c == -1:
@@ -344,9 +345,9 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
                 break
             if c in _WHITESPACE:
                 st = BEFORE_ATTRIBUTE_NAME
-            elif c == 0x2F:
+            elif c == SOLIDUS:
                 st = SELF_CLOSING_START_TAG
-            elif c == 0x3E:
+            elif c == GT:
                 pos += 1
                 emit_tag()
                 continue
@@ -357,7 +358,7 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
             pos += 1
         elif st in (TEXT_LESS_THAN_SIGN, TEXT_END_TAG_OPEN):
             if st == TEXT_LESS_THAN_SIGN:
-                if c == 0x2F:
+                if c == SOLIDUS:
                     st = TEXT_END_TAG_OPEN
                     pos += 1
                 else:
@@ -388,26 +389,26 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
                 break
             if c in _WHITESPACE:
                 pos += 1
-            elif c == 0x2F:
+            elif c == SOLIDUS:
                 st = SELF_CLOSING_START_TAG
                 pos += 1
-            elif c == 0x3E:
+            elif c == GT:
                 pos += 1
                 emit_tag()
-            elif c == 0x3D and st == AFTER_ATTRIBUTE_NAME:
+            elif c == EQUALS_SIGN and st == AFTER_ATTRIBUTE_NAME:
                 st = BEFORE_ATTRIBUTE_VALUE
                 pos += 1
             else:
                 attribute_name.clear()
                 st = ATTRIBUTE_NAME
-                if c == 0x3D:       # "=" first is the start of a name (§13.2.5.32)
+                if c == EQUALS_SIGN:       # "=" first is the start of a name (§13.2.5.32)
                     attribute_name.append(c)
                     pos += 1
         elif st == ATTRIBUTE_NAME:
-            if c == -1 or c in _WHITESPACE or c == 0x2F or c == 0x3E:
+            if c == -1 or c in _WHITESPACE or c == SOLIDUS or c == GT:
                 end_attribute_name(pos)
                 st = AFTER_ATTRIBUTE_NAME
-            elif c == 0x3D:
+            elif c == EQUALS_SIGN:
                 end_attribute_name(pos)
                 st = BEFORE_ATTRIBUTE_VALUE
                 pos += 1
@@ -422,11 +423,11 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
         elif st == BEFORE_ATTRIBUTE_VALUE:
             if c != -1 and c in _WHITESPACE:
                 pos += 1
-            elif c == 0x22 or c == 0x27:
-                st = ATTRIBUTE_VALUE_DOUBLE if c == 0x22 else ATTRIBUTE_VALUE_SINGLE
+            elif c == QUOTATION_MARK or c == APOSTROPHE:
+                st = ATTRIBUTE_VALUE_DOUBLE if c == QUOTATION_MARK else ATTRIBUTE_VALUE_SINGLE
                 pos += 1
                 _reset(attribute, pos)
-            elif c == 0x3E:                                         # missing value
+            elif c == GT:                                         # missing value
                 pos += 1
                 emit_tag()
             else:
@@ -442,7 +443,7 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
                 problems.append((tag_start, "eof-in-tag"))
                 break
             c = data[pos]
-            if c == 0x26:
+            if c == AMPERSAND:
                 end, meaning = _reference(data, pos, True)
                 if meaning is None:
                     run_.take(data, pos, end)
@@ -453,7 +454,7 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
                 run_.replace(data, pos, pos + 1, _FFFD)
                 pos += 1
             elif st == ATTRIBUTE_VALUE_UNQUOTED:
-                if c == 0x3E:
+                if c == GT:
                     pos += 1
                     emit_tag()
                 else:
@@ -463,25 +464,14 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
                 st = AFTER_ATTRIBUTE_VALUE_QUOTED
                 pos += 1
         elif st == AFTER_ATTRIBUTE_VALUE_QUOTED:
-            if c == -1:
-                problems.append((tag_start, "eof-in-tag"))
-                break
-            if c in _WHITESPACE:
-                st = BEFORE_ATTRIBUTE_NAME
-                pos += 1
-            elif c == 0x2F:
-                st = SELF_CLOSING_START_TAG
-                pos += 1
-            elif c == 0x3E:
-                pos += 1
-                emit_tag()
-            else:                                                   # missing whitespace
-                st = BEFORE_ATTRIBUTE_NAME
+            # whitespace, "/", ">", the end, or (missing-whitespace-between-attributes)
+            # anything else: what the before attribute name state does with it
+            st = BEFORE_ATTRIBUTE_NAME
         elif st == SELF_CLOSING_START_TAG:
             if c == -1:
                 problems.append((tag_start, "eof-in-tag"))
                 break
-            if c == 0x3E:
+            if c == GT:
                 pos += 1
                 emit_tag()
             else:                                                   # unexpected solidus
@@ -505,10 +495,10 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
             pos = m.end()
             emit_comment()
         elif st in (COMMENT_START, COMMENT_START_DASH):
-            if c == 0x2D:
+            if c == HYPHEN_MINUS:
                 st = COMMENT_START_DASH if st == COMMENT_START else COMMENT_END
                 pos += 1
-            elif c == 0x3E:                             # abrupt closing of empty comment
+            elif c == GT:                             # abrupt closing of empty comment
                 pos += 1
                 emit_comment()
             elif c == -1:
@@ -525,23 +515,23 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
                 break
             pos = m.end()
             c = data[m.start()]
-            if c == 0x3C:
+            if c == LT:
                 st = COMMENT_LESS_THAN_SIGN
-            elif c == 0x2D:
+            elif c == HYPHEN_MINUS:
                 st = COMMENT_END_DASH
         elif st == COMMENT_LESS_THAN_SIGN:
-            if c == 0x21:
+            if c == EXCLAMATION_MARK:
                 st = COMMENT_LESS_THAN_SIGN_BANG
                 pos += 1
-            elif c != 0x3C:
+            elif c != LT:
                 st = COMMENT
             else:
                 pos += 1
         elif st == COMMENT_LESS_THAN_SIGN_BANG:
-            st = COMMENT_LESS_THAN_SIGN_BANG_DASH if c == 0x2D else COMMENT
+            st = COMMENT_LESS_THAN_SIGN_BANG_DASH if c == HYPHEN_MINUS else COMMENT
             pos += st != COMMENT
         elif st == COMMENT_LESS_THAN_SIGN_BANG_DASH:
-            st = COMMENT_LESS_THAN_SIGN_BANG_DASH_DASH if c == 0x2D else COMMENT_END_DASH
+            st = COMMENT_LESS_THAN_SIGN_BANG_DASH_DASH if c == HYPHEN_MINUS else COMMENT_END_DASH
             pos += st == COMMENT_LESS_THAN_SIGN_BANG_DASH_DASH
         elif st == COMMENT_LESS_THAN_SIGN_BANG_DASH_DASH:
             st = COMMENT_END                    # ">" or not ("nested-comment"): reconsumed
@@ -550,14 +540,14 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
                 problems.append((tag_start, "eof-in-comment"))
                 emit_comment()
                 break
-            if c == 0x3E and st != COMMENT_END_DASH:    # "-->", or "--!>" (incorrectly closed)
+            if c == GT and st != COMMENT_END_DASH:    # "-->", or "--!>" (incorrectly closed)
                 pos += 1
                 emit_comment()
-            elif c == 0x2D:
+            elif c == HYPHEN_MINUS:
                 st = COMMENT_END if st == COMMENT_END_DASH else (
                     COMMENT_END_DASH if st == COMMENT_END_BANG else COMMENT_END)
                 pos += 1
-            elif c == 0x21 and st == COMMENT_END:
+            elif c == EXCLAMATION_MARK and st == COMMENT_END:
                 st = COMMENT_END_BANG
                 pos += 1
             else:

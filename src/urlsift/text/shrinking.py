@@ -54,25 +54,19 @@ class ReadWatch:
             except (OSError, ValueError):
                 self.size = None
 
-    def _ended(self) -> None:
-        if self.size is not None and self.at < self.size:
+    def _got(self, data: bytes, n: int) -> bytes:
+        """What a read of at most ``n`` octets gave, counted; nothing: the end."""
+        if data:
+            self.at += len(data)
+        elif n != 0 and self.size is not None and self.at < self.size:
             raise Watch.shrank(self.stream, self.size, regular_size(self.stream) or self.at)
+        return data
 
     def read(self, n: int = -1) -> bytes:
-        data = self.stream.read(n)
-        if data:
-            self.at += len(data)
-        elif n != 0:
-            self._ended()
-        return data
+        return self._got(self.stream.read(n), n)
 
     def readline(self, n: int = -1) -> bytes:
-        data = self.stream.readline(n)
-        if data:
-            self.at += len(data)
-        elif n != 0:
-            self._ended()
-        return data
+        return self._got(self.stream.readline(n), n)
 
     def __getattr__(self, name: str) -> Any:    # name, fileno, close...: the stream's
         return getattr(self.stream, name)
