@@ -168,7 +168,7 @@ def _file_value(name: str, args: argparse.Namespace) -> str:
     ``surrogateescape``, so a name that is not UTF-8 is written as it is on disk); valid
     Unicode for JSON, CSV and Parquet (octets that are not UTF-8 as ``%XX``).
 
-    >>> _file_value("m\udcff.mbox", argparse.Namespace(format="jsonl"))
+    >>> _file_value("m\\udcff.mbox", argparse.Namespace(format="jsonl"))
     'm%FF.mbox'
     """
     return name if args.format == "text" else plain_value(name)

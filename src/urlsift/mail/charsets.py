@@ -17,8 +17,8 @@ charset it does not scan as octets is read by the ``email`` path
 >>> decode_part("caf\\u00e9".encode("utf-8"), "UTF-8")
 ('café', None)
 >>> text, problem = decode_part(b"http://a.example/", "punycode")
->>> text, problem[:43]
-('http://a.example/', "charset 'punycode' read as Latin-1: its code")
+>>> text, problem[:34]
+('http://a.example/', "charset 'punycode' read as Latin-1")
 """
 from __future__ import annotations
 
