@@ -118,7 +118,7 @@ def old_offset(escapes: "array[int]", q: int, is_end: bool) -> int:
     return old + width + q - new - size
 
 
-def _holds_escape(escapes: "array[int]", k: int, start: int, end: int) -> int:
+def _holds_escape(escapes: "array[int]", k: int, start: int, end: int) -> tuple[bool, int]:
     """(whether an escape starts in ``[start, end)`` of the text as written, the index of
     the first escape not before ``start``), looking from escape ``k`` on."""
     count = len(escapes) // 4

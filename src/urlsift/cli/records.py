@@ -166,12 +166,13 @@ def _file_value(name: str, args: argparse.Namespace) -> str:
     """A file name as the output format takes it, the same for text and mail inputs:
     its octets in text lines, as grep and rg print a name (the writer encodes with
     ``surrogateescape``, so a name that is not UTF-8 is written as it is on disk); valid
-    Unicode for JSON, CSV and Parquet (octets that are not UTF-8 as ``%XX``).
+    Unicode for JSON, CSV and Parquet (octets that are not UTF-8 as ``%XX``), and for a
+    command without ``--format`` (``stats``).
 
     >>> _file_value("m\\udcff.mbox", argparse.Namespace(format="jsonl"))
     'm%FF.mbox'
     """
-    return name if args.format == "text" else plain_value(name)
+    return name if getattr(args, "format", None) == "text" else plain_value(name)
 
 
 def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],

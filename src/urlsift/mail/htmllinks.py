@@ -64,7 +64,7 @@ def srcset_urls(value: str) -> list[str]:
     >>> srcset_urls(" a.png 1x,b.png (x,y) 2x , c.png,,, d.png")
     ['a.png', 'b.png', 'c.png', 'd.png']
     """
-    out = []
+    out: list[str] = []
     i, n = 0, len(value)
     while True:
         while i < n and (value[i] in _ASCII_WHITESPACE or value[i] == ","):

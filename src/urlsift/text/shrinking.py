@@ -15,14 +15,14 @@ from __future__ import annotations
 import io
 import os
 import stat
-from typing import Any, BinaryIO, Optional
+from typing import IO, Any, Optional
 
 from .mapping import FileShrankError, Watch
 
 __all__ = ["FileShrankError", "ReadWatch", "regular_size"]
 
 
-def regular_size(f: BinaryIO) -> Optional[int]:
+def regular_size(f: IO[bytes]) -> Optional[int]:
     """The size of the regular file ``f`` reads as it is; None for anything else — a
     pipe, a BytesIO, or a decompressing reader (GzipFile, BZ2File...), whose
     ``fileno()`` is the compressed file's: its size says nothing of what is read."""
@@ -44,7 +44,7 @@ class ReadWatch:
     what it gave before was read before the cut.
     """
 
-    def __init__(self, stream: BinaryIO) -> None:
+    def __init__(self, stream: IO[bytes]) -> None:
         self.stream = stream
         self.size = regular_size(stream)
         self.at = 0
