@@ -1,5 +1,5 @@
 """A part is decoded by its declared charset only with a codec that takes linear time
-(issue 25: CPython's punycode codec is quadratic, 800 KB took 18 s); any other codec is
+(issue 25: CPython's punycode codec is quadratic); any other codec is
 not called: the part is read as Latin-1 and a problem says so. ``mail.charsets`` is
 the policy; the ``email`` path calls it (the walker never decodes by charset: a part of
 a charset it does not scan as octets falls back to that path), on both engines and cores.

@@ -2,7 +2,7 @@
 
 A sender chooses a part's ``charset``, and Python finds a codec for many labels that
 are no mail charset at all; some of those take time that grows faster than the part:
-``punycode`` is quadratic in CPython (800 KB: 18 s, issue 25). So a part is decoded by
+``punycode`` is quadratic in CPython (issue 25). So a part is decoded by
 its declared charset only when the codec is on an allow-list of the charsets mail is
 written in (Unicode's, ISO 8859, the Windows and DOS code pages, KOI8, and the East
 Asian multibyte ones — all decoded in one pass); any other codec is not called: the part
