@@ -32,6 +32,7 @@ cdef enum:
 
 cdef dict _URL_ATTRIBUTES = {name.encode(): i for i, name in enumerate(FIELDS)
                              if 1 <= i <= 12 or i == 15}
+cdef frozenset _KEPT = frozenset(_URL_ATTRIBUTES) | {b"http-equiv", b"content"}
 cdef dict _SWITCH = {b"title": RCDATA, b"textarea": RCDATA, b"style": RAWTEXT,
                      b"xmp": RAWTEXT, b"iframe": RAWTEXT, b"noembed": RAWTEXT,
                      b"noframes": RAWTEXT, b"script": SCRIPT_DATA, b"plaintext": PLAINTEXT}
@@ -65,6 +66,17 @@ cdef inline bint is_space(int c) noexcept:
 
 cdef inline bint is_alpha(int c) noexcept:
     return (0x41 <= c <= 0x5A) or (0x61 <= c <= 0x7A)
+
+
+cdef inline bint is_tag_name_octet(int c) noexcept:
+    """Part of a tag's name in the tag name state (ASCII upper case folded)."""
+    return not (is_space(c) or c == SOLIDUS or c == GT or c == 0)
+
+
+cdef inline bint is_name_octet(int c) noexcept:
+    """Taken as it is in the attribute name state (no case to fold, nothing ending it)."""
+    return not (is_space(c) or c == SOLIDUS or c == GT or c == EQUALS_SIGN or c == 0
+                or 0x41 <= c <= 0x5A)
 
 
 cdef inline bint is_digit(int c) noexcept:
@@ -312,6 +324,10 @@ cdef class Tokenizer:
                     name += _FFFD
                 else:
                     name.append(c + 0x20 if 0x41 <= c <= 0x5A else c)
+                    while pos + 1 < n and is_tag_name_octet(p[pos + 1]):    # the rest at once
+                        pos += 1
+                        c = p[pos]
+                        name.append(c + 0x20 if 0x41 <= c <= 0x5A else c)
                 pos += 1
             elif st == TEXT_LESS_THAN_SIGN:
                 if c == SOLIDUS:
@@ -364,7 +380,7 @@ cdef class Tokenizer:
             elif st == ATTRIBUTE_NAME:
                 if c == -1 or is_space(c) or c == SOLIDUS or c == GT or c == EQUALS_SIGN:
                     key = bytes(attribute_name)
-                    if key in names:
+                    if key in names or not (self.every_attribute or key in _KEPT):
                         attribute = None
                     else:
                         attribute = [key, Run(pos)]
@@ -383,6 +399,9 @@ cdef class Tokenizer:
                     else:
                         attribute_name.append(c)
                     pos += 1
+                    while pos < n and is_name_octet(p[pos]):    # the rest of the name at once
+                        attribute_name.append(p[pos])
+                        pos += 1
             elif st == BEFORE_ATTRIBUTE_VALUE:
                 if c != -1 and is_space(c):
                     pos += 1
@@ -400,11 +419,13 @@ cdef class Tokenizer:
                     st = ATTRIBUTE_VALUE_UNQUOTED
             elif st == ATTRIBUTE_VALUE_DOUBLE or st == ATTRIBUTE_VALUE_SINGLE \
                     or st == ATTRIBUTE_VALUE_UNQUOTED:
-                value = attribute[1] if attribute is not None else Run(pos)
+                keep = attribute is not None   # else only where the value ends matters
+                if keep:
+                    value = attribute[1]
                 stop = pos
                 while stop < n:
                     c = p[stop]
-                    if c == AMPERSAND or c == 0:
+                    if (c == AMPERSAND or c == 0) and keep:
                         break
                     if st == ATTRIBUTE_VALUE_DOUBLE:
                         if c == QUOTATION_MARK:
@@ -415,7 +436,8 @@ cdef class Tokenizer:
                     elif is_space(c) or c == GT:
                         break
                     stop += 1
-                value.take(data, pos, stop)
+                if keep:
+                    value.take(data, pos, stop)
                 pos = stop
                 if pos == n:
                     self.problems.append((tag_start, "eof-in-tag"))

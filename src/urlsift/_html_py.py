@@ -55,6 +55,8 @@ FIELDS: tuple[str, ...] = (
 TEXT, BASE_HREF, REFRESH, STYLE_TEXT, OTHER = 0, 13, 14, 16, 17
 #: attribute name -> field, whatever the element (``data``: of ``<object>`` only)
 _URL_ATTRIBUTES = {name.encode(): i for i, name in enumerate(FIELDS) if 1 <= i <= 12 or i == 15}
+#: the attributes kept while a tag is read (the others are passed over)
+_KEPT = frozenset(_URL_ATTRIBUTES) | {b"http-equiv", b"content"}
 
 #: The states of §13.2.5 that this tokenizer has, by the spec's names.
 STATES: tuple[str, ...] = (
@@ -100,6 +102,9 @@ _STOP = {DATA: re.compile(b"[<&]"), RCDATA: re.compile(b"[<&\x00]"),
          ATTRIBUTE_VALUE_DOUBLE: re.compile(b'["&\x00]'),
          ATTRIBUTE_VALUE_SINGLE: re.compile(b"['&\x00]"),
          ATTRIBUTE_VALUE_UNQUOTED: re.compile(b"[\t\n\x0c &>\x00]")}
+# where each attribute value state ends (a value of no record is not read for references)
+_END = {ATTRIBUTE_VALUE_DOUBLE: re.compile(b'"'), ATTRIBUTE_VALUE_SINGLE: re.compile(b"'"),
+        ATTRIBUTE_VALUE_UNQUOTED: re.compile(b"[\t\n\x0c >]")}
 
 
 # The characters the states look at, by the spec's names (HTML §13.2.5 writes
@@ -255,8 +260,8 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
     def end_attribute_name(at: int) -> None:
         nonlocal attribute
         key = bytes(attribute_name)
-        if key in names:            # a duplicate attribute: dropped (§13.2.5.33)
-            attribute = None
+        if key in names or not (every_attribute or key in _KEPT):
+            attribute = None        # a duplicate (dropped, §13.2.5.33), or of no record
         else:
             attribute = [key, _Run(at)]     # no value (yet): an empty one where it ends
             names.add(key)
@@ -434,16 +439,20 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
                 _reset(attribute, pos)
                 st = ATTRIBUTE_VALUE_UNQUOTED
         elif st in (ATTRIBUTE_VALUE_DOUBLE, ATTRIBUTE_VALUE_SINGLE, ATTRIBUTE_VALUE_UNQUOTED):
-            run_ = attribute[1] if attribute is not None else _Run(pos)
-            m = _STOP[st].search(data, pos)
-            stop = m.start() if m else n
-            run_.take(data, pos, stop)
-            pos = stop
+            if attribute is None:   # a value no record is made of: only where it ends
+                m = _END[st].search(data, pos)
+                pos = m.start() if m else n
+            else:
+                run_ = attribute[1]
+                m = _STOP[st].search(data, pos)
+                stop = m.start() if m else n
+                run_.take(data, pos, stop)
+                pos = stop
             if pos == n:
                 problems.append((tag_start, "eof-in-tag"))
                 break
             c = data[pos]
-            if c == AMPERSAND:
+            if c == AMPERSAND:          # (a reference never holds what ends a value)
                 end, meaning = _reference(data, pos, True)
                 if meaning is None:
                     run_.take(data, pos, end)
