@@ -233,9 +233,12 @@ HTMLISH = st.lists(st.sampled_from([
 
 
 @pytest.mark.twins
-@given(HTMLISH, st.booleans())
-def test_twins_agree(data, every):
-    results = {k: m.html_runs(data, every_attribute=every) for k, m in TWINS.items()}
+@given(HTMLISH | st.binary(max_size=200), st.booleans(),
+       st.sampled_from(["data", "RCDATA", "RAWTEXT", "script data", "PLAINTEXT"]),
+       st.sampled_from([b"", b"title", b"style", b"xmp", b"script"]))
+def test_twins_agree(data, every, state, last):
+    results = {k: m.html_runs(data, every_attribute=every, state=state, last_start_tag=last)
+               for k, m in TWINS.items()}
     assert len({repr(r) for r in results.values()}) == 1, results
 
 
