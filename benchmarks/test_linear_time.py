@@ -16,6 +16,7 @@ from typing import Callable
 import pytest
 
 import urlsift
+from urlsift._select import cores
 from urlsift.mail import iter_message_urls
 from urlsift.model.partial import resolve
 
@@ -73,6 +74,29 @@ SHAPES: dict[str, Callable[[int], object]] = {
         b"\n" + b"> <URL:http://a.example/x-\n" * n)),
     "mail: latin-1 part, n 'http://a\\xe9 '": lambda n: list(iter_message_urls(
         b"Content-Type: text/plain; charset=latin-1\n\n" + b"http://a\xe9 " * n)),
+    # issue 25: CPython's punycode codec is quadratic in the part after the last "-" (a run
+    # of 9s); 4n is a 1 MB part
+    "mail: a punycode part of 12n octets": lambda n: list(iter_message_urls(
+        b"Content-Type: text/plain; charset=punycode\n\nhttp://a.example/ -" + b"9" * (12 * n),
+        on_error=lambda line: None)),
+    "mail: a utf-7 part of 12n octets": lambda n: list(iter_message_urls(
+        b"Content-Type: text/plain; charset=utf-7\n\nhttp://a.example/ " + b"+AGE- " * (2 * n),
+        on_error=lambda line: None)),
+    "html tokenizer: n '<a '": lambda n: cores.html.html_runs(b"<a " * n),
+    "html tokenizer: n '<a href=&amp'": lambda n: cores.html.html_runs(b"<a href=&amp" * n),
+    "html tokenizer: n '&CounterClockwise'": lambda n: cores.html.html_runs(
+        b"&CounterClockwiseContourIntegra" * n),
+    "html tokenizer: '&#' and n digits": lambda n: cores.html.html_runs(b"&#" + b"9" * n),
+    "html tokenizer: n '<!--' unclosed": lambda n: cores.html.html_runs(b"<!--" * n),
+    "html tokenizer: n '--!' in a comment": lambda n: cores.html.html_runs(
+        b"<!--" + b"--!" * n),
+    # n/4: at n and 4n the input stays in the caches alike
+    "html tokenizer: n/4 '</titl' in a title": lambda n: cores.html.html_runs(
+        b"<title>" + b"</titl" * (n // 4)),
+    "html tokenizer: a meta refresh of n attributes": lambda n: cores.html.html_runs(
+        b"<meta" + b" content=x" * n + b" http-equiv=refresh>"),
+    "html tokenizer: n duplicate attributes": lambda n: cores.html.html_runs(
+        b"<a" + b" href=x" * n + b">"),
 }
 
 

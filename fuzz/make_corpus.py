@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import ast
 import hashlib
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -128,6 +129,17 @@ def seeds(spec: Path) -> dict[str, list[bytes]]:
     lines = [octets_of(s) for s in urls + url_strs if "\n" not in s and "\x01" not in s]
     out["fuzz_lines"] = [b"\x01".join(choice(repr(lines[i:i + k]), 1) + b"".join(
         x + b"\n" for x in lines[i:i + k]) for k in (1, 3, 8)) for i in range(0, len(lines), 5)]
+
+    # JSON-escaped text (fuzz_json.py): the JSON tests' octets that hold a backslash
+    _, json_octets = test_strings(["test_json_escapes", "test_json_core"])
+    out["fuzz_json"] = [o[:MAX_SEED] for o in json_octets if b"\\" in o]
+
+    # HTML parts: html5lib-tests' tokenizer inputs and the HTML of the tests (fuzz_html.py)
+    cases = json.loads((ROOT / "tests" / "data" / "html5lib_tokenizer.json").read_text("utf-8"))
+    _, html_octets = test_strings(["test_html_core", "test_mail_walk"])
+    pages = [c["input"].encode("utf-8") for c in cases["cases"]]
+    pages += [o for o in html_octets if b"<" in o or b"&" in o]
+    out["fuzz_html"] = [choice(repr(h), 1) + h[:MAX_SEED] for h in pages]
     return out
 
 

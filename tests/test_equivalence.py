@@ -156,6 +156,24 @@ def test_rule3_ports_compare_as_numbers():
     different("file://h:80/x", "file://h/x")
 
 
+@pytest.mark.parametrize("scheme", ["http", "ftp", "magic"])
+def test_rule3_a_port_of_thousands_of_digits_is_still_a_number(scheme):
+    # issue 25: int() refuses more than 4300 digits; the port is compared as a number all
+    # the same (RFC 1738 §3.1: port = digits) - leading zeros dropped - and never raises
+    many = "7" * 5000
+    assert normalized(f"{scheme}://h:{many}/") == f"{scheme}://h:{many}/"
+    same(f"{scheme}://h:{'0' * 5000}{many}/", f"{scheme}://h:{many}/")
+    same(f"{scheme}://h:{'0' * 5000}7/", f"{scheme}://h:7/")
+    different(f"{scheme}://h:{many}/", f"{scheme}://h:{many}7/")
+    assert normalized(f"{scheme}://h:{'0' * 5000}/") == f"{scheme}://h:0/"
+
+
+def test_rule3_a_default_port_behind_thousands_of_zeros_is_no_port():
+    same("http://h:" + "0" * 5000 + "80/x", "http://h/x")
+    same("ftp://h:" + "0" * 5000 + "21/x", "ftp://h/x")
+    assert equivalent("http://h:" + "8" * 5000 + "/", "HTTP://H:" + "8" * 5000 + "/")
+
+
 def test_rule3_empty_port_is_no_port():
     same("http://h:/", "http://h/")                    # RFC 3986 §6.2.3
 

@@ -66,6 +66,16 @@ def test_the_compiled_guard_turns_a_read_past_the_new_end_into_zeros(tmp_path):
     assert list(arr) == [31, 54, 0]
 
 
+def _child_env(pure: bool, **extra: str) -> dict:
+    """The environment of a child process running the urlsift under test on one core."""
+    env = dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""),
+               **extra)
+    env.pop("URLSIFT_PURE", None)
+    if pure:
+        env["URLSIFT_PURE"] = "1"
+    return env
+
+
 @pytest.mark.parametrize("pure", [False, True])
 def test_the_command_reports_a_shrunk_file_in_one_line(tmp_path, pure):
     # a child process truncates the file while the command reads it piece by piece
@@ -84,12 +94,8 @@ def test_the_command_reports_a_shrunk_file_in_one_line(tmp_path, pure):
         "ex.url_lines = lines\n"
         "from urlsift.cli import main\n"
         "sys.exit(main(['extract', sys.argv[1]]))\n")
-    env = dict(os.environ, PYTHONPATH=str(SRC) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    env.pop("URLSIFT_PURE", None)
-    if pure:
-        env["URLSIFT_PURE"] = "1"
     proc = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
-                          env=env, timeout=120)
+                          env=_child_env(pure), timeout=120)
     assert proc.returncode == 2, proc.stderr
     err = proc.stderr.decode()
     assert err.startswith(f"urlsift: cannot read '{path}': file shrank while being read")
@@ -119,3 +125,79 @@ def test_a_compressed_file_smaller_than_its_archive_is_not_taken_for_a_shrunk_on
     out = tmp_path / "out"
     assert main(["extract", "-H", str(path), "-o", str(out)]) == 0
     assert out.read_text() == f"{path}:http://gz.example/\n"
+
+
+def _mbox(path: Path, messages: int) -> None:
+    path.write_bytes(b"".join(
+        b"From a@example.org Thu Jan  1 00:00:00 2026\nSubject: %d\n\nsee http://m.example/%06d ok\n\n"
+        % (i, i) for i in range(messages)))
+
+
+@pytest.mark.parametrize("jobs", ["1", "2", "3"])
+@pytest.mark.parametrize("engine", ["walk", "email"])
+def test_an_mbox_truncated_while_the_command_reads_it_is_reported(tmp_path, core_kind, jobs,
+                                                                  engine):
+    # issue 25: the same truncation as a text input's above gave exit 0, nothing on stderr
+    # and a fifth of the URLs; mail gets the same guard at every -j, on both engines
+    path = tmp_path / "live.mbox"
+    _mbox(path, 30000)                                # 2.6 MiB: three pieces of 1 MiB
+    reader = "mbox_blocks" if engine == "walk" else "mbox_messages"
+    code = (
+        "import os, sys\n"
+        "from urlsift.mail import spool\n"
+        f"real = spool.{reader}\n"
+        "def cut(stream, *a, **k):\n"
+        "    for n, item in enumerate(real(stream, *a, **k)):\n"
+        "        if n == 1:\n"
+        "            os.truncate(sys.argv[1], 5000)\n"
+        "        yield item\n"
+        f"spool.{reader} = cut\n"
+        "from urlsift.cli import main\n"
+        "sys.exit(main(['extract', '--mbox', '-j', sys.argv[2], sys.argv[1]]))\n")
+    proc = subprocess.run([sys.executable, "-c", code, str(path), jobs], capture_output=True,
+                          env=_child_env(core_kind == "python", URLSIFT_MAIL_ENGINE=engine),
+                          timeout=300)
+    assert proc.returncode == 2, proc.stderr
+    err = proc.stderr.decode()
+    assert err.startswith(f"urlsift: cannot read '{path}': file shrank while being read")
+    assert err.count("\n") == 1
+    urls = proc.stdout.decode().splitlines()
+    assert urls == [f"http://m.example/{i:06d}" for i in range(len(urls))]
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_an_mbox_truncated_while_the_api_reads_it_raises(tmp_path, jobs):
+    path = tmp_path / "live.mbox"
+    _mbox(path, 120000)             # 10 MiB: more pieces of 1 MiB than are read ahead
+    it = urlsift.extract_file(path, mbox=True, jobs=jobs)
+    got = [next(it).url]                              # the first piece is being read
+    os.truncate(path, 1000)
+    with pytest.raises(FileShrankError, match="shrank while being read") as info:
+        for m in it:
+            got.append(m.url)
+    assert info.value.filename == str(path)
+    assert got == [f"http://m.example/{i:06d}" for i in range(len(got))]
+
+
+def test_a_spool_read_whole_is_no_shrunk_file(tmp_path):
+    path = tmp_path / "whole.mbox"
+    _mbox(path, 3)
+    assert [m.url for m in urlsift.extract_file(path, mbox=True)] == [
+        "http://m.example/000000", "http://m.example/000001", "http://m.example/000002"]
+
+
+def test_a_maildir_message_truncated_after_its_size_was_read_is_an_error(tmp_path, monkeypatch):
+    from urlsift.mail import spool
+    path = tmp_path / "msg"
+    path.write_bytes(b"Subject: x\n\nhttp://a.example/\n")
+    real = os.fstat
+
+    def fstat_before_truncate(fd):        # the size seen, then the file cut to 10 octets
+        st = real(fd)
+        os.truncate(path, 10)
+        return st
+
+    monkeypatch.setattr(spool.os, "fstat", fstat_before_truncate)
+    got = spool.read_message_file(str(path))
+    assert isinstance(got, FileShrankError)
+    assert "file shrank while being read (30 bytes when opened, 10 now)" in str(got)

@@ -309,3 +309,15 @@ def test_the_stream_with_rewrites(tmp_path):
     got = [(f.url, f.start, f.end, f.match.edits)
            for f in iter_stream_matches(io.BytesIO(data), quoted=True, refang=True)]
     assert got == [(SHOP, 38, 92, ("json-escapes",)), ("http://a.example/x", 101, 134, ("json-escapes",))]
+
+
+ascii_fragments = fragments.filter(lambda f: f.isascii())
+
+
+@given(st.lists(ascii_fragments, max_size=40).map(b"".join))
+def test_octets_read_by_the_core_as_the_str_reference_reads_them(data):
+    # bytes go through the _json core (unescape + remap); a str through the reference,
+    # jsonescapes.unescape_json and one mapping per match: on ASCII text (offsets alike)
+    # the two give the same matches, raw and edits included
+    assert _one_pass(data) == [(m.url, m.start, m.end, m.raw, m.edits)
+                               for m in urlsift.extract(data.decode("ascii"))]

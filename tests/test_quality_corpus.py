@@ -5,10 +5,9 @@ The cases come from URI::Find (t/Find.t, t/rfc3986_appendix_c.t), urlextract
 not_links.txt), each with the repository, commit and path it was taken from, the text,
 what that project expects, and what urlsift should give under the judging rules of
 benchmarks/quality/README.md (``expect``; a ``note`` says why where the two differ:
-scheme-less matches, punycode, RFC 1738's unsafe characters...). They live with the
-quality corpus in the data directory (``$URLSIFT_QUALITY_DATA``, else
-``../shared/quality`` beside the repository), as ``cases.jsonl``; nothing is fetched here,
-and without the file the test is skipped. Each case runs on both cores (conftest.py).
+scheme-less matches, punycode, RFC 1738's unsafe characters...). They are committed with
+the judged lines, as ``benchmarks/quality/cases.jsonl``; nothing is fetched here. Each
+case runs on both cores (conftest.py).
 
 A case urlsift does not pass yet is in :data:`XFAIL` with the rule it breaks: strict, so
 the day a fix makes it pass the mark must go.
@@ -16,7 +15,6 @@ the day a fix makes it pass the mark must go.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Dict, List
 
@@ -25,8 +23,7 @@ import pytest
 import urlsift
 
 ROOT = Path(__file__).resolve().parent.parent
-DATA = Path(os.environ.get("URLSIFT_QUALITY_DATA") or ROOT.parent / "shared" / "quality")
-CASES_FILE = DATA / "cases.jsonl"
+CASES_FILE = ROOT / "benchmarks" / "quality" / "cases.jsonl"
 
 #: case id -> the rule urlsift breaks on it (the judged expectation is in cases.jsonl)
 XFAIL: Dict[str, str] = {
@@ -51,8 +48,6 @@ XFAIL: Dict[str, str] = {
 
 
 def _cases() -> List[dict]:
-    if not CASES_FILE.exists():
-        return []
     with open(CASES_FILE, encoding="utf-8") as f:
         return [json.loads(line) for line in f if line.strip()]
 
@@ -61,9 +56,6 @@ CASES = _cases()
 
 
 def _params() -> list:
-    if not CASES:
-        return [pytest.param(None, marks=pytest.mark.skip(
-            reason=f"no {CASES_FILE} (the quality corpus; benchmarks/quality/README.md)"))]
     return [pytest.param(c, id=c["id"], marks=[pytest.mark.xfail(strict=True, reason=XFAIL[c["id"]])]
                          if c["id"] in XFAIL else []) for c in CASES]
 
@@ -77,6 +69,23 @@ def test_peer_case(case: dict) -> None:
 
 def test_xfail_ids_exist() -> None:
     """Every XFAIL entry names a case that exists (a renamed case must not hide a pass)."""
-    if not CASES:
-        pytest.skip(f"no {CASES_FILE}")
+    assert len(CASES) >= 250       # the file is whole: a cut one must not pass quietly
     assert set(XFAIL) <= {c["id"] for c in CASES}
+
+
+def test_truth_names_manifest_files() -> None:
+    """Every judged line names a file of the corpus manifest and a line in it (a renamed
+    or re-cut file must not leave judgments that score nothing)."""
+    quality = ROOT / "benchmarks" / "quality"
+    with open(quality / "sources.json", encoding="utf-8") as f:
+        manifest = {e["name"]: e for entries in json.load(f)["datasets"].values() for e in entries}
+    judged = 0
+    for path in sorted((quality / "truth").glob("*.jsonl")):
+        with open(path, encoding="utf-8") as f:
+            for line in filter(str.strip, f):
+                record = json.loads(line)
+                assert record["file"] in manifest, (path.name, record["file"])
+                assert record["file"].startswith(path.stem + "/")
+                assert record["line"] >= 1 and all(isinstance(u, str) for u in record["urls"])
+                judged += 1
+    assert judged >= 1000

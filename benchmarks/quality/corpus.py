@@ -1,12 +1,13 @@
 """Where the quality corpus lives and how to read it (shared by fetch.py, score.py, diff.py).
 
 The corpus is text taken from public repositories (``sources.json`` says which file of
-which repository at which commit). It is *data from elsewhere*, so it is not committed
-to this repository: it lives in a data directory, by default ``../shared/quality`` beside
-the repository (as ``../shared/spec`` does for the specification texts), or wherever
-``URLSIFT_QUALITY_DATA`` points. That directory holds::
+which repository at which commit). The texts are *data from elsewhere*, so they are not
+committed to this repository: they live in a data directory, by default
+``../shared/quality`` beside the repository (as ``../shared/spec`` does for the
+specification texts), or wherever ``URLSIFT_QUALITY_DATA`` points, as
+``corpus/<dataset>/<file>`` (what fetch.py writes). What was judged here is committed,
+beside this file::
 
-    corpus/<dataset>/<file>     the texts, as fetch.py writes them
     truth/<dataset>.jsonl       hand-judged lines: {"file", "line", "urls", "note"?}
     cases.jsonl                 other projects' URL-finding test cases (tests/test_quality_corpus.py)
 """
@@ -20,6 +21,9 @@ from typing import Dict, Iterator, List, Tuple
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 MANIFEST = HERE / "sources.json"
+#: the judged lines and the peer cases: ours, so in the repository (the texts are not)
+TRUTH = HERE / "truth"
+CASES = HERE / "cases.jsonl"
 
 
 def data_dir() -> Path:
@@ -58,12 +62,10 @@ def line_starts(text: str) -> List[int]:
     return starts
 
 
-def truth(data: Path) -> Dict[str, List[dict]]:
-    """Data set -> its judged lines (``truth/<dataset>.jsonl``), empty when absent."""
+def truth() -> Dict[str, List[dict]]:
+    """Data set -> its judged lines (``truth/<dataset>.jsonl`` beside this file)."""
     out: Dict[str, List[dict]] = {}
-    tdir = data / "truth"
-    if tdir.is_dir():
-        for p in sorted(tdir.glob("*.jsonl")):
-            with open(p, encoding="utf-8") as f:
-                out[p.stem] = [json.loads(line) for line in f if line.strip()]
+    for p in sorted(TRUTH.glob("*.jsonl")):
+        with open(p, encoding="utf-8") as f:
+            out[p.stem] = [json.loads(line) for line in f if line.strip()]
     return out

@@ -67,7 +67,7 @@ def score(data: Path) -> Tuple[Dict[str, Dict[str, Tuple[Tally, Tally]]], Dict[s
                                List[Tuple[str, str, int, str]]]:
     """(dataset -> finder -> (scheme tally, schemeless tally)), judged lines per data set,
     and urlsift's (dataset, file, line, 'false <url>' / 'missed <url>') list."""
-    truth = corpus.truth(data)
+    truth = corpus.truth()
     use = finders_in_use()
     table: Dict[str, Dict[str, Tuple[Tally, Tally]]] = {}
     nlines: Dict[str, int] = {}
@@ -142,8 +142,8 @@ def main(argv: Optional[list] = None) -> int:
     ap.add_argument("--misses", action="store_true", help="list urlsift's false and missed URLs")
     args = ap.parse_args(argv)
     data = args.data or corpus.data_dir()
-    if not (data / "truth").is_dir():
-        print(f"no truth/ in {data} (set URLSIFT_QUALITY_DATA or --data; fetch.py makes the corpus)",
+    if not (data / "corpus").is_dir():
+        print(f"no corpus/ in {data} (set URLSIFT_QUALITY_DATA or --data; fetch.py makes it)",
               file=sys.stderr)
         return 2
     table, nlines, wrong = score(data)

@@ -162,6 +162,19 @@ def _details(url: str, match: Any, checks: Callable[[str], dict], refanged: bool
             "hyphen_break": bool(match.hyphen_break), "edits": edits}
 
 
+def _file_value(name: str, args: argparse.Namespace) -> str:
+    """A file name as the output format takes it, the same for text and mail inputs:
+    its octets in text lines, as grep and rg print a name (the writer encodes with
+    ``surrogateescape``, so a name that is not UTF-8 is written as it is on disk); valid
+    Unicode for JSON, CSV and Parquet (octets that are not UTF-8 as ``%XX``), and for a
+    command without ``--format`` (``stats``).
+
+    >>> _file_value("m\\udcff.mbox", argparse.Namespace(format="jsonl"))
+    'm%FF.mbox'
+    """
+    return name if getattr(args, "format", None) == "text" else plain_value(name)
+
+
 def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
              progress: Optional[Callable[[int], None]],
              parts: Optional[Callable[[str], dict]],
@@ -187,7 +200,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
         for m, line in mail:
             rec: dict = {"url": m.url}
             if with_file:
-                rec["file"] = plain_value(m.source)
+                rec["file"] = _file_value(m.source, args)
             if with_line:      # a URL of a decoded part: its message's first line
                 rec["line"] = line
             if with_offset:
@@ -207,7 +220,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                 rec.update(parts(m.url))
             yield rec
         return
-    shown = plain_value(name)     # a file name that is not UTF-8: its octets as %XX
+    shown = _file_value(name, args)
     found = iter_file_matches(name, schemes=schemes, valid=valid, refang=args.refang,
                               quoted=args.quoted,
                               line_numbers=with_line, jobs=args.jobs, progress=progress,

@@ -24,6 +24,7 @@ from ..text.extraction import Validity, check_valid
 from ..text.extraction import extract_file as extract_text_file
 from ..text.files import check_counts, job_count
 from ..text.match import Match
+from ..text.shrinking import ReadWatch
 from ..text.streams import Found, iter_stream_matches, text_of
 from .kinds import MAILDIR, TEXT
 from .opening import PathLike, input_kind, is_plain_file, open_input
@@ -155,7 +156,7 @@ def iter_messages(path: PathLike, *, stream: Optional[IO[bytes]] = None
     if stream is None and input_kind(name) == MAILDIR:
         yield from spool.maildir_messages(name)
         return
-    with _opened(name, stream) as opened:
+    with _spool_opened(name, stream) as opened:
         yield from spool.mbox_messages(opened, name)
 
 
@@ -248,7 +249,7 @@ def mbox_url_lines(path: PathLike, *, on_error: Optional[Callable[[str], None]] 
         for ms in mbox_match_lists(name, on_error=on_error, stream=stream):
             yield walk.url_lines(ms)
         return
-    with _opened(name, stream) as opened:
+    with _spool_opened(name, stream) as opened:
         yield from walk.spool_url_lines(opened, name, on_error=on_error, jobs=jobs)
 
 
@@ -270,7 +271,7 @@ def mbox_match_lists(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                            line_numbers)
         yield from iter(lambda: list(islice(found, 1 << 12)), [])
         return
-    with _opened(name, stream) as opened:
+    with _spool_opened(name, stream) as opened:
         yield from walk.spool_match_lists(opened, name, schemes=schemes, valid=valid,
                                           on_error=on_error, jobs=jobs,
                                           line_numbers=line_numbers)
@@ -343,6 +344,16 @@ def _opened(name: str, stream: Optional[IO[bytes]],
         return
     with open_input(name, progress) as opened:
         yield opened
+
+
+@contextlib.contextmanager
+def _spool_opened(name: str, stream: Optional[IO[bytes]]) -> Iterator[Any]:
+    """An mbox opened as :func:`_opened` opens it, read through a
+    :class:`~urlsift.text.shrinking.ReadWatch`: a regular file that ends before its size
+    when opened (truncated meanwhile) is the same ``FileShrankError`` as a text input's,
+    after the URLs of the messages read whole before the cut."""
+    with _opened(name, stream) as opened:
+        yield ReadWatch(opened)
 
 
 def _urls_with_progress(matches: Iterator[Any], progress: Callable[[int], None],

@@ -27,6 +27,7 @@ from ..model.parsing import parse
 from ..text.extraction import Validity
 from ..text.rewrite import extract_rewritten
 from .anchors import is_deceptive
+from .charsets import decode_part
 from .html import html_links
 from .spool import Message
 
@@ -206,7 +207,9 @@ def _message_urls(data: bytes, source: str, offset: Optional[int], opts: ScanOpt
             label = f"{section} {ctype}"
             if part.get_content_maintype() not in ("text", "multipart"):
                 continue  # images, archives...: not text
-            text = _decoded_text(part)
+            text, problem = _decoded_text(part)
+            if problem:
+                failed(label, problem)
             if ctype == "text/html":
                 problems: list[tuple[int, str]] = []
                 hits = html_links(text, partial(_scan, opts=opts, quoted=False),
@@ -236,17 +239,15 @@ def _leaf_parts(msg: email.message.Message, prefix: str) -> Iterator[tuple[str, 
         yield from _leaf_parts(sub, f"{prefix}.{i}" if prefix else str(i))
 
 
-def _decoded_text(part: email.message.Message) -> str:
+def _decoded_text(part: email.message.Message) -> tuple[str, Optional[str]]:
+    """The part's text, and a problem to report or None: decoded by its charset only
+    with a codec that takes linear time (:mod:`urlsift.mail.charsets`)."""
     payload = part.get_payload(decode=True)  # undoes quoted-printable and base64
     if isinstance(payload, str):
-        return payload
+        return payload, None
     if not isinstance(payload, bytes):
-        return ""  # None: a multipart part has no payload of its own to decode
-    charset = part.get_content_charset() or "utf-8"
-    try:
-        return payload.decode(charset, "replace")
-    except (LookupError, ValueError):
-        return payload.decode("latin-1")  # unknown charset: URLs are ASCII anyway
+        return "", None  # None: a multipart part has no payload of its own to decode
+    return decode_part(payload, part.get_content_charset())
 
 
 def clean(value: Any) -> Optional[str]:

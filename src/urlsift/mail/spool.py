@@ -19,6 +19,7 @@ from typing import IO, Any, Iterator, Optional
 
 from .._layout import FROM_LINE, MBOX_SEPARATOR
 from ..text.bom import BOM, bom_length, without_bom
+from ..text.mapping import Watch
 
 __all__ = ["MESSAGE_MAX", "Message", "SpoolError", "mbox_messages", "mbox_blocks", "maildir_messages",
            "maildir_paths", "read_message_file", "BLOCK"]
@@ -285,4 +286,6 @@ def _read_message_file(path: str, limit: int) -> Any:
         data = f.read(limit + 1)   # the file may have grown since fstat
         if len(data) > limit:
             return SpoolError(f"message larger than {_size(limit)}")
+        if len(data) < st.st_size:  # truncated since fstat: said, as a text input's is
+            raise Watch.shrank(f, st.st_size, len(data))
         return data

@@ -136,8 +136,11 @@ def _norm_port(port: str, scheme: str) -> Optional[str]:
         return None          # "http://h:/" - an empty port is no port (RFC 3986 §6.2.3)
     if not (port.isascii() and port.isdigit()):
         return port          # not a number: compared as written
-    number = int(port)
-    return None if DEFAULT_PORTS.get(scheme) == number else str(number)
+    # the number's digits without int(): a port of thousands of digits (which is_valid
+    # accepts for a generic scheme) is past int()'s 4300-digit limit and its quadratic time
+    digits = port.lstrip("0") or "0"
+    default = DEFAULT_PORTS.get(scheme)
+    return None if default is not None and digits == str(default) else digits
 
 
 def _fold_typecode(tail: str) -> str:

@@ -12,7 +12,6 @@ the matches of one pass over the whole file. A piece that holds a JSON-escaped U
 """
 from __future__ import annotations
 
-import io
 import mmap
 import os
 import stat
@@ -25,6 +24,7 @@ from .._select import cores
 from .jsonpieces import chunked, piece_matches
 from .jsonpieces import url_lines as found_lines
 from .mapping import Watch
+from .shrinking import regular_size as _regular_size
 from .match import Match
 from .rules import EDITS, CHUNK, KNOWN, TEXT_OCTETS, MAX_LENGTH, MAX_WRAPPER, TABLE
 
@@ -286,19 +286,6 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool,
             state[0] = base + stop
         del buf[:stop]
         base += stop
-
-
-def _regular_size(f: BinaryIO) -> Optional[int]:
-    """The size of the regular file ``f`` reads as it is; None for anything else — a
-    pipe, a BytesIO, or a decompressing reader (GzipFile, BZ2File...), whose
-    ``fileno()`` is the compressed file's: its size says nothing of what is read."""
-    if not isinstance(f, (io.BufferedReader, io.FileIO)):
-        return None
-    try:
-        st = os.fstat(f.fileno())
-    except (OSError, ValueError, AttributeError):   # no descriptor: a BytesIO, a wrapper
-        return None
-    return st.st_size if stat.S_ISREG(st.st_mode) else None
 
 
 def _streamed_tail(buf: bytearray, base: int, last_end: int, state: list[int],

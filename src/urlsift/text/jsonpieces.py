@@ -132,7 +132,48 @@ def _as_scanned(out: list, arr: Any, starts: Any, buf: Any, base: int, i: int, s
 def _read_through(buf: Any, a: int, b: int, base: int, last_end: int,
                   lookahead: int = LOOKAHEAD) -> tuple[list[Match], int]:
     """The matches of ``buf[a:b]`` read through its JSON escapes (see piece_matches),
-    the text rewritten as far as ``lookahead`` past ``b``."""
+    the text rewritten as far as ``lookahead`` past ``b``. Octets are read by the core
+    (``_json``: the rewrite, and the matches mapped back, no Python step per match);
+    a ``str`` here, by :func:`.jsonescapes.unescape_json`."""
+    if isinstance(buf, str):
+        return _read_through_str(buf, a, b, base, last_end, lookahead)
+    n = len(buf)
+    c = min(n, b + lookahead)
+    text = _octets(buf, a, c)
+    new, runs, escapes = cores.json.unescape(text, TABLE)
+    if c < n and runs and runs[-3] >= len(text) and runs[-4] < b - a + MAX_LENGTH:
+        # a run cut by the end of the look-ahead (see _read_through_str)
+        text = _octets(buf, a, min(n, b + 6 * LOOKAHEAD))
+        new, runs, escapes = cores.json.unescape(text, TABLE)
+    stop = _new_offset(runs, b - a)
+    spans = cores.scan.scan(new, 0, stop, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
+    ms = cores.build.build(spans, new, 0, Match, EDITS, TABLE, 0, len(spans) // 3)
+    out = cores.json.remap(ms, escapes, text, base + a, last_end, EDIT_JSON_ESCAPES)
+    return out, (out[-1][2] if out else last_end)
+
+
+def _octets(buf: Any, a: int, c: int) -> bytes:
+    """``buf[a:c]`` of a bytes-like ``buf`` as bytes."""
+    text = buf[a:c]
+    return text if isinstance(text, bytes) else bytes(text)
+
+
+def _new_offset(runs: Any, old: int) -> int:
+    """:meth:`.jsonescapes.JsonMap.new_offset` over the core's ``runs`` quadruples
+    ``(old_start, old_end, new_start, new_end)``: an offset inside a run maps to its end."""
+    k = bisect_right(runs[0::4], old) - 1
+    if k < 0:
+        return old
+    old_start, old_end, new_start, new_end = runs[4 * k:4 * k + 4]
+    if old >= old_end:
+        return new_end + old - old_end
+    return new_start if old == old_start else new_end
+
+
+def _read_through_str(buf: str, a: int, b: int, base: int, last_end: int,
+                      lookahead: int) -> tuple[list[Match], int]:
+    """:func:`_read_through` of a ``str``: rewritten by :func:`.jsonescapes.unescape_json`,
+    the matches that touch a run mapped back one by one."""
     n = len(buf)
     c = min(n, b + lookahead)
     text, new, jmap = _rewritten(buf, a, c)
@@ -195,16 +236,12 @@ def _mapped(out: list, spans: Any, i: int, new: Any, text: Any, jmap: JsonMap, s
     raw = text[s:e]
     edits = m[6] + (EDIT_JSON_ESCAPES,) if jmap.escaped(s, e) else m[6]
     out.append(tuple.__new__(Match, (m[0], s + shift, e + shift,
-                                     raw if isinstance(text, str)
-                                     else bytes(raw).decode("utf-8", "replace"),
-                                     m[4], m[5], edits, None)))
+                                     raw, m[4], m[5], edits, None)))
 
 
-def _rewritten(buf: Any, a: int, c: int) -> tuple[Any, Any, JsonMap]:
-    """``buf[a:c]`` (bytes for a memoryview), it with its JSON escapes read, and the map."""
+def _rewritten(buf: str, a: int, c: int) -> tuple[str, str, JsonMap]:
+    """``buf[a:c]``, it with its JSON escapes read, and the map."""
     text = buf[a:c]
-    if isinstance(text, memoryview):
-        text = text.tobytes()
     new, jmap = unescape_json(text)
     return text, new, jmap
 
