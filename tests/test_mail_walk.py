@@ -611,8 +611,11 @@ def assume_no_known_difference(data):
 
 #: HYPOTHESIS_PROFILE=ci runs three times the examples.
 SCALE = 3 if os.environ.get("HYPOTHESIS_PROFILE") == "ci" else 1
+#: How many spools the walk-vs-email properties draw (.ci/sanitize asks for more: the
+#: Latin-1 round trip of issue 25 took a seed of its own to be found at 120).
+WALK_EXAMPLES = int(os.environ.get("URLSIFT_WALK_EXAMPLES", 120 * SCALE))
 
-GEN = settings(max_examples=120 * SCALE, deadline=None,
+GEN = settings(max_examples=WALK_EXAMPLES, deadline=None,
                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                       HealthCheck.filter_too_much])
 

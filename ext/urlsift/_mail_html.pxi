@@ -227,10 +227,12 @@ cdef int unescaped(_Walk w, cbuf d, Py_ssize_t a, Py_ssize_t e, cbuf *v,
 cdef int unescaped_by_python(_Walk w, cbuf d, Py_ssize_t a, Py_ssize_t e) except -1 with gil:
     # A function of its own: a Python local in ``unescaped`` would make every call
     # take the GIL on the way out, and the walk on worker threads wait for it.
+    # Octets past 0x7F go through as lone surrogates and come back as they were (read
+    # as Latin-1 and written as UTF-8, a UTF-8 part's non-ASCII became mojibake).
     if w.unescape is None:
         return FB
     text = w.unescape(PyBytes_FromStringAndSize(<char *>d + a, e - a)
-                      .decode("latin-1")).encode("utf-8", "surrogatepass")
+                      .decode("ascii", "surrogateescape")).encode("utf-8", "surrogateescape")
     w.esc.n = 0
     grow_add(&w.esc, <char *>text, len(text))
     return 0

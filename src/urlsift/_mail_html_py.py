@@ -133,9 +133,12 @@ def _text_run(w: Walker, index: int, data: bytes, a: int, e: int, label: tuple[i
 
 
 def unescaped(w: Walker, raw: bytes) -> bytes:
-    """``raw`` with its character references undone (``w.unescape``, on the text read
-    as Latin-1 so octets map one to one; a reference to a character past U+00FF
-    gives that character in UTF-8: it is not ASCII either way)."""
+    """``raw`` with its character references undone (``w.unescape``): each reference
+    written in UTF-8, every other octet as it stands. The text is read as ASCII with
+    each octet past 0x7F held as a lone surrogate and written back as that octet, so a
+    UTF-8 ``é`` stays two octets (read as Latin-1 and written as UTF-8 it became the
+    four of ``Ã©``); ``w.unescape`` never makes a surrogate (a reference to one is
+    U+FFFD)."""
     if AMP not in raw:
         return raw
     fast = references(raw)
@@ -143,7 +146,7 @@ def unescaped(w: Walker, raw: bytes) -> bytes:
         return fast
     if w.unescape is None:
         raise Fallback
-    return w.unescape(raw.decode("latin-1")).encode("utf-8", "surrogatepass")
+    return w.unescape(raw.decode("ascii", "surrogateescape")).encode("utf-8", "surrogateescape")
 
 
 def _strip(value: bytes) -> bytes:
