@@ -9,6 +9,7 @@ benchmarks/README.md has the one of the last full run.
 """
 from __future__ import annotations
 
+import io
 import os
 import time
 from typing import Callable
@@ -18,6 +19,7 @@ import pytest
 import urlsift
 from urlsift._select import cores
 from urlsift.mail import iter_message_urls
+from urlsift.mail.walk import spool_urls
 from urlsift.model.partial import resolve
 
 TINY = os.environ.get("URLSIFT_BENCH_SIZE", "small") == "tiny"
@@ -82,6 +84,16 @@ SHAPES: dict[str, Callable[[int], object]] = {
     "mail: a utf-7 part of 12n octets": lambda n: list(iter_message_urls(
         b"Content-Type: text/plain; charset=utf-7\n\nhttp://a.example/ " + b"+AGE- " * (2 * n),
         on_error=lambda line: None)),
+    # issue 25: email's _parseparam counted the quotes again from a parameter's start at
+    # every ";" of a quoted-string left open; the walker did the same
+    "mail: n ';' in an open quoted-string": lambda n: list(iter_message_urls(
+        b'Content-Type: text/plain; name="a' + b";" * n + b"\n\nhttp://a.example/\n")),
+    "mail walk: n ';' in an open quoted-string": lambda n: list(spool_urls(io.BytesIO(
+        b'From a\nContent-Type: text/plain; name="a' + b";" * n + b"\n\nhttp://a.example/\n"),
+        "box")),
+    "mail walk: n parameters of one quoted ';'": lambda n: list(spool_urls(io.BytesIO(
+        b"From a\nContent-Type: text/plain" + b'; a=";"' * (n // 8) + b"\n\nhttp://a.example/\n"),
+        "box")),
     "html tokenizer: n '<a '": lambda n: cores.html.html_runs(b"<a " * n),
     "html tokenizer: n '<a href=&amp'": lambda n: cores.html.html_runs(b"<a href=&amp" * n),
     "html tokenizer: n '&CounterClockwise'": lambda n: cores.html.html_runs(

@@ -7,6 +7,7 @@ standard library's ``email`` finds is ``tests/test_mail_walk.py``'s subject.
 from __future__ import annotations
 
 import email.utils
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -332,7 +333,12 @@ def test_twins_iso_date_alike_and_as_email_reads_it(raw):
                           max_size=30).map(b"".join)))
 def test_twins_decode_quoted_printable_as_binascii(body):
     import binascii
-    assert TWINS["cython"].decode_qp(body) == TWINS["python"].decode_qp(body) == binascii.a2b_qp(body)
+    got = TWINS["cython"].decode_qp(body)
+    assert got == TWINS["python"].decode_qp(body)
+    if not re.search(rb"=[ \t]+(?:[\r\n]|$)", body):
+        # binascii's reading, but for a soft break with blanks after its "=" (RFC 2045
+        # section 6.7 rule 3 deletes them; binascii keeps "= " as it stands)
+        assert got == binascii.a2b_qp(body)
 
 
 @twins_only

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import pytest
 
+from urlsift import _select
+
 from test_mail_walk import FROM_LINE, assert_spool_agrees
 
 
@@ -59,3 +61,121 @@ def test_a_utf8_href_with_a_reference_keeps_its_non_ascii():
                     b'<a href="http://a.example/\xc3\xa9t\xc3\xa9?x=&eacute;">x</a>')
     # the value's references undone (&eacute; is U+00E9), its UTF-8 octets kept
     assert urls_of(spool) == [("http://a.example/été?x=é", "1 text/html href")]
+
+
+# ---------------------------------------------------------------------------------------
+# MIME header values as RFC 2045 writes them (section 6.1: the mechanism is a token, and
+# RFC 822's comments and folding white space may stand around it; tokens have no case)
+# ---------------------------------------------------------------------------------------
+
+LINK = b"http://hidden.example/path"
+B64_LINK = b"aHR0cDovL2hpZGRlbi5leGFtcGxlL3BhdGg="       # base64 of LINK (RFC 4648 section 4)
+
+
+@pytest.mark.parametrize("value", [
+    b"base64", b"BASE64", b"Base64", b"base64 ", b"base64\t", b" base64 (sent by X) ",
+    b"(comment (nested) \\) quoted-pair) base64", b"base64\n (a folded comment)", b"\n base64",
+    b"base64(no blank)",
+])
+def test_a_base64_part_whatever_the_spelling_of_its_mechanism(value):
+    spool = message(b"Content-Type: text/plain\nContent-Transfer-Encoding: " + value + b"\n",
+                    B64_LINK)
+    assert urls_of(spool) == [(LINK.decode(), "1 text/plain")]
+
+
+@pytest.mark.parametrize("value", [b"Quoted-Printable ", b"quoted-printable (x)",
+                                   b"\n\tQUOTED-PRINTABLE"])
+def test_a_quoted_printable_part_whatever_the_spelling_of_its_mechanism(value):
+    spool = message(b"Content-Type: text/plain\nContent-Transfer-Encoding: " + value + b"\n",
+                    b"see http://hidden.example/pa=\nth=3D1\n")
+    assert urls_of(spool) == [("http://hidden.example/path=1", "1 text/plain")]
+
+
+def test_a_mechanism_of_two_tokens_is_no_encoding_both_paths_alike():
+    # "base64 x" is not the token RFC 2045 section 6.1 allows: the body is read as it
+    # stands, and the base64 text holds no URL
+    spool = message(b"Content-Transfer-Encoding: base64 x\n", B64_LINK)
+    assert urls_of(spool) == []
+
+
+@pytest.mark.parametrize("body", [
+    # each line encoded by itself, its last quantum padded (RFC 2045 section 6.8 ends the
+    # data at "="; mail clients go on, and show the link)
+    b"aHR0cA==\nOi8vaGlkZGVuLmV4YW1wbGUvcGF0aA==\n",
+    b"aHR0cDo=Ly9oaWRkZW4uZXhhbXBsZS9wYXRo\n",
+    b"aA==dA==dA==cA==Og==Lw==Lw==aGlkZGVuLmV4YW1wbGUvcGF0aA==",
+])
+def test_base64_is_decoded_past_a_padded_quantum(body):
+    spool = message(b"Content-Transfer-Encoding: base64\n", body)
+    assert urls_of(spool) == [(LINK.decode(), "1 text/plain")]
+
+
+def test_base64_with_octets_outside_the_alphabet_ignores_them():
+    # section 6.8: characters outside the alphabet are ignored (the walk falls back to
+    # the email path, which leaves them out)
+    spool = message(b"Content-Transfer-Encoding: base64\n",
+                    b"aHR0cDovL2hp*ZGRlbi5leGFt\ncGxlL3BhdGg= \n")
+    assert urls_of(spool) == [(LINK.decode(), "1 text/plain")]
+
+
+@pytest.mark.parametrize("blanks", [b" ", b"\t", b"  \t ", b" \r"])
+def test_a_quoted_printable_soft_break_followed_by_blanks(blanks):
+    # section 6.7 rule 3: blanks at the end of an encoded line were added in transport
+    # and are deleted; "=" then ends the line: a soft break, the URL goes on
+    spool = message(b"Content-Transfer-Encoding: quoted-printable\n",
+                    b"see http://hidden.example/pa=" + blanks + b"\nth and more\n")
+    assert urls_of(spool) == [(LINK.decode(), "1 text/plain")]
+
+
+def test_a_quoted_printable_soft_break_with_blanks_in_an_html_href():
+    spool = message(b"Content-Type: text/html\nContent-Transfer-Encoding: quoted-printable\n",
+                    b'<a href=3D"http://hidden.example/pa= \nth">x</a>\n')
+    assert urls_of(spool) == [(LINK.decode(), "1 text/html href")]
+
+
+def test_decoders_of_both_cores_read_pads_and_blanks_alike(core_kind):
+    # the walker's decoders, which the email path uses too (mail.transfer)
+    core = _select.cores.mail
+    assert core.decode_base64(b"aGk=aGk=") == b"hihi"
+    assert core.decode_base64(b"aGk") == b"hi"                # no pad at the end: as padded
+    assert core.decode_base64(b"aGkx\nY") == b"hi1"           # one sextet makes no octet
+    assert core.decode_qp(b"a=  \r\nb= x") == b"ab= x"        # "= x": no line end, kept
+    assert core.mechanism(b" (a) BASE64 (b)\n ") == b"base64"
+    assert core.mechanism(b"base64 (open") is None
+
+
+# ---------------------------------------------------------------------------------------
+# Content-Type parameters: ";" inside a quoted-string (RFC 2045 section 5.1: a value may
+# be a quoted-string, RFC 822's quoted-string may hold ";"); read in linear time
+# ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", [1, 8, 9, 20, 2000])
+def test_semicolons_inside_a_quoted_parameter_do_not_cut_it(count):
+    # name="a;;;...": one parameter; charset after it is still read (the part's UTF-8
+    # letters are scanned as they stand)
+    spool = message(b'Content-Type: text/plain; name="a' + b";" * count
+                    + b'"; charset=utf-8\n', b"see http://b\xc3\xbccher.example/\n")
+    assert urls_of(spool) == [("http://bücher.example/", "1 text/plain")]
+
+
+@pytest.mark.parametrize("count", [3, 9, 20000])
+def test_a_quoted_string_left_open_over_many_semicolons(count):
+    # the quote never closes: the rest of the field is that one parameter; the part is
+    # text/plain still, and its link found
+    spool = message(b'Content-Type: text/plain; name="a' + b";" * count + b"\n",
+                    b"see http://a.example/x\n")
+    assert urls_of(spool) == [("http://a.example/x", "1 text/plain")]
+
+
+def test_a_multipart_whose_part_has_an_open_quoted_string():
+    spool = message(b"Content-Type: multipart/mixed; boundary=b\n",
+                    b"--b\nContent-Type: text/html; x=\"" + b";" * 50 + b"\n\n"
+                    b'<a href="http://a.example/in">x</a>\n--b\n'
+                    b"Content-Type: text/plain\n\nhttp://a.example/after\n--b--")
+    assert urls_of(spool) == [("http://a.example/in", "1 text/html href"),
+                              ("http://a.example/after", "2 text/plain")]
+
+
+def test_the_walkers_fall_back_past_the_same_count_of_quoted_semicolons(core_kind):
+    assert _select.cores.mail.QUOTED_SEMICOLONS == 8

@@ -27,7 +27,8 @@ import threading
 from array import array
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
-           "FALLBACK", "Tracing", "trace", "iso_date", "decode_qp", "decode_base64",
+           "FALLBACK", "Tracing", "trace", "iso_date", "decode_qp", "decode_base64", "mechanism",
+           "QUOTED_SEMICOLONS",
            "LABEL_CACHE", "url_triples", "anchor_runs", "MailPipeline"]
 
 from urlsift._mail_records import FALLBACK, K_HEADER, K_HREF, K_HTML_TEXT, K_SRC, K_TEXT, MSG, SEG

@@ -16,8 +16,9 @@ cdef inline int hexval(unsigned char c) noexcept nogil:
 cdef int qp_decode(cbuf s, Py_ssize_t n, Grow *out) except -1 nogil:
     """``binascii.a2b_qp(s[:n])`` (RFC 2045 section 6.7) appended to ``out``: ``=XX``
     (hex, either case) is an octet, ``=`` at a line end a soft break (up to the LF when a
-    CR or the line end follows), ``==`` one ``=``, any other ``=`` stays."""
-    cdef Py_ssize_t i = 0, k
+    CR or the line end follows), ``==`` one ``=``, any other ``=`` stays; blanks between
+    an ``=`` and the line end are deleted first (rule 3), so that it is a soft break."""
+    cdef Py_ssize_t i = 0, k, j
     cdef const unsigned char *eq
     cdef char *q
     grow_reserve(out, n)
@@ -30,6 +31,13 @@ cdef int qp_decode(cbuf s, Py_ssize_t n, Grow *out) except -1 nogil:
         i = k + 1
         if i >= n:
             break
+        j = i
+        while j < n and (s[j] == SPACE or s[j] == TAB):
+            j += 1
+        if j > i and (j >= n or s[j] == LF or s[j] == CR):
+            i = j                          # transport padding before a soft break
+            if i >= n:
+                break
         if s[i] == LF or s[i] == CR:
             if s[i] != LF:
                 while i < n and s[i] != LF:
@@ -74,11 +82,12 @@ del _c
 
 
 cdef int b64_decode(cbuf s, Py_ssize_t n, Grow *out) except -1 nogil:
-    """A base64 body (RFC 2045 section 6.8) decoded as ``email`` does when it is clean:
-    the lines joined, padded with ``=`` to a multiple of 4, then only alphabet octets
-    and at most two ``=`` at the end (``validate=True``). 0 and the octets appended to
-    ``out``; FB when ``email`` would have to read it leniently."""
-    cdef Py_ssize_t i = 0, count = 0, pads = 0, total
+    """A base64 body (RFC 2045 section 6.8) decoded as mail clients decode it (the
+    twin's ``decode_base64``): the lines joined; an ``=`` ends the quantum it is in (the
+    octets it completed kept) and decoding goes on after it; a last quantum of one
+    sextet makes no octet. 0 and the octets appended to ``out``; FB for an octet
+    outside the alphabet."""
+    cdef Py_ssize_t i = 0
     cdef unsigned int acc = 0
     cdef int v, bits = 0
     cdef unsigned char c
@@ -86,7 +95,7 @@ cdef int b64_decode(cbuf s, Py_ssize_t n, Grow *out) except -1 nogil:
     grow_reserve(out, n // 4 * 3 + 3)
     q = out.p + out.n
     while i < n:
-        if bits == 0 and pads == 0 and i + 4 <= n:
+        if bits == 0 and i + 4 <= n:
             # four alphabet octets, three octets out: the body of every line
             v = B64[s[i]] | B64[s[i + 1]] | B64[s[i + 2]] | B64[s[i + 3]]
             if v >= 0:
@@ -97,18 +106,14 @@ cdef int b64_decode(cbuf s, Py_ssize_t n, Grow *out) except -1 nogil:
                 q[2] = <char>(v & 0xFF)
                 q += 3
                 i += 4
-                count += 4
                 continue
         c = s[i]
         i += 1
         if c == LF or c == CR:
             continue
-        count += 1                         # what is left without CR and LF
         if c == EQUALS:
-            pads += 1
+            bits = 0                       # the quantum ends; its leftover bits are padding
             continue
-        if pads:
-            return FB                      # "=" before the end
         v = B64[c]
         if v < 0:
             return FB
@@ -119,9 +124,6 @@ cdef int b64_decode(cbuf s, Py_ssize_t n, Grow *out) except -1 nogil:
             q[0] = <char>((acc >> bits) & 0xFF)
             q += 1
     out.n = q - out.p
-    total = count + ((4 - count % 4) % 4)
-    if pads + (total - count) > 2:
-        return FB
     return 0
 
 

@@ -2,7 +2,9 @@
 # read as email's compat32 policy reads them: a header block (RFC 5322 section 2.2:
 # a field is "name:" and a value that runs over folded lines, section 2.2.3), the
 # URL-bearing headers' values, Content-Type parameters (RFC 2045 section 5.1, as
-# email.message._parseparam cuts them), whether a charset is in the caller's list, and
+# email.message._parseparam cuts them), a Content-Transfer-Encoding's mechanism (RFC
+# 2045 section 6.1, comments and folds around it taken out), whether a charset is in the
+# caller's list, and
 # the Date value's one fixed form (RFC 5322 section 3.3) as ISO 8601.
 
 cdef inline bint is_name_char(unsigned char c) noexcept nogil:
@@ -81,6 +83,13 @@ cdef int url_headers(_Walk w, Py_ssize_t index) except -1 nogil:
 
 # -- parameters (RFC 2045 section 5.1, as email.message reads them) ---------------------
 
+cdef enum:
+    # the twin's QUOTED_SEMICOLONS: the ";" a parameter may hold inside a quoted-string
+    # before the message falls back
+    C_QUOTED_SEMICOLONS = 8
+
+QUOTED_SEMICOLONS = C_QUOTED_SEMICOLONS
+
 cdef int unquote_span(cbuf b, Py_ssize_t *a, Py_ssize_t *e) noexcept nogil:
     """A parameter value ``b[a:e]`` as RFC 2045 section 5.1 has it, as a span: the
     content of a quoted-string; FB when it holds a backslash (an escape)."""
@@ -100,7 +109,7 @@ cdef int params(cbuf b, Py_ssize_t a, Py_ssize_t e, Py_ssize_t *main_end,
     ``_parseparam`` cuts them (a ``;`` inside quotes does not cut): ``main_end`` where
     the type ends, ``bd``/``cs`` the spans of the first ``boundary``/``charset`` (-1
     when absent). FB for RFC 2231 parameters (``name*=``) and escapes in quotes."""
-    cdef Py_ssize_t p, s, end, q, quotes, na, ne, va, ve, i
+    cdef Py_ssize_t p, s, end, q, quotes, na, ne, va, ve, i, skipped
     cdef bint star
     bd[0] = bd[1] = cs[0] = cs[1] = -1
     p = a
@@ -110,22 +119,29 @@ cdef int params(cbuf b, Py_ssize_t a, Py_ssize_t e, Py_ssize_t *main_end,
     s = p                         # at ";" or e
     while s < e and b[s] == SEMICOLON:
         s += 1
-        # the parameter ends at the next ";" outside quotes ("end > 0": an empty one is cut)
+        # the parameter ends at the next ";" outside quotes ("end > 0": an empty one is
+        # cut); the quotes counted on from the last ";", not again from the start (that
+        # was quadratic in a quoted-string left open over many ";")
         end = s
+        i = s
         quotes = 0
+        skipped = 0
         while True:
             while end < e and b[end] != SEMICOLON:
                 end += 1
             if end >= e or end == s:
                 break
-            quotes = 0
-            for i in range(s, end):
+            while i < end:
                 if b[i] == DQUOTE:
                     quotes += 1
                     if i > s and b[i - 1] == BACKSLASH:
                         quotes -= 1
+                i += 1
             if quotes % 2 == 0:
                 break
+            skipped += 1
+            if skipped > C_QUOTED_SEMICOLONS:
+                return FB                         # the email path repairs it first
             end += 1
             if end >= e:
                 end = e
@@ -155,6 +171,42 @@ cdef int params(cbuf b, Py_ssize_t a, Py_ssize_t e, Py_ssize_t *main_end,
                 cs[0], cs[1] = va, ve
         s = end
     return 0
+
+
+cdef enum:
+    COMMENT_OPEN = 0x28     # '(' (RFC 822 section 3.4.3)
+    COMMENT_CLOSE = 0x29    # ')'
+
+
+cdef int mechanism_span(cbuf b, Py_ssize_t a, Py_ssize_t e, Py_ssize_t *ma,
+                        Py_ssize_t *me) noexcept nogil:
+    """The mechanism of the Content-Transfer-Encoding value ``b[a:e]`` (RFC 2045 section
+    6.1; the twin's ``mechanism``): ``b[ma[0]:me[0]]``, the one token left when the
+    comments (nested, with quoted-pairs) and blanks and folds are taken out; -1 when
+    none is left. FB for a second token or a comment never closed."""
+    cdef Py_ssize_t i = a
+    cdef int depth = 0
+    cdef unsigned char c
+    ma[0] = me[0] = -1
+    while i < e:
+        c = b[i]
+        if depth:
+            if c == BACKSLASH:
+                i += 1                            # a quoted-pair: the next octet is text
+            elif c == COMMENT_OPEN:
+                depth += 1
+            elif c == COMMENT_CLOSE:
+                depth -= 1
+        elif c == COMMENT_OPEN:
+            depth = 1
+        elif not (c == SPACE or TAB <= c <= CR):
+            if ma[0] < 0:
+                ma[0] = i
+            elif me[0] != i:
+                return FB                         # a second token
+            me[0] = i + 1
+        i += 1
+    return FB if depth else 0
 
 
 cdef bint charset_ok(cbuf b, Py_ssize_t a, Py_ssize_t e, cbuf pats, Py_ssize_t npats) noexcept nogil:
@@ -246,3 +298,13 @@ def iso_date(bytes raw):
     if d[p + 18] == DASH and tzh == 0 and tzm == 0:
         return text
     return f"{text}{'-' if d[p + 18] == DASH else '+'}{tzh:02d}:{tzm:02d}"
+
+
+def mechanism(bytes value):
+    """The twin's ``mechanism``: a Content-Transfer-Encoding value's mechanism, lower
+    case, ``b""`` for none, None when it is not one token (for the ``email`` path and
+    the tests)."""
+    cdef Py_ssize_t ma, me
+    if mechanism_span(<cbuf>(<char *>value), 0, len(value), &ma, &me) == FB:
+        return None
+    return value[ma:me].lower() if ma >= 0 else b""

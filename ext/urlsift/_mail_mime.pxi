@@ -107,18 +107,21 @@ cdef int mime_leaf(_Walk w, Py_ssize_t index, Py_ssize_t body, Py_ssize_t e, Ent
     cdef Py_ssize_t n
     cdef int64_t la, lb
     cdef bint utf8, in_place = False
+    cdef Py_ssize_t ma = -1, me = -1              # the mechanism (RFC 2045 section 6.1)
     # the twin's is_utf8: only a UTF-8 part's non-ASCII octets are scanned as they stand
     utf8 = (t.cs[0] < 0 or eq_lower(b, t.cs[0], t.cs[1], "utf-8")
             or eq_lower(b, t.cs[0], t.cs[1], "utf8"))
+    if t.ta >= 0 and mechanism_span(b, t.ta, t.te, &ma, &me) == FB:
+        return FB                                  # not one token: email's to read
     la = w.label(&lb)
-    if t.ta < 0 or t.te == t.ta or eq_lower(b, t.ta, t.te, "7bit") \
-            or eq_lower(b, t.ta, t.te, "8bit") or eq_lower(b, t.ta, t.te, "binary"):
+    if ma < 0 or eq_lower(b, ma, me, "7bit") \
+            or eq_lower(b, ma, me, "8bit") or eq_lower(b, ma, me, "binary"):
         d = b + body
         n = e - body
         in_place = True
-    elif eq_lower(b, t.ta, t.te, "quoted-printable") or eq_lower(b, t.ta, t.te, "base64"):
+    elif eq_lower(b, ma, me, "quoted-printable") or eq_lower(b, ma, me, "base64"):
         w.dec.n = 0
-        if eq_lower(b, t.ta, t.te, "base64"):
+        if eq_lower(b, ma, me, "base64"):
             if b64_decode(b + body, e - body, &w.dec) == FB:
                 return FB
         else:

@@ -8,6 +8,8 @@ compat32 policy reads them:
 - the URL-bearing headers' values, laid out as segments;
 - Content-Type parameters (RFC 2045 section 5.1) as ``email.message._parseparam`` cuts
   them; RFC 2231 parameters (``name*=``) and quoted-pairs fall back;
+- a Content-Transfer-Encoding's mechanism (RFC 2045 section 6.1) with the comments and
+  folding white space RFC 822 allows around a token taken out (:func:`mechanism`);
 - whether a charset is one whose octets 0x00-0x7F are ASCII (the caller's list);
 - the Date value's one fixed form (RFC 5322 section 3.3) as ISO 8601 (:func:`iso_date`).
 
@@ -26,8 +28,13 @@ from ._layout import FROM_LINE
 from ._mail_records import BACKSLASH, DQUOTE, K_HEADER, SPACE, TAB
 from ._mail_walker_py import Fallback, Walker, is_blank, line_end, strip_eol
 
-__all__ = ["Field", "header_block", "url_headers", "first", "params", "param",
-           "charset_ok", "is_utf8", "iso_date", "BAD_HEADER_OCTET"]
+__all__ = ["Field", "header_block", "url_headers", "first", "params", "param", "mechanism",
+           "charset_ok", "is_utf8", "iso_date", "BAD_HEADER_OCTET", "QUOTED_SEMICOLONS"]
+
+#: How many ";" a parameter may hold inside a quoted-string (``name="a;b"``) before the
+#: message falls back (``email`` counts the quotes again from the parameter's start at
+#: each; ``urlsift.mail.params`` repairs such a field before ``email`` reads it).
+QUOTED_SEMICOLONS = 8
 
 #: A field: (lower-case name, value start, value end).
 Field = tuple[bytes, int, int]
@@ -102,7 +109,17 @@ def params(value: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
     while s[:1] == b";":
         s = s[1:]
         end = s.find(b";")
-        while end > 0 and (s.count(b'"', 0, end) - s.count(b'\\"', 0, end)) % 2:
+        # the quotes before each ";" counted on from the last one, not again from the
+        # start (that was quadratic in a quoted-string left open over many ";")
+        counted = quotes = skipped = 0
+        while end > 0:
+            quotes += s.count(b'"', counted, end) - s.count(b'\\"', counted, end)
+            counted = end
+            if quotes % 2 == 0:
+                break
+            skipped += 1
+            if skipped > QUOTED_SEMICOLONS:
+                raise Fallback                   # the email path repairs it first
             end = s.find(b";", end + 1)
         if end < 0:
             end = len(s)
@@ -135,6 +152,42 @@ def param(found: list[tuple[bytes, bytes]], name: bytes) -> Optional[bytes]:
         if pname == name:
             return value
     return None
+
+
+_LPAREN, _RPAREN = 0x28, 0x29
+
+
+def mechanism(value: bytes) -> Optional[bytes]:
+    """The mechanism of a Content-Transfer-Encoding value (RFC 2045 section 6.1), lower
+    case: the one token left when the comments (RFC 822 section 3.4.3: nested, with
+    quoted-pairs) and the blanks and folds around it are taken out; ``b""`` when none is
+    left, None for more than one token or a comment never closed.
+
+    >>> mechanism(b"BASE64 (sent by X)"), mechanism(b"\\n base64 "), mechanism(b"a b")
+    (b'base64', b'base64', None)
+    """
+    kept = bytearray()
+    depth = 0
+    i, n = 0, len(value)
+    while i < n:
+        c = value[i]
+        if depth:
+            if c == BACKSLASH:
+                i += 1                            # a quoted-pair: the next octet is text
+            elif c == _LPAREN:
+                depth += 1
+            elif c == _RPAREN:
+                depth -= 1
+        elif c == _LPAREN:
+            depth = 1
+            kept.append(SPACE)                    # a comment parts tokens as a blank does
+        else:
+            kept.append(c)
+        i += 1
+    tokens = kept.split()
+    if depth or len(tokens) > 1:
+        return None
+    return bytes(tokens[0]).lower() if tokens else b""
 
 
 def charset_ok(charset: Optional[bytes], allowed: list[bytes]) -> bool:

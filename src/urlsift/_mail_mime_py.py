@@ -23,7 +23,7 @@ from typing import Optional
 
 from ._mail_decode_py import decode_base64, decode_qp
 from ._mail_headers_py import (BAD_HEADER_OCTET, Field, charset_ok, first, header_block, is_utf8,
-                               param, params)
+                               mechanism, param, params)
 from ._mail_html_py import html
 from ._mail_records import CR, K_TEXT, LF, SLASH, SPACE, TAB
 from ._mail_walker_py import Fallback, Walker, line_end
@@ -90,9 +90,12 @@ def _decoded(buf: bytes, fields: list[Field], body: int, e: int) -> tuple[bytes,
     """The body as its Content-Transfer-Encoding gives it (RFC 2045 section 6), and its
     offset in the spool when it stands as it is (else -1)."""
     cte_field = first(fields, b"content-transfer-encoding")
-    cte = buf[cte_field[0]:cte_field[1]].lower() if cte_field else b""
-    if cte_field and BAD_HEADER_OCTET.search(cte):
+    value = buf[cte_field[0]:cte_field[1]] if cte_field else b""
+    if BAD_HEADER_OCTET.search(value):
         raise Fallback
+    cte = mechanism(value)
+    if cte is None:
+        raise Fallback                            # not one token: email's to read
     if cte in _AS_IT_STANDS:
         return buf[body:e], body
     if cte in (b"quoted-printable", b"base64"):

@@ -30,6 +30,8 @@ from .anchors import is_deceptive
 from .charsets import decode_part
 from .html import html_links
 from .spool import Message
+from .params import repaired
+from .transfer import transfer_decoded
 
 __all__ = ["URL_HEADERS", "MailMatch", "iter_message_urls", "iter_spool_urls", "message_matches",
            "ScanOptions", "options", "print_error", "clean", "iso_date", "where_of"]
@@ -178,7 +180,7 @@ def _message_urls(data: bytes, source: str, offset: Optional[int], opts: ScanOpt
                   report: Callable[[str], None]) -> Iterator[MailMatch]:
     """The URLs of one message; a header or part that fails is reported (one line,
     naming the message and the part) and costs only itself."""
-    msg = email.message_from_bytes(data)
+    msg = email.message_from_bytes(repaired(data))   # no field email reads in quadratic time
     message_id = clean(msg.get("Message-ID"))
     date = iso_date(msg.get("Date"))
     where = where_of(source, offset)
@@ -242,7 +244,7 @@ def _leaf_parts(msg: email.message.Message, prefix: str) -> Iterator[tuple[str, 
 def _decoded_text(part: email.message.Message) -> tuple[str, Optional[str]]:
     """The part's text, and a problem to report or None: decoded by its charset only
     with a codec that takes linear time (:mod:`urlsift.mail.charsets`)."""
-    payload = part.get_payload(decode=True)  # undoes quoted-printable and base64
+    payload = transfer_decoded(part)  # undoes quoted-printable and base64 (RFC 2045 section 6)
     if isinstance(payload, str):
         return payload, None
     if not isinstance(payload, bytes):
