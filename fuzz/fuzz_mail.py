@@ -29,7 +29,8 @@ import _common
 from _common import Input, on_both, on_twins, require
 
 with _common.instrumented():
-    from urlsift._mail_py import CHARSETS, MSG, SEG
+    from urlsift._mail_records import MSG, SEG
+    from urlsift.mail.walk import CHARSETS
     from urlsift.mail import iter_spool_urls
     from urlsift.mail import spool as mail_spool
     from urlsift.mail import walk as mail_walk

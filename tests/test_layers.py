@@ -1,8 +1,9 @@
 """The floor plan stays true: imports go down the layers, never up, never in a circle.
 
 The layers (docs/layout.md), bottom to top: 1 the core (the ``_NAME_py`` twins, their
-compiled ``_NAME_c`` modules, ``charclass``, ``errors``, ``codec``, ``_layout``,
-``_grammar``, ``_select``, ``_marks``, ``_hints``, ``_known``, ``_letters``, ``_entities``), 2 ``model``, 3 ``text``, 4 ``mail``, 5 ``inputs``,
+compiled ``_NAME_c`` modules, the mail walker's rooms ``_mail_ROOM_py``, ``charclass``,
+``errors``, ``codec``, ``_layout``, ``_grammar``, ``_select``, ``_marks``, ``_mail_records``,
+``_hints``, ``_known``, ``_letters``, ``_entities``), 2 ``model``, 3 ``text``, 4 ``mail``, 5 ``inputs``,
 6 the public API (``urlsift/__init__.py``), 7 ``cli`` and ``__main__``.
 
 The import graph is read from the code with ``ast``: every ``import`` and
@@ -27,7 +28,7 @@ pytestmark = pytest.mark.twins    # nothing here depends on the core in use
 
 LAYERS = {"model": 2, "text": 3, "mail": 4, "inputs": 5, "dask": 6, "cli": 7, "__main__": 7}
 CORE_MODULES = {"charclass", "errors", "codec", "_layout", "_grammar", "_select", "_marks", "_hints",
-                "_known", "_letters", "_entities"}
+                "_known", "_letters", "_mail_records", "_entities"}
 
 
 def layer_of(module: str) -> int:
@@ -37,7 +38,8 @@ def layer_of(module: str) -> int:
     first = module.split(".")[1]
     if first in LAYERS:
         return LAYERS[first]
-    if first in CORE_MODULES or re.fullmatch(r"_[a-z]+_(py|c)", first):
+    # a twin or its compiled module; the mail walker's rooms are _mail_ROOM_py
+    if first in CORE_MODULES or re.fullmatch(r"_[a-z]+(_[a-z]+)?_(py|c)", first):
         return 1
     raise AssertionError(f"{module} is in no layer: add it to one (docs/layout.md)")
 

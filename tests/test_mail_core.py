@@ -13,10 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urlsift import _select
-from urlsift._mail_py import (CHARSETS, FALLBACK, K_HEADER, K_HREF, K_HTML_TEXT,
-                              K_TEXT, MSG, SEG)
+from urlsift._mail_py import FALLBACK, K_HEADER, K_HREF, K_HTML_TEXT, K_TEXT, MSG, SEG
 from urlsift.mail.html import decode_char_refs
-from urlsift.mail.walk import HEADERS
+from urlsift.mail.walk import CHARSETS, HEADERS
 
 
 def walk(data: bytes, whole: bool = False):
@@ -265,16 +264,13 @@ def test_twins_walk_alike(spool, whole):
 @settings(max_examples=300, deadline=None)
 @given(SPOOLS)
 def test_twins_trace_alike(spool):
-    from urlsift.mail.message import MailMatch
-    from urlsift.mail.walk import _date, _message_id
+    from urlsift.mail.walk import tracing
     from urlsift.text.extraction import scan
-    from urlsift.text.rules import EDITS, TABLE
 
-    out, segs, msgs, names = TWINS["python"].walk(spool, 0, len(spool), HEADERS, CHARSETS, 3,
-                                                  decode_char_refs)
-    triples = scan(out)
-    results = [twin.trace(triples, out, segs, msgs, names, spool, 7, "s", MailMatch, 200,
-                          lambda i: [("other", i)], _message_id, _date, EDITS, TABLE)
+    walked = TWINS["python"].walk(spool, 0, len(spool), HEADERS, CHARSETS, 3, decode_char_refs)
+    triples = scan(walked[0])
+    how = tracing(200, lambda i: [("other", i)])
+    results = [twin.trace(triples, walked, spool, 7, "s", how)
                for twin in (TWINS["cython"], TWINS["python"])]
     assert results[0] == results[1]
 
@@ -284,25 +280,21 @@ def test_twins_trace_alike(spool):
 @given(st.text("ab/.", max_size=6),
        st.one_of(st.text("ab/.", max_size=6).map(str.encode), st.sampled_from([b"\xe9", b"a\xff/"])))
 def test_the_core_keeps_same_link_rule(url, href):
-    # the compiled trace compares in place; the rule is urlsift._mail_py.same_link (both
+    # both traces ask the mail layer's rule, urlsift.mail.anchors.same_link (both
     # the link text and the href are "http://h/" and a tail: equal ones are common)
     spool = (b"From a\nContent-Type: text/html\n\n<a href=\"http://h/" + href
              + b"\">http://h/" + url.encode("ascii") + b"</a>\n")
-    from urlsift.mail.message import MailMatch
-    from urlsift.mail.walk import _date, _message_id
+    from urlsift.mail.walk import tracing
     from urlsift.text.extraction import scan
-    from urlsift.text.rules import EDITS, TABLE
 
-    out, segs, msgs, names = TWINS["python"].walk(spool, 0, len(spool), HEADERS, CHARSETS, 3,
-                                                  decode_char_refs)
-    results = [twin.trace(scan(out), out, segs, msgs, names, spool, 0, "s", MailMatch, 1 << 20,
-                          lambda i: [], _message_id, _date, EDITS, TABLE)
+    walked = TWINS["python"].walk(spool, 0, len(spool), HEADERS, CHARSETS, 3, decode_char_refs)
+    results = [twin.trace(scan(walked[0]), walked, spool, 0, "s", tracing(1 << 20, lambda i: []))
                for twin in (TWINS["cython"], TWINS["python"])]
     assert results[0] == results[1]
 
 
 def test_same_link_is_the_href_a_trailing_slash_aside():
-    same_link = TWINS["python"].same_link
+    from urlsift.mail.anchors import same_link
     assert same_link("http://a.example/x", "http://a.example/x")
     assert same_link("http://a.example", "http://a.example/")
     assert same_link("http://a.example/x//", "http://a.example/x")
@@ -439,13 +431,13 @@ def test_pipeline_closes_with_pieces_not_taken():
 @pytest.mark.twins
 def test_the_compiled_walker_cuts_at_the_one_mbox_separator():
     # The mbox separator is defined once in Python (urlsift._layout.MBOX_SEPARATOR, RFC
-    # 4155: a line starting "From "); _mail_c.pyx writes it as C literals, each given
+    # 4155: a line starting "From "); _mail_cut.pxi writes it as C literals, each given
     # with its length. Every such literal must be those octets, with the right length.
     import re
     from pathlib import Path
     from urlsift._layout import FROM_LINE, MBOX_SEPARATOR
     assert MBOX_SEPARATOR == b"\nFrom " and FROM_LINE == b"From "
-    pyx = (Path(__file__).resolve().parent.parent / "ext" / "urlsift" / "_mail_c.pyx")
+    pyx = (Path(__file__).resolve().parent.parent / "ext" / "urlsift" / "_mail_cut.pxi")
     code = pyx.read_text(encoding="utf-8")
     literals = re.findall(r'"((?:\\\\n)?From )",\s*(\d+)\)', code)
     assert len(literals) >= 3                       # memmem, and the two "From " tests
@@ -454,3 +446,84 @@ def test_the_compiled_walker_cuts_at_the_one_mbox_separator():
         assert octets in (MBOX_SEPARATOR, FROM_LINE) and len(octets) == int(size), text
     # the fallback without memmem: a newline, then FROM_LINE over the next 5 octets
     assert f'memcmp(k + 1, "{FROM_LINE.decode()}", {len(FROM_LINE)})' in code
+
+
+# -- the records' names: generated from one definition -----------------------------------
+
+def _gen_mail_records():
+    import importlib.util
+    from pathlib import Path
+    tool = Path(__file__).resolve().parent.parent / "tools" / "gen_mail_records.py"
+    spec = importlib.util.spec_from_file_location("gen_mail_records", tool)
+    gen = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gen)
+    return gen
+
+
+@pytest.mark.twins
+def test_the_generated_record_names_are_current():
+    # _mail_records.py and _mail_records.pxi are written by tools/gen_mail_records.py from
+    # urlsift._layout: both must be what it writes now (run it after changing _layout)
+    from urlsift import _layout
+    gen = _gen_mail_records()
+    assert gen.PY_TARGET.read_text(encoding="utf-8") == gen.render_py(_layout)
+    assert gen.PXI_TARGET.read_text(encoding="utf-8") == gen.render_pxi(_layout)
+
+
+@pytest.mark.twins
+def test_the_record_names_say_the_layout():
+    # worked out from _layout's definition: a segment is 9 fields, "message" first and
+    # "anchor" last; a message 8, its flags last; the kinds in their order; the octets
+    # are the characters they are named for
+    from urlsift import _mail_records as R
+    assert (R.SEG, R.SEG_MESSAGE, R.SEG_START, R.SEG_KIND, R.SEG_ANCHOR) == (9, 0, 1, 4, 8)
+    assert (R.MSG, R.MSG_FROM_LINE, R.MSG_ID_START, R.MSG_DATE_START, R.MSG_FLAGS) == (
+        8, 0, 3, 5, 7)
+    assert (R.K_HEADER, R.K_TEXT, R.K_HTML_TEXT, R.K_HREF, R.K_SRC, R.FALLBACK) == (
+        0, 1, 2, 3, 4, 1)
+    assert (R.LT, R.GT, R.SLASH, R.EQUALS, R.LF, R.CR) == tuple(b"<>/=\n\r")
+    gen = _gen_mail_records()
+    pxi = gen.PXI_TARGET.read_text(encoding="utf-8")
+    assert "    NSEG = 9  #" in pxi and "    C_K_HREF = 3  #" in pxi and "    LT = 60  #" in pxi
+
+
+def test_a_walk_record_reads_by_name():
+    # the message of the module docstring of _mail_py, read through the names: its
+    # Message-ID value "<1@x>" and its one text segment "see http://a.example/\n"
+    from urlsift import _mail_records as R
+    spool = b"From a\nMessage-ID: <1@x>\n\nsee http://a.example/\n"
+    out, segs, msgs, names = _select.cores.mail.walk(spool, 0, len(spool), HEADERS, CHARSETS, 8,
+                                                     None)
+    assert spool[msgs[R.MSG_ID_START]:msgs[R.MSG_ID_END]] == b"<1@x>"
+    assert msgs[R.MSG_DATE_START] == -1 and msgs[R.MSG_FLAGS] == 0
+    assert out[segs[R.SEG_START]:segs[R.SEG_END]] == b"see http://a.example/\n"
+    assert spool[segs[R.SEG_SRC]:].startswith(b"see ") and segs[R.SEG_KIND] == R.K_TEXT
+    assert names[segs[R.SEG_LABEL_START]:segs[R.SEG_LABEL_END]] == b"1 text/plain"
+
+
+def test_trace_asks_the_mail_layers_rule_for_a_link_text_that_differs():
+    # which links are the same is the mail layer's rule (Tracing.same_link), asked for a
+    # URL in an <a>'s text whose octets are not its href's; one whose octets are (the
+    # rule is an equivalence) is left out without asking
+    from urlsift.mail.walk import tracing
+    from urlsift.text.extraction import scan
+    spool = (b"From a\nContent-Type: text/html\n\n"
+             b'<a href="http://h.example/x/">http://h.example/x</a>\n'
+             b'<a href="http://h.example/y">http://h.example/y</a>\n')
+    walked = _select.cores.mail.walk(spool, 0, len(spool), HEADERS, CHARSETS, 8, None)
+    asked = []
+
+    def never(url, href):
+        asked.append((url, href))
+        return False
+
+    how = tracing(1 << 20, lambda i: [])._replace(same_link=never)
+    found = _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s", how)
+    assert [(m.url, m.part) for m in found] == [
+        ("http://h.example/x/", "1 text/html href"), ("http://h.example/x", "1 text/html"),
+        ("http://h.example/y", "1 text/html href")]
+    assert asked == [("http://h.example/x", "http://h.example/x/")]
+    # the mail layer's own rule: a trailing "/" aside, the same link: the text goes
+    found = _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s",
+                                     tracing(1 << 20, lambda i: []))
+    assert [m.url for m in found] == ["http://h.example/x/", "http://h.example/y"]

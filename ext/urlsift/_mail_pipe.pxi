@@ -1,4 +1,5 @@
-# Included by _mail_c.pyx: the pieces of an mbox walked and scanned on worker threads,
+# Included by _mail_c.pyx: the walk and the scan of its text, piece after piece
+# (twin: _mail_pipe_py.py): the pieces of an mbox walked and scanned on worker threads,
 # ahead of the thread that traces them (as the _pipe core does for plain text).
 
 cdef carray.array _Q = array("q")
@@ -31,7 +32,7 @@ cdef class MailPipeline:
 
     A worker holds the GIL only to start, to end, and when the walk calls ``unescape``
     or raises: it never waits for the thread that traces the matches to let it go.
-    Twin: ``urlsift._mail_py.MailPipeline`` (the same results, walked in ``take()``).
+    Twin: ``urlsift._mail_pipe_py.MailPipeline`` (the same results, walked in ``take()``).
 
     >>> from urlsift.text.rules import TABLE, KNOWN
     >>> p = MailPipeline(b"", b"ascii\\0", 8, None, TABLE, KNOWN, 8192, 65536, 1)
@@ -72,7 +73,7 @@ cdef class MailPipeline:
         # each worker walks one piece, and two more wait to be taken
         self.depth = workers + 2
         if workers == 0:
-            self.own = _new_walk(headers, charsets, max_depth, unescape)
+            self.own = new_walk(headers, charsets, max_depth, unescape)
         self.pieces = [None] * self.depth
         self.errors = [None] * self.depth
         self.slots = <MSlot *>calloc(self.depth, sizeof(MSlot))
@@ -133,7 +134,7 @@ cdef class MailPipeline:
         """Walk the slot's piece with ``w`` and scan the text; the output in the slot."""
         w.reset()
         w.b = slot.d
-        w.run(0, slot.n, False)
+        cut_spool(w, 0, slot.n, False)
         _swap(&w.out, &slot.out)           # the slot's old buffers go back to the walker
         _swap(&w.segs, &slot.segs)
         _swap(&w.msgs, &slot.msgs)
@@ -149,7 +150,7 @@ cdef class MailPipeline:
     def _work(self):
         """A worker: walks the pieces without the GIL; an exception of the walk is kept
         for ``take()`` (it reads that piece otherwise) and the worker goes on."""
-        cdef _Walk w = _new_walk(self.headers, self.charsets, self.max_depth, self.unescape)
+        cdef _Walk w = new_walk(self.headers, self.charsets, self.max_depth, self.unescape)
         cdef Py_ssize_t current = -1
         cdef MSlot *slot
         while True:

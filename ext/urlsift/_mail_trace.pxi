@@ -1,7 +1,8 @@
-# Included by _mail_c.pyx: from the matches of the scan text back to messages (trace,
-# iso_date, url_triples).
-
-# -- from matches of the scan text back to messages -------------------------------------
+# Included by _mail_c.pyx: from the matches of the walk's scan text back to messages
+# (twin: _mail_trace_py.py): trace makes the match tuples, url_triples keeps the
+# triples the command writes as lines, anchor_runs gives each <a> its text. What is
+# shown (a Message-ID, a Date) and which links are the same are the mail layer's rules,
+# handed in as a Tracing.
 
 cdef extern from "Python.h":
     ctypedef struct PyTypeObject
@@ -46,87 +47,10 @@ cdef object _new(object cls, object url, object raw, object start, object end,
     return t
 
 
-cdef bint _same_link(str url, cbuf d, Py_ssize_t a, Py_ssize_t e) except -1:
-    # same_link(url, d[a:e].decode("utf-8", "replace")) (urlsift._mail_py.same_link), in
-    # place: the UTF-8 octets of url against the href's (an ASCII url is its own)
-    cdef const char *u
-    cdef Py_ssize_t n
-    if PyUnicode_IS_ASCII(url):
-        u = <const char *>PyUnicode_DATA(url)
-        n = len(url)
-    else:
-        u = PyUnicode_AsUTF8AndSize(url, &n)
-    if n == e - a and memcmp(u, d + a, n) == 0:
-        return True
-    while n and u[n - 1] == 47:
-        n -= 1
-    while e > a and d[e - 1] == 47:
-        e -= 1
-    return n == e - a and memcmp(u, d + a, n) == 0
-
-
-cdef int _digits(cbuf d, Py_ssize_t p, Py_ssize_t k) nogil:
-    cdef int v = 0
-    cdef Py_ssize_t i
-    for i in range(k):
-        if not (48 <= d[p + i] <= 57):
-            return -1
-        v = v * 10 + (d[p + i] - 48)
-    return v
-
-
-cdef const char *_MONTH_NAMES = b"JanFebMarAprMayJunJulAugSepOctNovDec"
-cdef const char *_DAY_NAMES = b"MonTueWedThuFriSatSun"
-
-
-def iso_date(bytes raw):
-    """See ``urlsift._mail_py.iso_date``."""
-    cdef cbuf d = raw
-    cdef Py_ssize_t n = len(raw), p = 0, i
-    cdef int day, month = 0, year, hour, minute, second, tzh, tzm, dim
-    if n >= 5 and d[3] == 44 and d[4] == 32:
-        for i in range(7):
-            if memcmp(d, _DAY_NAMES + 3 * i, 3) == 0:
-                p = 5
-                break
-        else:
-            return None
-    if n - p == 25 and d[p + 1] == 32:
-        day = _digits(d, p, 1)
-        p += 2
-    elif n - p == 26 and d[p + 2] == 32:
-        day = _digits(d, p, 2)
-        p += 3
-    else:
-        return None
-    # now "Mon YYYY HH:MM:SS +HHMM", 23 octets
-    for i in range(12):
-        if memcmp(d + p, _MONTH_NAMES + 3 * i, 3) == 0:
-            month = i + 1
-            break
-    if (month == 0 or d[p + 3] != 32 or d[p + 8] != 32 or d[p + 11] != 58 or d[p + 14] != 58
-            or d[p + 17] != 32 or (d[p + 18] != 43 and d[p + 18] != 45)):
-        return None
-    year = _digits(d, p + 4, 4)
-    hour = _digits(d, p + 9, 2)
-    minute = _digits(d, p + 12, 2)
-    second = _digits(d, p + 15, 2)
-    tzh = _digits(d, p + 19, 2)
-    tzm = _digits(d, p + 21, 2)
-    if day < 0 or year < 1000 or hour < 0 or minute < 0 or second < 0 or tzh < 0 or tzm < 0:
-        return None
-    if month == 2:
-        dim = 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
-    elif month == 4 or month == 6 or month == 9 or month == 11:
-        dim = 30
-    else:
-        dim = 31
-    if not 1 <= day <= dim or hour > 23 or minute > 59 or second > 59 or tzh > 23 or tzm > 59:
-        return None
-    text = f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}"
-    if d[p + 18] == 45 and tzh == 0 and tzm == 0:
-        return text
-    return f"{text}{'-' if d[p + 18] == 45 else '+'}{tzh:02d}:{tzm:02d}"
+cdef inline bint too_large(const int64_t *m, Py_ssize_t limit) noexcept nogil:
+    """The message of record ``m`` (or its From line) is larger than ``limit``."""
+    return (m[MSG_END] - m[MSG_START] > limit
+            or (m[MSG_FROM_LINE] >= 0 and m[MSG_START] - m[MSG_FROM_LINE] > limit))
 
 
 cdef bint _plain_id(cbuf d, Py_ssize_t a, Py_ssize_t e) nogil:
@@ -135,130 +59,178 @@ cdef bint _plain_id(cbuf d, Py_ssize_t a, Py_ssize_t e) nogil:
     if a >= e:
         return False
     for i in range(a, e):
-        if d[i] == 32 or 9 <= d[i] <= 13 or 28 <= d[i] <= 31:
+        if d[i] == SPACE or TAB <= d[i] <= CR or 28 <= d[i] <= 31:
             return False
     return True
 
 
-def trace(triples, out, segs, msgs, names, piece, Py_ssize_t base, str source, type cls,
-          Py_ssize_t limit, other, id_of, date_of, tuple edits, bytes table, dict texts=None):
-    """See ``urlsift._mail_py.trace``."""
+cdef struct Walked:
+    const int64_t *tr           # the scan's triples
+    Py_ssize_t total
+    const int64_t *sg           # segment records
+    Py_ssize_t nsegs
+    cbuf o                      # the scan text
+    Py_ssize_t nout
+    cbuf pv                     # the piece walked
+    const uint8_t *T
+
+
+cdef inline Py_ssize_t seg_at(Walked *x, Py_ssize_t s, Py_ssize_t at) noexcept nogil:
+    """The segment that holds ``text[at]``, looked for from segment ``s`` on."""
+    while s + 1 < x.nsegs and x.sg[(s + 1) * NSEG + SEG_START] <= at:
+        s += 1
+    return s
+
+
+@cython.final
+cdef class _Trace:
+    """One call of trace: the walk read through ``x``, the rules, the matches made."""
+    cdef Walked x
+    cdef Py_ssize_t s                  # the segment of the triple being traced
+    cdef Py_ssize_t base, last_key
+    cdef object cls, id_of, date_of, same_link, edits, names, source, part
+    cdef dict labels, texts
+    cdef list result
+
+    cdef Py_ssize_t message(self, Py_ssize_t i, const int64_t *m, Py_ssize_t k) except -1:
+        """The matches of message ``i`` (record ``m``) from triple ``k`` on; the next triple."""
+        cdef Walked *x = &self.x
+        cdef int64_t ida = m[MSG_ID_START], ide = m[MSG_ID_END]
+        cdef int64_t da = m[MSG_DATE_START], de = m[MSG_DATE_END]
+        message_id = None
+        if ida >= 0:
+            raw_id = PyBytes_FromStringAndSize(<char *>x.pv + ida, ide - ida)
+            message_id = raw_id.decode("ascii") if _plain_id(x.pv, ida, ide) else self.id_of(raw_id)
+        date = None
+        if da >= 0:
+            raw_date = PyBytes_FromStringAndSize(<char *>x.pv + da, de - da)
+            date = iso_date(raw_date) or self.date_of(raw_date)   # the fixed form read here
+        at = self.base + m[MSG_FROM_LINE] if m[MSG_FROM_LINE] >= 0 else None
+        while k < x.total:
+            self.s = seg_at(x, self.s, x.tr[3 * k])
+            if x.sg[self.s * NSEG + SEG_MESSAGE] != i:
+                break
+            self.match(&x.tr[3 * k], message_id, date, at)
+            k += 1
+        return k
+
+    cdef inline int match(self, const int64_t *t, object message_id, object date,
+                   object at) except -1:
+        """The match of triple ``t`` (in segment ``self.s``), unless it is the text of an
+        ``<a>`` that is its href."""
+        cdef Walked *x = &self.x
+        cdef const int64_t *r = x.sg + self.s * NSEG
+        cdef Py_ssize_t u0, u1, seg_start = r[SEG_START], kind = r[SEG_KIND], e, key
+        cdef const int64_t *h
+        cdef int squeeze
+        cdef str url, raw
+        cdef object start, end, where = None, shown = None
+        if encoded(t[2]):                       # not from the mail scan (no octets table)
+            url, raw = triple_octets(x.o, x.nout, t)
+        else:
+            raw = triple_raw(x.o, 1, x.nout, t, &u0, &u1, &squeeze, None)
+            url = triple_url(raw, t, u0, u1, squeeze, x.T)
+        if kind == C_K_HTML_TEXT and r[SEG_ANCHOR] >= 0:
+            h = x.sg + r[SEG_ANCHOR] * NSEG
+            if self.same_href(url, h[SEG_START], h[SEG_END]):
+                return 0                        # <a href="U">U</a>: the href said it
+        key = r[SEG_LABEL_START] * 8 + kind     # a label, and the kind for its suffix
+        if key != self.last_key:
+            self.part = self.labels.get(key)
+            if self.part is None:
+                self.part = bytes(self.names[r[SEG_LABEL_START]:r[SEG_LABEL_END]]).decode("latin-1")
+                if kind == C_K_HREF or kind == C_K_SRC:
+                    self.part += " href" if kind == C_K_HREF else " src"
+                self.labels[key] = self.part
+            self.last_key = key
+        if kind == C_K_HREF or kind == C_K_SRC:
+            if self.texts:
+                shown = self.texts.get(self.s)
+            start = end = r[SEG_PART_OFFSET]
+            raw = PyBytes_FromStringAndSize(<char *>x.o + seg_start,
+                                            r[SEG_END] - seg_start).decode("utf-8", "replace")
+        else:
+            start = r[SEG_PART_OFFSET] + t[0] - seg_start
+            if t[1] <= r[SEG_END]:
+                end = r[SEG_PART_OFFSET] + t[1] - seg_start
+            else:                               # a wrapper over lines split at "> "
+                h = x.sg + seg_at(x, self.s, t[1] - 1) * NSEG
+                end = h[SEG_PART_OFFSET] + t[1] - h[SEG_START]
+                if r[SEG_SRC] >= 0:             # as it stands, prefixes included
+                    e = h[SEG_SRC] + t[1] - h[SEG_START]
+                    raw = PyBytes_FromStringAndSize(
+                        <char *>x.pv + r[SEG_SRC] + t[0] - seg_start,
+                        e - (r[SEG_SRC] + t[0] - seg_start)).decode("latin-1")
+            if r[SEG_SRC] >= 0:
+                where = self.base + r[SEG_SRC] + t[0] - seg_start
+        self.result.append(_new(self.cls, url, raw, start, end, message_id, date, self.part,
+                                self.source, at, t[2], self.edits, where, shown))
+        return 0
+
+
+    cdef bint same_href(self, str url, Py_ssize_t a, Py_ssize_t e) except -1:
+        """``how.same_link(url, text[a:e] as UTF-8)``; the same octets are the same link
+        without asking (the rule is an equivalence: ``Tracing``), the rest asks."""
+        cdef Walked *x = &self.x
+        cdef const char *u
+        cdef Py_ssize_t n
+        if PyUnicode_IS_ASCII(url):
+            u = <const char *>PyUnicode_DATA(url)
+            n = len(url)
+        else:
+            u = PyUnicode_AsUTF8AndSize(url, &n)
+        if n == e - a and memcmp(u, x.o + a, n) == 0:
+            return True
+        href = PyBytes_FromStringAndSize(<char *>x.o + a, e - a).decode("utf-8", "replace")
+        return self.same_link(url, href)
+
+
+def trace(triples, walked, piece, Py_ssize_t base, str source, how, dict texts=None):
+    """See ``urlsift._mail_trace_py.trace``."""
+    out, segs, msgs, names = walked
     cdef const int64_t[::1] tr = triples
     cdef const int64_t[::1] sg = segs
     cdef const int64_t[::1] ms = msgs
     cdef const unsigned char[::1] pv = piece
     cdef const unsigned char[::1] ov = out
-    cdef const uint8_t *T = table_ptr(table)
-    cdef Py_ssize_t nsegs = sg.shape[0] // NSEG, nmsgs = ms.shape[0] // NMSG
-    cdef Py_ssize_t total = tr.shape[0] // 3, nout = ov.shape[0], k = 0, s = 0, t, i, r, h
-    cdef Py_ssize_t ms_start, ms_end, seg_start, kind, u0, u1, last_key = -1, key
-    cdef int64_t offset, a, e, ida, ide, da, de, flags
-    cdef int squeeze
-    cdef cbuf o = &ov[0] if nout else <cbuf>b""
-    cdef list result = []
-    cdef dict labels = {}
-    cdef str raw, url
-    cdef object message_id, date, at, part = None, where, start, end, shown
-    if len(edits) != N_EDITS:
+    cdef Py_ssize_t nmsgs = ms.shape[0] // NMSG, limit = how.limit, k = 0, i
+    cdef const int64_t *m
+    cdef _Trace tc = _Trace()
+    cdef Walked *x = &tc.x
+    if len(how.edits) != N_EDITS:
         raise ValueError(f"edits must have {N_EDITS} entries")
+    x.tr = &tr[0] if tr.shape[0] else NULL
+    x.total = tr.shape[0] // 3
+    x.sg = &sg[0] if sg.shape[0] else NULL
+    x.nsegs = sg.shape[0] // NSEG
+    x.nout = ov.shape[0]
+    x.o = &ov[0] if x.nout else <cbuf>b""
+    x.pv = &pv[0] if pv.shape[0] else <cbuf>b""
+    x.T = table_ptr(how.table)
+    tc.base, tc.last_key, tc.s = base, -1, 0
+    tc.cls, tc.id_of, tc.date_of, tc.same_link = how.cls, how.id_of, how.date_of, how.same_link
+    tc.edits, tc.names, tc.source, tc.texts = how.edits, names, source, texts
+    tc.labels, tc.result = {}, []
     for i in range(nmsgs):
-        offset = ms[i * NMSG]
-        a = ms[i * NMSG + 1]
-        e = ms[i * NMSG + 2]
-        ida = ms[i * NMSG + 3]
-        ide = ms[i * NMSG + 4]
-        da = ms[i * NMSG + 5]
-        de = ms[i * NMSG + 6]
-        flags = ms[i * NMSG + 7]
-        # the segment of the next match, and whether it is this message's
-        if k < total:
-            while s + 1 < nsegs and sg[(s + 1) * NSEG + 1] <= tr[3 * k]:
-                s += 1
-        if flags & C_FALLBACK or e - a > limit or (offset >= 0 and a - offset > limit):
-            while k < total and sg[s * NSEG] == i:
+        m = &ms[i * NMSG]
+        if k < x.total:     # the segment of the next match: is it this message's?
+            tc.s = seg_at(x, tc.s, x.tr[3 * k])
+        if m[MSG_FLAGS] & C_FALLBACK or too_large(m, limit):
+            while k < x.total and x.sg[tc.s * NSEG + SEG_MESSAGE] == i:
                 k += 1
-                if k < total:
-                    while s + 1 < nsegs and sg[(s + 1) * NSEG + 1] <= tr[3 * k]:
-                        s += 1
-            got = other(i)
+                if k < x.total:
+                    tc.s = seg_at(x, tc.s, x.tr[3 * k])
+            got = how.other(i)
             if got is None:
-                return result
-            result.extend(got)
-            continue
-        if k >= total or sg[s * NSEG] != i:
-            continue
-        message_id = None
-        if ida >= 0:
-            if _plain_id(&pv[0], ida, ide):
-                message_id = PyBytes_FromStringAndSize(<char *>&pv[0] + ida, ide - ida).decode("ascii")
-            else:
-                message_id = id_of(PyBytes_FromStringAndSize(<char *>&pv[0] + ida, ide - ida))
-        date = None
-        if da >= 0:
-            raw_date = PyBytes_FromStringAndSize(<char *>&pv[0] + da, de - da)
-            date = iso_date(raw_date) or date_of(raw_date)
-        at = base + offset if offset >= 0 else None
-        while k < total:
-            ms_start = tr[3 * k]
-            ms_end = tr[3 * k + 1]
-            while s + 1 < nsegs and sg[(s + 1) * NSEG + 1] <= ms_start:
-                s += 1
-            r = s * NSEG
-            if sg[r] != i:
-                break
-            flags = tr[3 * k + 2]
-            if encoded(flags):                  # not from the mail scan (no octets table)
-                url, raw = triple_octets(o, nout, &tr[3 * k])
-            else:
-                raw = triple_raw(o, 1, nout, &tr[3 * k], &u0, &u1, &squeeze, None)
-                url = triple_url(raw, &tr[3 * k], u0, u1, squeeze, T)
-            k += 1
-            kind = sg[r + 4]
-            seg_start = sg[r + 1]
-            if kind == C_K_HTML_TEXT and sg[r + 8] >= 0:
-                h = sg[r + 8] * NSEG
-                if _same_link(url, o, sg[h + 1], sg[h + 2]):
-                    continue                    # <a href="U">U</a>: the href said it
-            key = sg[r + 5] * 8 + kind          # a label, and the kind for its suffix
-            if key != last_key:
-                part = labels.get(key)
-                if part is None:
-                    part = bytes(names[sg[r + 5]:sg[r + 6]]).decode("latin-1")
-                    if kind == C_K_HREF or kind == C_K_SRC:
-                        part += " href" if kind == C_K_HREF else " src"
-                    labels[key] = part
-                last_key = key
-            where = None
-            shown = None
-            if kind == C_K_HREF or kind == C_K_SRC:
-                if texts:
-                    shown = texts.get(s)
-                start = end = sg[r + 7]
-                raw = PyBytes_FromStringAndSize(<char *>o + seg_start,
-                                                sg[r + 2] - seg_start).decode("utf-8", "replace")
-            else:
-                start = sg[r + 7] + ms_start - seg_start
-                if ms_end <= sg[r + 2]:
-                    end = sg[r + 7] + ms_end - seg_start
-                else:                           # a wrapper over lines split at "> "
-                    t = s
-                    while t + 1 < nsegs and sg[(t + 1) * NSEG + 1] <= ms_end - 1:
-                        t += 1
-                    end = sg[t * NSEG + 7] + ms_end - sg[t * NSEG + 1]
-                    if sg[r + 3] >= 0:          # as it stands, prefixes included
-                        raw = PyBytes_FromStringAndSize(
-                            <char *>&pv[0] + sg[r + 3] + ms_start - seg_start,
-                            sg[t * NSEG + 3] + ms_end - sg[t * NSEG + 1]
-                            - (sg[r + 3] + ms_start - seg_start)).decode("latin-1")
-                if sg[r + 3] >= 0:
-                    where = base + sg[r + 3] + ms_start - seg_start
-            result.append(_new(cls, url, raw, start, end, message_id, date, part, source, at,
-                               flags, edits, where, shown))
-    return result
+                return tc.result
+            tc.result.extend(got)
+        elif k < x.total and x.sg[tc.s * NSEG + SEG_MESSAGE] == i:
+            k = tc.message(i, m, k)
+    return tc.result
 
 
 def anchor_runs(segs, out):
-    """See ``urlsift._mail_py.anchor_runs``."""
+    """See ``urlsift._mail_trace_py.anchor_runs``."""
     cdef const int64_t[::1] sg = segs
     cdef const unsigned char[::1] ov = out
     cdef Py_ssize_t nsegs = sg.shape[0] // NSEG, h, r, k, size, o, a, e
@@ -269,18 +241,18 @@ def anchor_runs(segs, out):
     cdef bytes joined
     cdef char *dst
     for h in range(nsegs):
-        if sg[h * NSEG + 4] != C_K_HREF:
+        if sg[h * NSEG + SEG_KIND] != C_K_HREF:
             continue
-        message = sg[h * NSEG]
+        message = sg[h * NSEG + SEG_MESSAGE]
         size = 0        # first the length of the runs, then their octets
         k = h + 1
-        while k < nsegs and sg[k * NSEG] == message:
+        while k < nsegs and sg[k * NSEG + SEG_MESSAGE] == message:
             r = k * NSEG
-            kind = sg[r + 4]
+            kind = sg[r + SEG_KIND]
             if kind == C_K_HTML_TEXT:
-                if sg[r + 8] != h:
+                if sg[r + SEG_ANCHOR] != h:
                     break
-                size += sg[r + 2] - sg[r + 1]
+                size += sg[r + SEG_END] - sg[r + SEG_START]
             elif kind != C_K_HREF and kind != C_K_SRC:
                 break
             k += 1
@@ -291,15 +263,15 @@ def anchor_runs(segs, out):
         o = 0
         ascii = True
         for r in range((h + 1) * NSEG, k * NSEG, NSEG):
-            if sg[r + 4] == C_K_HTML_TEXT:
-                a = sg[r + 1]
-                e = sg[r + 2]
+            if sg[r + SEG_KIND] == C_K_HTML_TEXT:
+                a = sg[r + SEG_START]
+                e = sg[r + SEG_END]
                 memcpy(dst + o, &ov[a], e - a)
                 while a < e:
                     if ov[a] >= 0x80:
                         ascii = False
                     a += 1
-                o += e - sg[r + 1]
+                o += e - sg[r + SEG_START]
         if ascii:
             runs[h] = joined
         else:
@@ -308,7 +280,7 @@ def anchor_runs(segs, out):
 
 
 def url_triples(triples, segs, msgs, Py_ssize_t limit):
-    """See ``urlsift._mail_py.url_triples``."""
+    """See ``urlsift._mail_trace_py.url_triples``."""
     cdef const int64_t[::1] tr = triples
     cdef const int64_t[::1] sg = segs
     cdef const int64_t[::1] ms = msgs
@@ -320,22 +292,21 @@ def url_triples(triples, segs, msgs, Py_ssize_t limit):
     try:
         with nogil:
             for i in range(nmsgs):
-                big = (ms[i * NMSG + 2] - ms[i * NMSG + 1] > limit
-                       or (ms[i * NMSG] >= 0 and ms[i * NMSG + 1] - ms[i * NMSG] > limit))
-                if ms[i * NMSG + 7] & C_FALLBACK or big:
+                big = too_large(&ms[i * NMSG], limit)
+                if ms[i * NMSG + MSG_FLAGS] & C_FALLBACK or big:
                     pair[0] = i
                     pair[1] = kept
                     grow_add(&cuts, pair, sizeof(pair))
                 while t < ntr:
-                    while s + 1 < nsegs and sg[(s + 1) * NSEG + 1] <= tr[3 * t]:
+                    while s + 1 < nsegs and sg[(s + 1) * NSEG + SEG_START] <= tr[3 * t]:
                         s += 1
                     r = s * NSEG
-                    if sg[r] != i:
+                    if sg[r + SEG_MESSAGE] != i:
                         break
                     if not big:
-                        if sg[r + 4] == C_K_HTML_TEXT and sg[r + 8] >= 0:
+                        if sg[r + SEG_KIND] == C_K_HTML_TEXT and sg[r + SEG_ANCHOR] >= 0:
                             pair[0] = kept
-                            pair[1] = sg[r + 8]
+                            pair[1] = sg[r + SEG_ANCHOR]
                             grow_add(&checks, pair, sizeof(pair))
                         grow_add(&keep, &tr[3 * t], 3 * sizeof(int64_t))
                         kept += 1

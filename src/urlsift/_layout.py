@@ -110,3 +110,72 @@ T_WRAP = 16    # other character allowed inside a wrapper
 T_SPLIT = 32   # a buffer may be split right after this character
 T_ALPHA = 64   # a scheme starts at a letter
 T_PLAIN = 128  # continues a bare URL and is no bracket (the Cython walk's fast path)
+
+# ---- the mail walker's records (``_mail_c``/``_mail_py``) --------------------------------
+# One definition: ``tools/gen_mail_records.py`` writes them as names for both cores
+# (``_mail_records.py``, ``_mail_records.pxi``); a record is a run of int64 in an array.
+
+#: A segment: one stretch of the walk's scan text and where it came from.
+MAIL_SEGMENT: tuple[tuple[str, str], ...] = (
+    ("message", "index of its message record"),
+    ("start", "start in the scan text"),
+    ("end", "end in the scan text"),
+    ("src", "offset in the spool of text[start] when copied as it stands, else -1"),
+    ("kind", "what it is: K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC"),
+    ("label_start", "its part's label (\"1.2 text/html\") in the names"),
+    ("label_end", "end of the label"),
+    ("part_offset", "offset of text[start] in its decoded part (the tag's for a value)"),
+    ("anchor", "HTML text in an <a>: the segment of its href (-2: no URL), else -1"),
+)
+#: A message of the spool.
+MAIL_MESSAGE: tuple[tuple[str, str], ...] = (
+    ("from_line", "offset of its From line (RFC 4155), -1 for text before the first"),
+    ("start", "start of its data (after the From line)"),
+    ("end", "end of its data"),
+    ("id_start", "Message-ID value (RFC 5322 section 3.6.4), -1 when absent"),
+    ("id_end", "end of the Message-ID value"),
+    ("date_start", "Date value (RFC 5322 section 3.3), -1 when absent"),
+    ("date_end", "end of the Date value"),
+    ("flags", "FALLBACK: the standard library reads this message"),
+)
+#: The kinds of a segment, in their order (K_HEADER = 0...).
+MAIL_KINDS: tuple[tuple[str, str], ...] = (
+    ("header", "a URL-bearing header's value (RFC 2369, RFC 5322 section 2.2)"),
+    ("text", "a text/* part, decoded (RFC 2045 section 6)"),
+    ("html_text", "a text run of a text/html part, references undone"),
+    ("href", "an href value (HTML 4.01 section 12.2)"),
+    ("src", "an img/script src value"),
+)
+#: Message flags (bits).
+MAIL_FLAGS: tuple[tuple[str, int, str], ...] = (
+    ("fallback", 1, "walk this message with the standard library instead"),
+)
+#: The octets the walker reads by name (both cores), with the rule each serves.
+MAIL_OCTETS: tuple[tuple[str, str, str], ...] = (
+    ("TAB", "\t", "WSP (RFC 5234 appendix B.1): folding, blanks after a field name"),
+    ("LF", "\n", "line end (RFC 5322 section 2.1)"),
+    ("CR", "\r", "line end with LF; a bare CR makes email cut lines there"),
+    ("SPACE", " ", "WSP"),
+    ("DQUOTE", '"', "quoted-string (RFC 2045 section 5.1); a quoted HTML attribute value"),
+    ("HASH", "#", "numeric character reference (HTML 4.01 section 5.3.1)"),
+    ("AMP", "&", "character reference"),
+    ("QUOTE", "'", "single-quoted HTML attribute value"),
+    ("STAR", "*", "RFC 2231 parameter (name*=); a prefix in the charset list"),
+    ("PLUS", "+", "scheme character (RFC 3986 section 3.1); a zone east of UTC"),
+    ("COMMA", ",", "after a day name (RFC 5322 section 3.3)"),
+    ("DASH", "-", "boundary delimiter \"--\" (RFC 2046 section 5.1.1); \"-->\"; a zone west"),
+    ("DOT", ".", "between the numbers of a part's section (\"1.2\")"),
+    ("SLASH", "/", "type/subtype (RFC 2045 section 5.1); an end tag \"</\""),
+    ("DIGIT_0", "0", "first decimal digit"),
+    ("DIGIT_1", "1", "the section of a message's only part"),
+    ("COLON", ":", "end of a field name (RFC 5322 section 2.2), of a scheme"),
+    ("SEMICOLON", ";", "between parameters (RFC 2045 section 5.1); ends a reference"),
+    ("LT", "<", "a tag's start (HTML 4.01 section 3.2.1), a <URL:...> wrapper"),
+    ("EQUALS", "=", "attribute value; a quoted-printable escape (RFC 2045 section 6.7)"),
+    ("GT", ">", "a tag's end; a reply-quote prefix"),
+    ("QUESTION", "?", "processing instruction \"<?\""),
+    ("BANG", "!", "declaration or comment \"<!\""),
+    ("BACKSLASH", "\\", "quoted-pair (RFC 5322 section 3.2.1)"),
+    ("LOWER_X", "x", "hexadecimal character reference \"&#x\""),
+    ("UPPER_X", "X", "hexadecimal character reference \"&#X\""),
+)

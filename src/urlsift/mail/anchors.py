@@ -19,11 +19,24 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Optional
+from typing import Any, Optional
 
 from ..model.equivalence import idna_host
 
-__all__ = ["TEXT_MAX", "anchor_text", "text_host", "href_host", "is_deceptive"]
+__all__ = ["TEXT_MAX", "anchor_text", "text_host", "href_host", "is_deceptive", "same_link"]
+
+def same_link(url: Any, href: Any) -> bool:
+    """``url`` is the ``href`` of the ``<a>`` whose text it is (a trailing ``/`` aside):
+    such a link counts once, on both mail paths (the walk's ``trace`` and
+    ``url_lines``, and :mod:`urlsift.mail.html`). Both str, or both UTF-8 octets (equal
+    exactly when their text is).
+
+    >>> same_link("http://a.example", "http://a.example/"), same_link(b"http://a/x", b"http://a/y")
+    (True, False)
+    """
+    slash = "/" if isinstance(url, str) else b"/"
+    return url == href or url.rstrip(slash) == href.rstrip(slash)
+
 
 #: The longest anchor text kept, in characters; a longer one is cut and ends in "…".
 TEXT_MAX = 256

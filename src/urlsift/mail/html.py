@@ -20,9 +20,8 @@ from bisect import bisect_right
 from html import unescape
 from typing import Callable, Iterable, Iterator, Optional
 
-from .._mail_py import same_link   # the rule, defined once with the walk that applies it too
 from ..model.partial import resolve
-from .anchors import anchor_text
+from .anchors import anchor_text, same_link   # the rule, defined once for both mail paths
 
 __all__ = ["decode_char_refs", "html_hits", "html_links", "html_tokens", "same_link"]
 

@@ -30,20 +30,22 @@ from collections import deque
 from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
+from .._mail_records import (FALLBACK, MSG, MSG_END, MSG_FLAGS, MSG_FROM_LINE, MSG_START, SEG,
+                             SEG_END, SEG_MESSAGE, SEG_START)
 from .._select import cores
 from ..text.bom import bom_length
 from ..text.extraction import filter_matches, url_lines_of
 from ..text.jsonescapes import has_json_escapes, run_starts
 from ..text.rules import EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 from . import spool
-from .anchors import anchor_text
+from .anchors import anchor_text, same_link
 from .html import decode_char_refs as html_unescape
-from .html import same_link
 from .message import (URL_HEADERS, MailMatch, ScanOptions, clean, iso_date, message_matches,
                       options, print_error, where_of)
 
 __all__ = ["spool_urls", "spool_match_lists", "spool_url_lines", "maildir_urls",
-           "message_urls_fast", "numbered", "url_lines", "MAX_DEPTH", "HEADERS"]
+           "message_urls_fast", "numbered", "url_lines", "MAX_DEPTH", "HEADERS", "CHARSETS",
+           "tracing"]
 
 #: How deep multiparts may nest before a message is left to the standard library.
 MAX_DEPTH = 32
@@ -54,8 +56,12 @@ READERS = 4
 #: :data:`urlsift.mail.message.URL_HEADERS` as the walker takes them (NUL-terminated).
 HEADERS = b"".join(name.encode("ascii") + b"\0" for name in URL_HEADERS)
 
-_M = cores.mail  # only for the constants, which both twins share
-SEG, MSG = _M.SEG, _M.MSG
+#: The charsets whose octets 0x00-0x7F are ASCII and never part of a wider character, so
+#: URLs are found in a part without decoding it (NUL-terminated, ``*`` ends a prefix); a
+#: part in another (UTF-16...) is read by ``email``. As the walker takes them.
+CHARSETS = (b"us-ascii\0ascii\0utf-8\0utf8\0iso-8859-*\0iso8859-*\0iso_8859-*\0latin*\0"
+            b"l1\0windows-125*\0cp125*\0cp437\0cp850\0koi8-*\0euc-jp\0euc-kr\0gb2312\0"
+            b"tis-620\0x-unknown\0unknown-8bit\0")
 
 
 def spool_urls(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]] = None,
@@ -193,7 +199,7 @@ def _prepared(piece: bytes, whole: bool = False) -> Any:
     """The walk of a piece and the scan of its text: what runs without the GIL (on a
     worker thread with ``jobs``); the exception instead when the walk failed."""
     try:
-        walked = cores.mail.walk(piece, 0, len(piece), HEADERS, _M.CHARSETS, MAX_DEPTH,
+        walked = cores.mail.walk(piece, 0, len(piece), HEADERS, CHARSETS, MAX_DEPTH,
                                  html_unescape, whole)
     except (MemoryError, KeyboardInterrupt):
         raise
@@ -231,8 +237,8 @@ def _traced(piece: bytes, base: int, name: str, opts: ScanOptions,
             no_mbox.append(True)
         return got
 
-    found = cores.mail.trace(triples, out, segs, msgs, names, piece, base, name, MailMatch,
-                             limit, other, _message_id, _date, EDITS, TABLE, texts)
+    found = cores.mail.trace(triples, (out, segs, msgs, names), piece, base, name,
+                             tracing(limit, other), texts)
     if opts.schemes is not None or opts.valid is not None:
         found = list(filter_matches([found], opts.schemes, opts.valid))   # idempotent on "other"'s
     return found, bool(no_mbox)
@@ -243,7 +249,8 @@ def _other(piece: bytes, base: int, name: str, msgs: Any, index: int, opts: Scan
     """The matches of a message the walk left (read with ``email``), [] for one too
     large (reported), None when a line too long shows the spool is no mbox (reported:
     the rest must not be read)."""
-    offset, a, e = msgs[index * MSG:index * MSG + 3]
+    i = index * MSG
+    offset, a, e = msgs[i + MSG_FROM_LINE], msgs[i + MSG_START], msgs[i + MSG_END]
     at = base + offset if offset >= 0 else None
     if e - a > limit or (offset >= 0 and a - offset > limit):
         line = _long_line(piece, offset if offset >= 0 else a, e, limit)
@@ -324,10 +331,10 @@ def _json_to_email(prepared: Any) -> None:
     (out, segs, msgs, _), triples = prepared
     if not has_json_escapes(out):
         return
-    starts = segs[1::SEG]
+    starts = segs[SEG_START::SEG]
 
     def message(at: int) -> int:
-        return segs[(bisect_right(starts, at) - 1) * SEG]
+        return segs[(bisect_right(starts, at) - 1) * SEG + SEG_MESSAGE]
 
     _to_email(prepared, {message(at) for at in run_starts(out)})
 
@@ -337,12 +344,12 @@ def _to_email(prepared: Any, marked: set[int]) -> None:
     (out, segs, msgs, _), triples = prepared
     if not marked:
         return
-    starts = segs[1::SEG]
+    starts = segs[SEG_START::SEG]
     for index in marked:
-        msgs[index * MSG + 7] |= _M.FALLBACK
+        msgs[index * MSG + MSG_FLAGS] |= FALLBACK
     kept = array("q")
     for k in range(0, len(triples), 3):
-        if segs[(bisect_right(starts, triples[k]) - 1) * SEG] not in marked:
+        if segs[(bisect_right(starts, triples[k]) - 1) * SEG + SEG_MESSAGE] not in marked:
             kept.extend(triples[k:k + 3])
     triples[:] = kept
 
@@ -376,7 +383,7 @@ def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: A
     urls = url_lines_of(out, sub).split(b"\n")
     drop = set()
     for k, url, h in zip(index, urls, checks[1::2]):
-        href = bytes(out[segs[h * SEG + 1]:segs[h * SEG + 2]])
+        href = bytes(out[segs[h * SEG + SEG_START]:segs[h * SEG + SEG_END]])
         if same_link(url, href):
             drop.add(k)
     if not drop:
@@ -401,7 +408,7 @@ def _walked_in_order(pieces: Iterator[tuple[Optional[int], Any]],
     (this one, tracing the matches, is the other), which hold the GIL only to start and
     to end, so they never wait for this thread to let it go; with one job they are
     walked here, the walker's buffers kept from piece to piece."""
-    pipe = cores.mail.MailPipeline(HEADERS, _M.CHARSETS, MAX_DEPTH, html_unescape, TABLE, KNOWN,
+    pipe = cores.mail.MailPipeline(HEADERS, CHARSETS, MAX_DEPTH, html_unescape, TABLE, KNOWN,
                                    MAX_WRAPPER, MAX_LENGTH, max(jobs, 1) - 1)
     pending: deque = deque()     # (base, piece), errors of the blocks in their place
     done: deque = deque()
@@ -427,6 +434,14 @@ def _taken(item: tuple[Optional[int], Any], pipe: Any) -> tuple[Optional[int], A
     if isinstance(got, MemoryError):   # no email fallback can do better: the run ends
         raise got
     return base, piece, got
+
+
+def tracing(limit: int, other: Callable[[int], Optional[list]]) -> Any:
+    """The rules the core's ``trace`` follows (``urlsift._mail_trace_py.Tracing``): the
+    matches made as :class:`MailMatch`, a message larger than ``limit`` or left by the
+    walk handed to ``other``, Message-IDs and Dates as ``email``'s path shows them, an
+    ``<a>``'s text left out when it is its href (:func:`same_link`)."""
+    return cores.mail.Tracing(MailMatch, limit, other, _message_id, _date, same_link, EDITS, TABLE)
 
 
 def _message_id(raw: bytes) -> Optional[str]:

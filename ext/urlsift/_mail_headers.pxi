@@ -1,0 +1,248 @@
+# Included by _mail_c.pyx: header fields and parameters (twin: _mail_headers_py.py),
+# read as email's compat32 policy reads them: a header block (RFC 5322 section 2.2:
+# a field is "name:" and a value that runs over folded lines, section 2.2.3), the
+# URL-bearing headers' values, Content-Type parameters (RFC 2045 section 5.1, as
+# email.message._parseparam cuts them), whether a charset is in the caller's list, and
+# the Date value's one fixed form (RFC 5322 section 3.3) as ISO 8601.
+
+cdef inline bint is_name_char(unsigned char c) noexcept nogil:
+    # RFC 5322 section 2.2 field name: printable US-ASCII but ":" (033-071, 073-176)
+    return (33 <= c <= 57) or (59 <= c <= 126)
+
+
+cdef int header_block(_Walk w, Py_ssize_t a, Py_ssize_t e, Py_ssize_t *body) except -1 nogil:
+    """Fields of the header block at ``a`` into ``w.fields``; ``body[0]``: where the body
+    starts (after the blank line, or at the first line that is no field)."""
+    cdef cbuf b = w.b
+    cdef Py_ssize_t p = a, le, q
+    cdef Field fld
+    cdef Field *last
+    w.fields.n = 0
+    while p < e:
+        le = line_end(b, p, e)
+        if is_blank(b, p, le):
+            body[0] = le
+            return 0
+        if b[p] == SPACE or b[p] == TAB:           # a folded line continues the field
+            if w.fields.n == 0:
+                return FB                          # first line a continuation: a defect
+            last = <Field *>(w.fields.p + w.fields.n - sizeof(Field))
+            last.ve = strip_eol(b, p, le)
+        else:
+            q = p
+            while q < le and is_name_char(b[q]):
+                q += 1
+            if q >= le or b[q] != COLON:           # no "name:": the body starts here
+                if starts(b, p, le, "From ", 5):
+                    return FB                      # a misplaced envelope line
+                body[0] = p
+                return 0
+            if q == p:
+                return FB                          # ":value": email drops it with a defect
+            fld.na = p
+            fld.ne = q
+            q += 1
+            while q < le and (b[q] == SPACE or b[q] == TAB):
+                q += 1
+            fld.va = q
+            fld.ve = strip_eol(b, q, le)
+            grow_add(&w.fields, &fld, sizeof(Field))
+        p = le
+    body[0] = e
+    return 0
+
+
+cdef int url_headers(_Walk w, Py_ssize_t index) except -1 nogil:
+    """The values of the URL-bearing headers ``w`` reports (in its order), each a
+    K_HEADER segment labelled ``header:Name``."""
+    cdef Py_ssize_t nf = w.fields.n // sizeof(Field), i, p = 0, k
+    cdef Field *f = <Field *>w.fields.p
+    cdef cbuf h = w.headers
+    cdef int64_t la, lb
+    while p < w.nheaders:
+        k = 0
+        while p + k < w.nheaders and h[p + k] != 0:
+            k += 1
+        for i in range(nf):
+            # the lower-case copy of the header names sits right after them
+            if not eq_lower_n(w.b, f[i].na, f[i].ne, w.headers + w.nheaders + p, k):
+                continue
+            if any_bad(w.b, f[i].va, f[i].ve):
+                return FB                          # email makes it a Header object
+            w.lab.n = 0
+            grow_add(&w.lab, "header:", 7)
+            grow_add(&w.lab, h + p, k)
+            la = w.label(&lb)
+            w.segment(index, w.b, f[i].va, f[i].ve, la, lb, C_K_HEADER, 0, f[i].va, -1)
+            grow_byte(&w.out, 0)
+        p += k + 1
+    return 0
+
+
+# -- parameters (RFC 2045 section 5.1, as email.message reads them) ---------------------
+
+cdef int unquote_span(cbuf b, Py_ssize_t *a, Py_ssize_t *e) noexcept nogil:
+    """A parameter value ``b[a:e]`` as RFC 2045 section 5.1 has it, as a span: the
+    content of a quoted-string; FB when it holds a backslash (an escape)."""
+    cdef Py_ssize_t i
+    if e[0] - a[0] > 1 and b[a[0]] == DQUOTE and b[e[0] - 1] == DQUOTE:
+        a[0] += 1
+        e[0] -= 1
+        for i in range(a[0], e[0]):
+            if b[i] == BACKSLASH:
+                return FB
+    return 0
+
+
+cdef int params(cbuf b, Py_ssize_t a, Py_ssize_t e, Py_ssize_t *main_end,
+                Py_ssize_t *bd, Py_ssize_t *cs) noexcept nogil:
+    """The parameters of a Content-Type value ``b[a:e]`` as ``email.message``'s
+    ``_parseparam`` cuts them (a ``;`` inside quotes does not cut): ``main_end`` where
+    the type ends, ``bd``/``cs`` the spans of the first ``boundary``/``charset`` (-1
+    when absent). FB for RFC 2231 parameters (``name*=``) and escapes in quotes."""
+    cdef Py_ssize_t p, s, end, q, quotes, na, ne, va, ve, i
+    cdef bint star
+    bd[0] = bd[1] = cs[0] = cs[1] = -1
+    p = a
+    while p < e and b[p] != SEMICOLON:
+        p += 1
+    main_end[0] = p
+    s = p                         # at ";" or e
+    while s < e and b[s] == SEMICOLON:
+        s += 1
+        # the parameter ends at the next ";" outside quotes ("end > 0": an empty one is cut)
+        end = s
+        quotes = 0
+        while True:
+            while end < e and b[end] != SEMICOLON:
+                end += 1
+            if end >= e or end == s:
+                break
+            quotes = 0
+            for i in range(s, end):
+                if b[i] == DQUOTE:
+                    quotes += 1
+                    if i > s and b[i - 1] == BACKSLASH:
+                        quotes -= 1
+            if quotes % 2 == 0:
+                break
+            end += 1
+            if end >= e:
+                end = e
+                break
+        if end > e:
+            end = e
+        # name=value
+        q = s
+        while q < end and b[q] != EQUALS:
+            q += 1
+        na, ne = s, q
+        strip_span(b, &na, &ne)
+        star = False
+        for i in range(na, ne):
+            if b[i] == STAR:
+                star = True
+        if star:
+            return FB
+        if q < end:
+            va, ve = q + 1, end
+            strip_span(b, &va, &ve)
+            if unquote_span(b, &va, &ve) == FB:
+                return FB
+            if bd[0] < 0 and eq_lower(b, na, ne, "boundary"):
+                bd[0], bd[1] = va, ve
+            elif cs[0] < 0 and eq_lower(b, na, ne, "charset"):
+                cs[0], cs[1] = va, ve
+        s = end
+    return 0
+
+
+cdef bint charset_ok(cbuf b, Py_ssize_t a, Py_ssize_t e, cbuf pats, Py_ssize_t npats) noexcept nogil:
+    """``b[a:e]`` (lower-cased) is one of the NUL-terminated names of ``pats``, or starts
+    with one ending in ``*``."""
+    cdef Py_ssize_t p = 0, k, i
+    cdef bint ok
+    while p < npats:
+        k = 0
+        while p + k < npats and pats[p + k] != 0:
+            k += 1
+        if k:
+            if pats[p + k - 1] == STAR:                  # "name*": a prefix
+                ok = e - a >= k - 1
+                i = 0
+                while ok and i < k - 1:
+                    ok = lower(b[a + i]) == pats[p + i]
+                    i += 1
+            else:
+                ok = eq_lower_n(b, a, e, pats + p, k)
+            if ok:
+                return True
+        p += k + 1
+    return False
+
+
+# -- the Date value (RFC 5322 section 3.3) -----------------------------------------------
+
+cdef int _digits(cbuf d, Py_ssize_t p, Py_ssize_t k) nogil:
+    cdef int v = 0
+    cdef Py_ssize_t i
+    for i in range(k):
+        if not (DIGIT_0 <= d[p + i] <= DIGIT_0 + 9):
+            return -1
+        v = v * 10 + (d[p + i] - DIGIT_0)
+    return v
+
+
+cdef const char *_MONTH_NAMES = b"JanFebMarAprMayJunJulAugSepOctNovDec"
+cdef const char *_DAY_NAMES = b"MonTueWedThuFriSatSun"
+
+
+def iso_date(bytes raw):
+    """See ``urlsift._mail_headers_py.iso_date``."""
+    cdef cbuf d = raw
+    cdef Py_ssize_t n = len(raw), p = 0, i
+    cdef int day, month = 0, year, hour, minute, second, tzh, tzm, dim
+    if n >= 5 and d[3] == COMMA and d[4] == SPACE:
+        for i in range(7):
+            if memcmp(d, _DAY_NAMES + 3 * i, 3) == 0:
+                p = 5
+                break
+        else:
+            return None
+    if n - p == 25 and d[p + 1] == SPACE:
+        day = _digits(d, p, 1)
+        p += 2
+    elif n - p == 26 and d[p + 2] == SPACE:
+        day = _digits(d, p, 2)
+        p += 3
+    else:
+        return None
+    # now "Mon YYYY HH:MM:SS +HHMM", 23 octets
+    for i in range(12):
+        if memcmp(d + p, _MONTH_NAMES + 3 * i, 3) == 0:
+            month = i + 1
+            break
+    if (month == 0 or d[p + 3] != SPACE or d[p + 8] != SPACE or d[p + 11] != COLON
+            or d[p + 14] != COLON or d[p + 17] != SPACE
+            or (d[p + 18] != PLUS and d[p + 18] != DASH)):
+        return None
+    year = _digits(d, p + 4, 4)
+    hour = _digits(d, p + 9, 2)
+    minute = _digits(d, p + 12, 2)
+    second = _digits(d, p + 15, 2)
+    tzh = _digits(d, p + 19, 2)
+    tzm = _digits(d, p + 21, 2)
+    if day < 0 or year < 1000 or hour < 0 or minute < 0 or second < 0 or tzh < 0 or tzm < 0:
+        return None
+    if month == 2:
+        dim = 29 if year % 4 == 0 and (year % 100 != 0 or year % 400 == 0) else 28
+    elif month == 4 or month == 6 or month == 9 or month == 11:
+        dim = 30
+    else:
+        dim = 31
+    if not 1 <= day <= dim or hour > 23 or minute > 59 or second > 59 or tzh > 23 or tzm > 59:
+        return None
+    text = f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}"
+    if d[p + 18] == DASH and tzh == 0 and tzm == 0:
+        return text
+    return f"{text}{'-' if d[p + 18] == DASH else '+'}{tzh:02d}:{tzm:02d}"

@@ -1,0 +1,354 @@
+# Included by _mail_c.pyx: the HTML of a text/html part (twin: _mail_html_py.py): the
+# values of its href and src attributes and its text runs, in document order, read on
+# the decoded octets as the tokenizer of urlsift.mail.html reads them (HTML 4.01
+# section 3.2: tags, attributes, comments; section 5.3: character references);
+# anything it would report as malformed, and <base href> (section 12.4), fall back.
+#
+# The one entry point is html_part(w, index, d, n, la, lb): it takes the decoded HTML
+# octets and reports each run through the walker (w.segment): K_HREF/K_SRC for a value
+# that starts with a scheme, K_HTML_TEXT for a text run with the segment of the href of
+# the <a> it is in. Another tokenizer plugs in there.
+
+cdef struct Tag:
+    Py_ssize_t j            # where its "<" is
+    Py_ssize_t na, ne       # its name
+    bint closing            # "</name"
+    Py_ssize_t href         # the segment of its href value; -2: one without a scheme; -1
+
+
+cdef int html_part(_Walk w, Py_ssize_t index, cbuf d, Py_ssize_t n, int64_t la,
+                   int64_t lb) except -1 nogil:
+    """``href``/``src`` values and text runs of ``d[:n]`` (as ``_mail_html_py.html``)."""
+    cdef Py_ssize_t i = 0, run = 0, j
+    cdef Py_ssize_t anchor = -1            # the segment of the href of the <a> we are in
+    cdef const void *hit
+    cdef unsigned char c
+    cdef bint letter
+    while True:
+        hit = memchr(d + i, LT, n - i) if i < n else NULL
+        if hit == NULL:
+            break
+        j = <cbuf>hit - d
+        if j + 1 >= n:
+            break
+        c = d[j + 1]
+        letter = is_letter(c)
+        if not (letter or c == SLASH or c == BANG or c == QUESTION):
+            i = j + 1
+            continue
+        if html_text(w, index, d, run, j, la, lb, anchor, True) == FB:
+            return FB
+        if c == SLASH and j + 2 < n and d[j + 2] == GT:       # "</>": nothing
+            i = j + 3
+        elif letter or (c == SLASH and j + 2 < n and is_letter(d[j + 2])):
+            if html_element(w, index, d, n, j, la, lb, &i, &anchor) == FB:
+                return FB
+        else:
+            i = markup_end(d, n, j, c)
+            if i < 0:
+                return FB                      # never closed, or a bogus comment
+        run = i
+    return html_text(w, index, d, run, n, la, lb, anchor, True)
+
+
+cdef int html_element(_Walk w, Py_ssize_t index, cbuf d, Py_ssize_t n, Py_ssize_t j,
+                      int64_t la, int64_t lb, Py_ssize_t *at,
+                      Py_ssize_t *anchor) except -1 nogil:
+    """The tag at ``d[j]``, its ``href``/``src`` values laid out as they are read;
+    ``at[0]``: the offset after it (and after the raw text of ``<script>``/``<style>``);
+    ``anchor[0]``: the ``<a>`` the text after it is in."""
+    cdef Tag t
+    cdef Py_ssize_t p, an_a, an_e, va, ve, stop
+    t.j = j
+    t.closing = d[j + 1] == SLASH
+    t.href = -1
+    p = j + 2 if t.closing else j + 1
+    t.na = p
+    p = past(d, n, p, "\t\n\f\r />", False)
+    t.ne = p
+    while True:
+        p = past(d, n, p, "\t\n\f\r /", True)
+        if p >= n:
+            return FB                          # never closed
+        if d[p] == GT:
+            break
+        an_a = p
+        p = attribute(d, n, p, &an_e, &va, &ve)
+        if p < 0:
+            return FB
+        if not t.closing and va >= 0:
+            if html_value(w, index, d, &t, an_a, an_e, va, ve, la, lb) == FB:
+                return FB
+    at[0] = p + 1
+    if t.closing:
+        if eq_lower(d, t.na, t.ne, "a"):
+            anchor[0] = -1
+        return 0
+    if eq_lower(d, t.na, t.ne, "a"):
+        anchor[0] = t.href
+    if eq_lower(d, t.na, t.ne, "script") or eq_lower(d, t.na, t.ne, "style"):
+        stop = raw_end(d, n, at[0], d + t.na, t.ne - t.na)
+        if html_text(w, index, d, at[0], stop, la, lb, anchor[0], False) == FB:
+            return FB
+        at[0] = stop
+    return 0
+
+
+cdef Py_ssize_t attribute(cbuf d, Py_ssize_t n, Py_ssize_t p, Py_ssize_t *an_e, Py_ssize_t *va,
+                          Py_ssize_t *ve) noexcept nogil:
+    """The attribute whose name starts at ``d[p]``: ``an_e[0]`` its name's end, ``va``
+    and ``ve`` its value's span (-1 without one); the offset after it, -1 when the tag
+    never ends."""
+    cdef const void *hit
+    cdef unsigned char quote
+    cdef Py_ssize_t q
+    p = past(d, n, p + 1, "\t\n\f\r />=", False)
+    an_e[0] = p
+    p = past(d, n, p, "\t\n\f\r ", True)
+    va[0] = ve[0] = -1
+    if p < n and d[p] == EQUALS:
+        p = past(d, n, p + 1, "\t\n\f\r ", True)
+        if p >= n:
+            return -1
+        quote = d[p]
+        if quote == DQUOTE or quote == QUOTE:
+            hit = memchr(d + p + 1, quote, n - p - 1) if p + 1 < n else NULL
+            if hit == NULL:
+                return -1
+            q = <cbuf>hit - d
+            va[0], ve[0] = p + 1, q
+            p = q + 1
+        else:
+            q = past(d, n, p, "\t\n\f\r >", False)
+            va[0], ve[0] = p, q
+            p = q
+    return p
+
+
+cdef int html_value(_Walk w, Py_ssize_t index, cbuf d, Tag *t, Py_ssize_t an_a, Py_ssize_t an_e,
+                    Py_ssize_t va, Py_ssize_t ve, int64_t la, int64_t lb) except -1 nogil:
+    """The value ``d[va:ve]`` of attribute ``d[an_a:an_e]`` of tag ``t``: an ``href`` or
+    ``src`` with a scheme laid out as a segment (``t.href``: the segment of an href)."""
+    cdef int kind
+    cdef cbuf v
+    cdef Py_ssize_t vn, seg
+    if eq_lower(d, an_a, an_e, "href"):
+        kind = C_K_HREF
+    elif eq_lower(d, an_a, an_e, "src"):
+        kind = C_K_SRC
+    else:
+        return 0
+    if unescaped(w, d, va, ve, &v, &vn) == FB:
+        return FB
+    if strip_value(&v, &vn) == FB:
+        return FB
+    if vn == 0:
+        return 0
+    if kind == C_K_HREF and eq_lower(d, t.na, t.ne, "base"):
+        return FB                              # relative links resolve against it
+    seg = w.segs.n // (NSEG * 8)
+    if has_scheme(v, vn):
+        w.segment(index, v, 0, vn, la, lb, kind, t.j, -1, -1)
+        grow_byte(&w.out, 0)
+        if kind == C_K_HREF:
+            t.href = seg
+    elif kind == C_K_HREF:
+        t.href = -2
+    return 0
+
+
+cdef Py_ssize_t markup_end(cbuf d, Py_ssize_t n, Py_ssize_t j, unsigned char c) noexcept nogil:
+    """The offset after a comment, ``<!DOCTYPE ...>`` or ``<?...>`` at ``d[j]``; -1 when
+    it is never closed, or a bogus comment."""
+    cdef Py_ssize_t k
+    cdef const void *hit
+    if starts(d, j, n, "<!--", 4):
+        k = find3(d, j + 4, n)
+        return -1 if k < 0 else k + 3
+    hit = memchr(d + j + 2, GT, n - j - 2) if j + 2 < n else NULL
+    if hit == NULL:
+        return -1
+    if not (c == QUESTION or (n - (j + 2) >= 7 and eq_lower(d, j + 2, j + 9, "doctype"))):
+        return -1
+    return (<cbuf>hit - d) + 1
+
+
+cdef int html_text(_Walk w, Py_ssize_t index, cbuf d, Py_ssize_t a, Py_ssize_t e,
+                   int64_t la, int64_t lb, Py_ssize_t anchor, bint decode) except -1 nogil:
+    """The text run ``d[a:e]`` (its references undone when ``decode``) as a K_HTML_TEXT
+    segment in the ``<a>`` whose href is segment ``anchor``."""
+    cdef cbuf v
+    cdef Py_ssize_t vn
+    if a >= e:
+        return 0
+    if decode and memchr(d + a, AMP, e - a) != NULL:
+        if unescaped(w, d, a, e, &v, &vn) == FB:
+            return FB
+        w.segment(index, v, 0, vn, la, lb, C_K_HTML_TEXT, a, -1, anchor)
+    else:
+        w.segment(index, d, a, e, la, lb, C_K_HTML_TEXT, a, -1, anchor)
+    grow_byte(&w.out, 0)
+    return 0
+
+
+cdef int unescaped(_Walk w, cbuf d, Py_ssize_t a, Py_ssize_t e, cbuf *v,
+                   Py_ssize_t *vn) except -1 nogil:
+    """``d[a:e]`` with its character references undone: ``v[0][:vn[0]]`` (in
+    ``w.esc`` when anything was undone). The few kinds mail is full of here; the
+    rest by the caller's ``unescape`` (with the GIL); FB without one."""
+    cdef Py_ssize_t p = a, k
+    cdef unsigned char c
+    cdef bint slow = False
+    if memchr(d + a, AMP, e - a) == NULL if a < e else True:
+        v[0] = d + a
+        vn[0] = e - a
+        return 0
+    w.esc.n = 0
+    grow_reserve(&w.esc, e - a)
+    while p < e:
+        if d[p] == AMP:
+            k = reference(d, p, e, &c)
+            if k == 0:
+                slow = True
+                break
+            w.esc.p[w.esc.n] = <char>c
+            p += k
+        else:
+            w.esc.p[w.esc.n] = <char>d[p]
+            p += 1
+        w.esc.n += 1
+    if slow and unescaped_by_python(w, d, a, e) == FB:
+        return FB
+    v[0] = <cbuf>w.esc.p
+    vn[0] = w.esc.n
+    return 0
+
+
+cdef int unescaped_by_python(_Walk w, cbuf d, Py_ssize_t a, Py_ssize_t e) except -1 with gil:
+    # A function of its own: a Python local in ``unescaped`` would make every call
+    # take the GIL on the way out, and the walk on worker threads wait for it.
+    if w.unescape is None:
+        return FB
+    text = w.unescape(PyBytes_FromStringAndSize(<char *>d + a, e - a)
+                      .decode("latin-1")).encode("utf-8", "surrogatepass")
+    w.esc.n = 0
+    grow_add(&w.esc, <char *>text, len(text))
+    return 0
+
+
+cdef Py_ssize_t find3(cbuf d, Py_ssize_t p, Py_ssize_t n) noexcept nogil:
+    """Where ``-->`` is at or after ``p``, or -1."""
+    while p + 3 <= n:
+        if d[p] == DASH and d[p + 1] == DASH and d[p + 2] == GT:
+            return p
+        p += 1
+    return -1
+
+
+cdef bint has_scheme(cbuf v, Py_ssize_t n) noexcept nogil:
+    """``v[:n]`` starts with ``scheme:`` (RFC 3986 section 3.1)."""
+    cdef Py_ssize_t i
+    if n == 0 or not is_letter(v[0]):
+        return False
+    for i in range(1, n):
+        if v[i] == COLON:
+            return True
+        if not (is_letter(v[i]) or 48 <= v[i] <= 57 or v[i] == PLUS or v[i] == DOT or v[i] == DASH):
+            return False
+    return False
+
+
+cdef int strip_value(cbuf *v, Py_ssize_t *n) noexcept nogil:
+    """An attribute value without the ASCII white space around it (``bytes.strip``);
+    FB with a non-ASCII octet or an information separator at either end."""
+    cdef unsigned char c0, c1
+    while n[0] and (v[0][0] == SPACE or TAB <= v[0][0] <= CR):
+        v[0] += 1
+        n[0] -= 1
+    while n[0] and (v[0][n[0] - 1] == SPACE or TAB <= v[0][n[0] - 1] <= CR):
+        n[0] -= 1
+    if n[0]:
+        c0 = v[0][0]
+        c1 = v[0][n[0] - 1]
+        if c0 >= 0x80 or c1 >= 0x80 or 0x1c <= c0 <= 0x1f or 0x1c <= c1 <= 0x1f:
+            return FB
+    return 0
+
+
+cdef inline bint in_set(unsigned char c, const char *s) noexcept nogil:
+    while s[0]:
+        if <unsigned char>s[0] == c:
+            return True
+        s += 1
+    return False
+
+
+cdef Py_ssize_t past(cbuf d, Py_ssize_t n, Py_ssize_t p, const char *stops, bint inside) noexcept nogil:
+    while p < n and in_set(d[p], stops) == inside:
+        p += 1
+    return p
+
+
+cdef Py_ssize_t raw_end(cbuf d, Py_ssize_t n, Py_ssize_t i, cbuf tag, Py_ssize_t k) noexcept nogil:
+    """Where ``</tag`` followed by white space, ``/`` or ``>`` starts (any case), or n."""
+    cdef Py_ssize_t p = i, t
+    cdef const void *hit
+    cdef bint same
+    while p < n:
+        hit = memchr(d + p, LT, n - p)
+        if hit == NULL:
+            return n
+        p = <cbuf>hit - d
+        if n - p >= k + 3 and d[p + 1] == SLASH:
+            same = True
+            for t in range(k):
+                if lower(d[p + 2 + t]) != lower(tag[t]):
+                    same = False
+                    break
+            if same and in_set(d[p + 2 + k], "\t\n\f\r />"):
+                return p
+        p += 1
+    return n
+
+
+cdef Py_ssize_t reference(cbuf d, Py_ssize_t p, Py_ssize_t n, unsigned char *c) noexcept nogil:
+    """The character reference at ``d[p]`` (``&``) when it is one of those mail HTML is
+    full of and ``html.unescape`` reads as one printable ASCII character: ``&amp;``,
+    ``&lt;``, ``&gt;``, ``&quot;``, ``&apos;``, and ``&#NN;``/``&#xHH;`` for U+0020 to
+    U+007E (the ``;`` written: no legacy reading). Its length, the character in
+    ``c[0]``; 0 for anything else (the whole text then goes to ``html.unescape``)."""
+    cdef Py_ssize_t q = p + 1, k
+    cdef int v = 0
+    if q < n and d[q] == HASH:                       # "#": a numeric reference
+        q += 1
+        if q < n and (d[q] == LOWER_X or d[q] == UPPER_X):
+            q += 1
+            k = q
+            while q < n and q - k < 6 and hexval(d[q]) >= 0:
+                v = v * 16 + hexval(d[q])
+                q += 1
+        else:
+            k = q
+            while q < n and q - k < 7 and 48 <= d[q] <= 57:
+                v = v * 10 + d[q] - 48
+                q += 1
+        if q == k or q >= n or d[q] != SEMICOLON or not (32 <= v <= 126):
+            return 0
+        c[0] = v
+        return q + 1 - p
+    if n - q >= 4 and memcmp(d + q, b"amp;", 4) == 0:
+        c[0] = AMP
+        return 5
+    if n - q >= 3 and memcmp(d + q, b"lt;", 3) == 0:
+        c[0] = LT
+        return 4
+    if n - q >= 3 and memcmp(d + q, b"gt;", 3) == 0:
+        c[0] = GT
+        return 4
+    if n - q >= 5 and memcmp(d + q, b"quot;", 5) == 0:
+        c[0] = DQUOTE
+        return 6
+    if n - q >= 5 and memcmp(d + q, b"apos;", 5) == 0:
+        c[0] = QUOTE
+        return 6
+    return 0

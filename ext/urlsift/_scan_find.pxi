@@ -1,0 +1,129 @@
+# Included by _scan_c.pyx: where a URL may start (twin: _scan_py's find_candidate and
+# its trie): the colons that may end a scheme (RFC 1738 section 2.1: scheme ":"), found
+# with memchr or the prefilter, and the known scheme names before them (the trie).
+
+cdef bint PREFILTER = True     # off: every colon is walked (the reference; tests compare)
+
+
+def _set_prefilter(bint on):
+    """Turn the prefilter of the walk on or off (for tests); returns what it was."""
+    global PREFILTER
+    was = PREFILTER
+    PREFILTER = on
+    return was
+
+
+cdef Py_ssize_t find_candidate(const char_t *d, Py_ssize_t i, Py_ssize_t stop, Py_ssize_t n,
+                               const Trie *t, const Prefilter *f) noexcept nogil:
+    """The next colon in ``d[i:stop]`` that may end a URL's scheme (next_candidate);
+    -1 when there is none. Every colon when there is no prefilter."""
+    cdef uint32_t a, b
+    cdef int k
+    if not PREFILTER or t.np < 0:
+        return find_colon(d, i, stop)
+    if char_t is uint8_t:
+        return next_candidate(d, i, stop, n, f)
+    else:
+        while i < stop:
+            if d[i] == 58:
+                if i + 1 < n and d[i + 1] == 47:
+                    return i
+                if i >= 2:
+                    a = d[i - 1] | 32
+                    b = d[i - 2] | 32
+                    for k in range(t.np):
+                        if a == t.pairs[2 * k] and b == t.pairs[2 * k + 1]:
+                            return i
+            i += 1
+        return -1
+
+
+cdef Py_ssize_t find_colon(const char_t *d, Py_ssize_t i, Py_ssize_t stop) noexcept nogil:
+    cdef const void *hit
+    if char_t is uint8_t:
+        if i >= stop:
+            return -1
+        hit = memchr(d + i, 58, stop - i)
+        return -1 if hit == NULL else <const uint8_t *>hit - d
+    else:
+        while i < stop:
+            if d[i] == 58:
+                return i
+            i += 1
+        return -1
+
+
+cdef struct Trie:
+    # the known scheme names read backwards from the colon (the twin's known_blob):
+    # symbol of each character, attributes of each node, N_SYMBOLS children per node
+    # (2 octets little-endian each; 0: none); nodes == 0: no name is known
+    const uint8_t *sym
+    const uint8_t *attrs
+    const uint8_t *kids
+    Py_ssize_t nodes
+    const uint8_t *pairs       # the prefilter's pairs (known_blob), np of them
+    int np                     # -1: no prefilter (a name too short, too many pairs)
+
+
+cdef bint trie_open(const uint8_t *known, Py_ssize_t m, Trie *t, bint check) noexcept nogil:
+    """Read the trie of a ``known`` blob into ``t``; False (and no name known) when the
+    blob is not one (the twin's _trie). With ``check``, every child index is checked
+    (known_ptr does, once per blob), so the walk follows them without a bound check."""
+    cdef Py_ssize_t nodes, i, k
+    t.nodes = 0
+    if m < HEAD or known[0] != 85 or known[1] != 83 or known[2] != 75 or known[3] != 49:
+        return False                                    # "USK1"
+    nodes = known[4] | (<Py_ssize_t>known[5] << 8) | (<Py_ssize_t>known[6] << 16) \
+        | (<Py_ssize_t>known[7] << 24)
+    if nodes <= 0 or nodes >= 65536 or m <= HEAD + nodes * (1 + 2 * N_SYMBOLS):
+        return False
+    k = HEAD + nodes * (1 + 2 * N_SYMBOLS)            # the prefilter's count
+    if known[k] == NO_PREFILTER and m == k + 1:
+        t.np = -1
+    elif known[k] <= MAX_PAIRS and m == k + 1 + 2 * known[k]:
+        t.np = known[k]
+    else:
+        return False
+    t.pairs = known + k + 1
+    k = HEAD + nodes
+    if check:
+        for i in range(256):
+            if known[8 + i] >= N_SYMBOLS:
+                return False
+        for i in range(nodes * N_SYMBOLS):
+            if (known[k + 2 * i] | (<Py_ssize_t>known[k + 2 * i + 1] << 8)) >= nodes:
+                return False
+    t.sym = known + 8
+    t.attrs = known + HEAD
+    t.kids = known + k
+    t.nodes = nodes
+    return True
+
+
+cdef inline Py_ssize_t suffixes(const char_t *d, Py_ssize_t lo, Py_ssize_t p, const Trie *t,
+                                uint8_t *att, uint8_t *seen) noexcept nogil:
+    """The twin's _suffixes: ``att[k]`` the attributes of the ``k`` characters before
+    the colon at ``p``, for k up to the depth returned; ``seen`` their union."""
+    cdef Py_ssize_t depth = 0, k = p - 1, node = 0, x
+    cdef uint32_t c
+    cdef uint8_t u = 0
+    att[0] = 0
+    if t.nodes == 0:
+        seen[0] = 0
+        return 0
+    while k >= lo and depth < GLUE_REACH:
+        c = d[k]
+        if c >= 256:
+            break
+        x = node * N_SYMBOLS + t.sym[c]
+        if t.sym[c] == 0:
+            break
+        node = t.kids[2 * x] | (<Py_ssize_t>t.kids[2 * x + 1] << 8)
+        if node == 0:
+            break
+        depth += 1
+        att[depth] = t.attrs[node]
+        u |= att[depth]
+        k -= 1
+    seen[0] = u
+    return depth

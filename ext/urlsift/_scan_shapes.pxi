@@ -1,0 +1,94 @@
+# Included by _scan_c.pyx: the text around a candidate (twin: _scan_py): an ellipsis or
+# glued word before a scheme, the shapes a scheme's rest must fit (news groups,
+# addresses, paths), news:<id>/mid:<id> angle ids, and whether a known scheme ends at
+# the colon.
+
+cdef Py_ssize_t after_ellipsis(const char_t *d, const uint8_t *T, Py_ssize_t s,
+                               Py_ssize_t p) noexcept nogil:
+    """The twin's _after_ellipsis: where a scheme starts after the run's last ``..``."""
+    cdef Py_ssize_t k = p - 1
+    while k > s:                # every other one: a ".." holds one of them
+        if d[k] == 46:
+            if d[k - 1] != 46:
+                if k + 1 < p and d[k + 1] == 46:
+                    k += 1
+                else:
+                    k -= 2
+                    continue
+            k += 1
+            while k < p and not (T[d[k]] & T_ALPHA):
+                k += 1
+            return k if k < p else s
+        k -= 2
+    return s
+
+
+cdef Py_ssize_t glue(const char_t *d, const uint8_t *T, Py_ssize_t s, Py_ssize_t p,
+                     const uint8_t *att, Py_ssize_t depth) noexcept nogil:
+    """The twin's _glue: where a K_GLUE scheme glued to a word starts, or -1."""
+    cdef Py_ssize_t k
+    while depth >= GLUE_MIN:
+        k = p - depth
+        if (att[depth] & K_GLUE) and k > s and (T[d[k - 1]] & T_ALPHA):
+            return k
+        depth -= 1
+    return -1
+
+
+cdef bint fits(const char_t *d, const uint8_t *T, uint8_t shape, Py_ssize_t a,
+               Py_ssize_t b) noexcept nogil:
+    """The twin's _fits: has ``d[a:b]`` (after a slashless scheme's colon) its shape?"""
+    cdef Py_ssize_t i
+    cdef bint at = False, group
+    cdef uint32_t c
+    if shape == SHAPE_PATH:
+        return a < b and d[a] == 47
+    for i in range(a + 1, b - 1):
+        if d[i] == 64:
+            at = True
+            break
+    if shape == SHAPE_ADDRESS:
+        return at
+    if shape == SHAPE_GROUP:
+        if b - a == 1 and d[a] == 42:
+            return True
+        group = a < b and cls(T, d[a]) & T_ALPHA
+        i = a
+        while group and i < b:
+            c = d[i]
+            group = (cls(T, c) & T_SCHEME) or c == 95
+            i += 1
+        return group or at
+    return True
+
+
+cdef Py_ssize_t angle_end(const char_t *d, Py_ssize_t n, const uint8_t *T,
+                          Py_ssize_t p) noexcept nogil:
+    """The twin's ``_angle``: the end of ``<id>`` after the colon at ``p``, or -1."""
+    cdef Py_ssize_t j = p + 2, lim = n if p + 2 + MAX_ANGLE > n else p + 2 + MAX_ANGLE
+    cdef bint at = False
+    cdef uint32_t c
+    while j < lim:
+        c = d[j]
+        if c == 62:
+            return j + 1 if at and j > p + 2 else -1
+        if not (cls(T, c) & T_BARE):
+            return -1
+        if c == 64:
+            at = True
+        j += 1
+    return -1
+
+
+cdef bint known_before(const char_t *d, const uint8_t *T, Py_ssize_t lo, Py_ssize_t colon,
+                       const Trie *t) noexcept nogil:
+    """The twin's _known_before: is the run before ``colon`` a known scheme?"""
+    cdef Py_ssize_t s = colon, depth
+    cdef uint8_t att[GLUE_REACH + 1]
+    cdef uint8_t seen
+    while s > lo and (cls(T, d[s - 1]) & T_SCHEME):
+        s -= 1
+    while s < colon and not (T[d[s]] & T_ALPHA):
+        s += 1
+    depth = suffixes(d, lo, colon, t, att, &seen)
+    return s < colon and colon - s <= depth and (att[colon - s] & K_KNOWN)

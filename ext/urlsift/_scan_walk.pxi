@@ -1,0 +1,158 @@
+# Included by _scan_c.pyx: the walk over the text (twin: _scan_py.scan's loop): each
+# candidate colon to a triple (start, end, flags), and where a buffer may be split
+# (count_nl, boundary) for the callers that read in pieces.
+
+cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
+               const uint8_t *T, const uint8_t *known, Py_ssize_t m,
+               Py_ssize_t max_wrapper, Py_ssize_t max_length, bint octets,
+               const uint8_t *O, Out *o) noexcept nogil:
+    cdef Py_ssize_t pos = start, limit = start, p, low, s, q, end, depth, k
+    cdef bint is_url, glued
+    cdef int64_t flags = 0
+    cdef uint8_t att[GLUE_REACH + 1]
+    cdef uint8_t seen, whole
+    cdef Trie t
+    cdef Prefilter f
+    trie_open(known, m, &t, False)     # checked by known_ptr when it was handed over
+    prefilter_init(&f, t.pairs, t.np)
+    while pos < stop:
+        p = find_candidate(d, pos, stop, n, &t, &f)
+        if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
+            break
+        low = p
+        if p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47:
+            # "//" after the colon: the run before it is the scheme, whole (RFC 1738 §5)
+            while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
+                low -= 1
+            s = low
+            while s < p and not (T[d[s]] & T_ALPHA):
+                s += 1
+            if s < p:
+                s = after_ellipsis(d, T, s, p)
+                if s == low and s - 1 >= limit and d[s - 1] == 60:
+                    end = wrapper(d, n, T, False, s - 1, p, False, max_wrapper, &flags)
+                    if end >= 0:
+                        emit(o, s - 1, end, flags)
+                        pos = limit = end
+                        continue
+                # url_end spelled out on this, the hot path (every "//" URL): called, it stayed out
+                # of line and slowed URL-dense text; the rare IRI walk through its pointer
+                end = bare(d, n, T, p, max_length, &flags)
+                if end < 0 or (end < n and (d[end] >= 128 or (     # (url_end's test)
+                        (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
+                    end = iri_end(d, n, T, p, max_length, octets, O, &flags)
+                if end >= 0:
+                    emit(o, s, end, flags)
+                    pos = limit = end
+                    continue
+            pos = p + 1
+            continue
+        # what the run before the colon ends in, read once (at most GLUE_REACH steps)
+        depth = suffixes(d, limit, p, &t, att, &seen)
+        if not (seen & (K_SLASHLESS | K_URL)):
+            pos = p + 1                 # no "//" and no scheme found without: no URL
+            continue
+        while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
+            low -= 1
+        s = low
+        while s < p and not (T[d[s]] & T_ALPHA):
+            s += 1
+        if s == p:
+            pos = p + 1
+            continue
+        whole = att[p - s] if p - s <= depth else 0
+        glued = False
+        if not (whole & K_KNOWN):
+            k = glue(d, T, s, p, att, depth)
+            if k >= 0:
+                s = k
+                whole = att[p - k]
+                glued = True
+        is_url = (whole & K_URL) != 0
+        if s == low and s - 1 >= limit and d[s - 1] == 60:
+            end = wrapper(d, n, T, (whole & K_SLASHLESS) != 0, s - 1, p, is_url,
+                          max_wrapper, &flags)
+            if end >= 0:
+                emit(o, s - 1, end, flags)
+                pos = limit = end
+                continue
+        if is_url:
+            q = p + 1
+            if q < n and (cls(T, d[q]) & T_ALPHA):
+                while q < n and (cls(T, d[q]) & T_SCHEME):
+                    q += 1
+                if q < n and d[q] == 58:
+                    end = url_end(d, n, T, q, max_length, octets, O, &flags)
+                    if end >= 0:
+                        emit(o, s, end, flags | PREFIX)
+                        pos = limit = end
+                        continue
+        if not (whole & K_SLASHLESS) or (low > limit and d[low - 1] == 58
+                                        and known_before(d, T, limit, low - 1, &t)):
+            pos = p + 1
+            continue
+        # news:<id> (the angle schemes are among the slashless ones)
+        if p + 1 < n and d[p + 1] == 60 and (whole & K_ANGLE):
+            end = angle_end(d, n, T, p)
+            if end >= 0:
+                emit(o, s, end, ANGLE)
+                pos = limit = end
+                continue
+        end = url_end(d, n, T, p, max_length, octets, O, &flags)
+        if end >= 0 and (glued or (whole & K_SHAPE_ALWAYS)) and not fits(
+                d, T, whole & SHAPE_MASK, p + 1, end - ((flags >> TRIM_SHIFT) & TRIM_MASK)):
+            end = -1                    # not a URL of its scheme (Makefile:12, file:x)
+        if end >= 0:
+            emit(o, s, end, flags)
+            pos = limit = end
+            continue
+        pos = p + 1
+
+
+cdef Py_ssize_t count_nl(const char_t *d, Py_ssize_t i, Py_ssize_t stop) noexcept nogil:
+    cdef Py_ssize_t total = 0
+    cdef const void *hit
+    if char_t is uint8_t:
+        while i < stop:
+            hit = memchr(d + i, 10, stop - i)
+            if hit == NULL:
+                break
+            total += 1
+            i = (<const uint8_t *>hit - d) + 1
+    else:
+        while i < stop:
+            if d[i] == 10:
+                total += 1
+            i += 1
+    return total
+
+
+cdef Py_ssize_t boundary(const char_t *d, Py_ssize_t pos, Py_ssize_t stop,
+                         const uint8_t *T) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef const void *hit
+    if char_t is uint8_t:
+        if pos < stop:
+            hit = memchr(d + pos, 10, stop - pos)
+            if hit != NULL:
+                return (<const uint8_t *>hit - d) + 1
+    else:
+        for i in range(pos, stop):
+            if d[i] == 10:
+                return i + 1
+    for i in range(pos, stop):
+        if cls(T, d[i]) & T_SPLIT:
+            return i + 1
+    return -1
+
+
+cdef void scan_octets(const uint8_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
+                      const uint8_t *T, const uint8_t *known, Py_ssize_t m,
+                      Py_ssize_t max_wrapper, Py_ssize_t max_length, const uint8_t *O,
+                      Out *o) noexcept nogil:
+    walk(d, n, start, stop, T, known, m, max_wrapper, max_length, True, O, o)
+
+
+cdef Py_ssize_t boundary_octets(const uint8_t *d, Py_ssize_t pos, Py_ssize_t stop,
+                                const uint8_t *T) noexcept nogil:
+    return boundary(d, pos, stop, T)

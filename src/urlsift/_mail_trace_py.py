@@ -1,0 +1,260 @@
+"""From the matches of the walk's scan text back to messages (twin of
+``_mail_trace.pxi``): :func:`trace` makes the match tuples, :func:`url_triples` keeps
+the triples the command writes as lines, :func:`anchor_runs` gives each ``<a>`` its
+text.
+
+A match is traced to its segment (the last one starting at or before it), so to its
+part and message (the records of ``_mail_records``); its offsets are given in the
+decoded part, and for a part copied as it stands in the spool too. What is shown (a
+Message-ID, a Date) and which links are the same are the mail layer's rules, handed
+in as :class:`Tracing`.
+"""
+from __future__ import annotations
+
+from array import array
+from bisect import bisect_right
+from typing import Any, Callable, NamedTuple, Optional
+
+from ._build_py import edits_index, triple_strings
+from ._mail_headers_py import iso_date
+from ._mail_records import (FALLBACK, K_HREF, K_HTML_TEXT, K_SRC, MSG, MSG_DATE_END,
+                            MSG_DATE_START, MSG_END, MSG_FLAGS, MSG_FROM_LINE, MSG_ID_END,
+                            MSG_ID_START, MSG_START, SEG, SEG_ANCHOR, SEG_END, SEG_KIND,
+                            SEG_LABEL_END, SEG_LABEL_START, SEG_MESSAGE, SEG_PART_OFFSET,
+                            SEG_SRC, SEG_START)
+from ._scan_py import HYPHEN_BREAK, WRAPPED
+
+__all__ = ["Tracing", "trace", "anchor_runs", "url_triples", "too_large"]
+
+
+class Tracing(NamedTuple):
+    """What :func:`trace` is told besides the walk: the mail layer's rules."""
+
+    cls: type                                    # the match tuple class (mail.MailMatch)
+    limit: int                                   # a larger message goes to ``other``
+    other: Callable[[int], Optional[list]]       # a message's matches read otherwise;
+    #                                              None: the spool is no mbox, stop there
+    id_of: Callable[[bytes], Optional[str]]      # a Message-ID value as shown
+    date_of: Callable[[bytes], Optional[str]]    # a Date value not in the fixed form
+    #                                              (``iso_date``), as shown
+    same_link: Callable[[str, str], bool]        # the text URL of an <a> that is its href
+    #                                              (an equivalence: a URL whose octets are
+    #                                              its href's is not asked about)
+    edits: tuple                                 # as ``_build.build`` takes them
+    table: bytes
+
+
+def too_large(msgs: Any, i: int, limit: int) -> bool:
+    """The message whose record starts at ``msgs[i]`` (or its From line) is larger
+    than ``limit``."""
+    offset = msgs[i + MSG_FROM_LINE]
+    return (msgs[i + MSG_END] - msgs[i + MSG_START] > limit
+            or (offset >= 0 and msgs[i + MSG_START] - offset > limit))
+
+
+def trace(triples: Any, walked: tuple, piece: Any, base: int, source: str, how: Tracing,
+          texts: Optional[dict] = None) -> list:
+    """The ``how.cls`` tuples (``urlsift.mail.MailMatch``) of the scanner's ``triples``
+    over the text of ``walked`` (what ``walk`` returned for ``piece``, at ``base`` in the
+    spool called ``source``), in message order: each traced back to its segment, part
+    and message, its URL and raw text cut as ``_build.build`` cuts them. A message
+    marked ``FALLBACK``, or larger than ``how.limit``, is handed to ``how.other``. A URL
+    in the text of an ``<a>`` that is its ``href`` is left out (``how.same_link``).
+    ``texts``: the value of the last field (``text``) of a URL found in an ``href``
+    segment, by the segment's index (the text of its ``<a>``); None else."""
+    return _Trace(triples, walked, piece, base, source, how, texts).run()
+
+
+class _Trace:
+    def __init__(self, triples: Any, walked: tuple, piece: Any, base: int, source: str,
+                 how: Tracing, texts: Optional[dict]) -> None:
+        self.triples = triples
+        self.out, self.segs, self.msgs, self.names = walked
+        self.piece = piece
+        self.base = base
+        self.source = source
+        self.how = how
+        self.texts = texts
+        self.starts = self.segs[SEG_START::SEG]
+        self.labels: dict[int, str] = {}
+        self.total = len(triples) // 3
+
+    def segment_of(self, at: int) -> int:
+        """The record offset of the segment that holds ``out[at]``."""
+        return (bisect_right(self.starts, at) - 1) * SEG
+
+    def message_of(self, k: int) -> int:
+        return self.segs[self.segment_of(self.triples[3 * k]) + SEG_MESSAGE]
+
+    def run(self) -> list:
+        result: list = []
+        msgs, how = self.msgs, self.how
+        k = 0
+        for index in range(len(msgs) // MSG):
+            i = index * MSG
+            if msgs[i + MSG_FLAGS] & FALLBACK or too_large(msgs, i, how.limit):
+                while k < self.total and self.message_of(k) == index:
+                    k += 1         # a message too large may still have been walked
+                got = how.other(index)
+                if got is None:
+                    return result  # the spool turned out to be no mbox: nothing after
+                result.extend(got)
+            elif k < self.total and self.message_of(k) == index:
+                k = self.message(index, k, result)
+        return result
+
+    def message(self, index: int, k: int, result: list) -> int:
+        """The matches of message ``index``, from triple ``k`` on; the next triple."""
+        msgs, piece, how = self.msgs, self.piece, self.how
+        i = index * MSG
+        ida, ide = msgs[i + MSG_ID_START], msgs[i + MSG_ID_END]
+        da, de = msgs[i + MSG_DATE_START], msgs[i + MSG_DATE_END]
+        message_id = how.id_of(bytes(piece[ida:ide])) if ida >= 0 else None
+        date = None
+        if da >= 0:     # the one fixed form read here, any other by the mail layer
+            raw_date = bytes(piece[da:de])
+            date = iso_date(raw_date) or how.date_of(raw_date)
+        offset = msgs[i + MSG_FROM_LINE]
+        head = (message_id, date, self.base + offset if offset >= 0 else None)
+        triples, segs, starts, total = self.triples, self.segs, self.starts, self.total
+        match = self.match
+        while k < total:
+            r = (bisect_right(starts, triples[3 * k]) - 1) * SEG
+            if segs[r + SEG_MESSAGE] != index:
+                break
+            found = match(r, triples[3 * k:3 * k + 3], head)
+            if found is not None:
+                result.append(found)
+            k += 1
+        return k
+
+    def match(self, r: int, triple: Any, head: tuple) -> Any:
+        """The match of ``triple`` in segment record ``r``; None for a link's text that
+        is its href."""
+        segs, out, how = self.segs, self.out, self.how
+        ms, me, mf = triple
+        url, raw = triple_strings(out, len(out), ms, me, mf, how.table)
+        kind, seg_start = segs[r + SEG_KIND], segs[r + SEG_START]
+        if kind == K_HTML_TEXT and segs[r + SEG_ANCHOR] >= 0:
+            h = segs[r + SEG_ANCHOR] * SEG
+            href = bytes(out[segs[h + SEG_START]:segs[h + SEG_END]]).decode("utf-8", "replace")
+            if url == href or how.same_link(url, href):
+                return None         # <a href="U">U</a>: the href has said it already
+        where = None
+        shown = None
+        part = self.label(r, kind)
+        if kind == K_HREF or kind == K_SRC:
+            if self.texts:
+                shown = self.texts.get(r // SEG)
+            start = end = segs[r + SEG_PART_OFFSET]
+            raw = bytes(out[seg_start:segs[r + SEG_END]]).decode("utf-8", "replace")
+        else:
+            start = segs[r + SEG_PART_OFFSET] + ms - seg_start
+            if me <= segs[r + SEG_END]:
+                end = segs[r + SEG_PART_OFFSET] + me - seg_start
+            else:                           # a wrapper over lines split at "> "
+                t = self.segment_of(me - 1)
+                end = segs[t + SEG_PART_OFFSET] + me - segs[t + SEG_START]
+                if segs[r + SEG_SRC] >= 0:  # as it stands, prefixes included
+                    raw = bytes(self.piece[segs[r + SEG_SRC] + ms - seg_start:
+                                           segs[t + SEG_SRC] + me - segs[t + SEG_START]]
+                                ).decode("latin-1")
+            if segs[r + SEG_SRC] >= 0:
+                where = self.base + segs[r + SEG_SRC] + ms - seg_start
+        message_id, date, at = head
+        low = mf & 0xFF
+        return tuple.__new__(how.cls, (
+            url, raw, start, end, message_id, date, part, False, self.source, at,
+            bool(low & WRAPPED), bool(low & HYPHEN_BREAK),
+            how.edits[edits_index(url, mf)], where, shown))
+
+    def label(self, r: int, kind: int) -> str:
+        """The part of segment record ``r`` as a match names it (its label, `` href`` or
+        `` src`` after a value's), each made once: a label's offset in the names is its
+        own (they are only appended to)."""
+        key = self.segs[r + SEG_LABEL_START] * 8 + kind
+        part = self.labels.get(key)
+        if part is None:
+            text = bytes(self.names[self.segs[r + SEG_LABEL_START]:self.segs[r + SEG_LABEL_END]])
+            part = text.decode("latin-1") + _SUFFIX.get(kind, "")
+            self.labels[key] = part
+        return part
+
+
+_SUFFIX = {K_HREF: " href", K_SRC: " src"}
+
+
+def anchor_runs(segs: Any, out: Any) -> tuple[dict, set]:
+    """The text of each ``<a href>`` as the walk laid it out: ``({href segment: octets of
+    its text runs joined}, {messages where those octets are not all ASCII})``. The runs
+    of an ``<a>`` follow its href segment (an ``<img src>``, ``<area href>`` between
+    them), each :data:`K_HTML_TEXT` with that segment as its anchor.
+
+    >>> from urlsift._mail_cut_py import walk
+    >>> spool = (b"From a\\nContent-Type: text/html\\n\\n"
+    ...          b'<a href="http://a.example/">see <b>this</b></a> x\\n')
+    >>> out, segs, msgs, names = walk(spool, 0, len(spool), b"", b"ascii\\0", 8, None)
+    >>> anchor_runs(segs, out)      # segment 0 is the href; "see " and "this" its runs
+    ({0: b'see this'}, set())
+    """
+    runs: dict[int, bytes] = {}
+    marked: set[int] = set()
+    end = len(segs)
+    for h in range(len(segs) // SEG):
+        if segs[h * SEG + SEG_KIND] != K_HREF:
+            continue
+        message = segs[h * SEG + SEG_MESSAGE]
+        parts = []
+        r = h * SEG + SEG
+        while r < end and segs[r + SEG_MESSAGE] == message:
+            kind = segs[r + SEG_KIND]
+            if kind == K_HTML_TEXT:
+                if segs[r + SEG_ANCHOR] != h:
+                    break
+                parts.append(bytes(out[segs[r + SEG_START]:segs[r + SEG_END]]))
+            elif kind not in (K_HREF, K_SRC):
+                break
+            r += SEG
+        if parts:
+            joined = b"".join(parts)
+            if joined.isascii():
+                runs[h] = joined
+            else:
+                marked.add(message)
+    return runs, marked
+
+
+def url_triples(triples: Any, segs: Any, msgs: Any,
+                limit: int) -> tuple["array[int]", "array[int]", "array[int]"]:
+    """For the command's lines without a Match per URL: the scan's ``triples`` (of the
+    text of ``walk``) kept, without those of messages larger than ``limit``; the
+    ``(index in the kept ones, segment of the href)`` of each found in the text of an
+    ``<a href>`` (the caller drops it when it is the href itself); and ``(message,
+    kept triples before it)`` of each message to be read otherwise (``FALLBACK``, or
+    too large), where its lines go.
+
+    >>> from urlsift._mail_cut_py import walk
+    >>> spool = b"From a\\nList-Post: <mailto:l@x>\\n\\nsee http://a.example/\\n"
+    >>> out, segs, msgs, names = walk(spool, 0, len(spool), b"List-Post\\0", b"ascii\\0", 8, None)
+    >>> from urlsift.text.extraction import scan
+    >>> keep, checks, cuts = url_triples(scan(out), segs, msgs, 1 << 20)
+    >>> len(keep) // 3, list(checks), list(cuts)
+    (2, [], [])
+    """
+    keep, checks, cuts = array("q"), array("q"), array("q")
+    starts = segs[SEG_START::SEG]
+    big = [too_large(msgs, i, limit) for i in range(0, len(msgs), MSG)]
+    t = 0
+    for index in range(len(big)):
+        if msgs[index * MSG + MSG_FLAGS] & FALLBACK or big[index]:
+            cuts.extend((index, len(keep) // 3))
+        while t < len(triples):
+            r = (bisect_right(starts, triples[t]) - 1) * SEG
+            if segs[r + SEG_MESSAGE] != index:
+                break
+            if not big[index]:
+                if segs[r + SEG_KIND] == K_HTML_TEXT and segs[r + SEG_ANCHOR] >= 0:
+                    checks.extend((len(keep) // 3, segs[r + SEG_ANCHOR]))
+                keep.extend(triples[t:t + 3])
+            t += 3
+    return keep, checks, cuts
