@@ -142,6 +142,17 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                 parser_class=_Parser)
 
+    scan = _scan_options()
+    _add_extract(sub, scan, fmt)
+    _add_stats(sub, scan, fmt)
+    _add_validate(sub, fmt)
+    _add_parse(sub, fmt)
+    _add_tools(sub, fmt)
+    return parser
+
+
+def _scan_options() -> argparse.ArgumentParser:
+    """The options of the commands that scan files (extract, stats): their parent parser."""
     scan = _Parser(add_help=False)
     scan.add_argument("files", nargs="*", metavar="FILE",
                       help="text, log or mail files; .gz .bz2 .xz .zst read as they are; "
@@ -190,7 +201,11 @@ def build_parser() -> argparse.ArgumentParser:
                       help="threads for large plain files (0: one per core)")
     scan.add_argument("--no-progress", action="store_true",
                       help="no progress bar (there is none anyway when stderr is not a terminal)")
+    return scan
 
+
+def _add_extract(sub: Any, scan: argparse.ArgumentParser, fmt: Any) -> None:
+    """``urlsift extract``: print the URLs found."""
     ex = sub.add_parser("extract", parents=[scan], formatter_class=fmt, help="print the URLs found",
                         description="Print the URLs found in the files.", epilog=EPILOG,
                         add_help=False)      # -h is grep's --no-filename
@@ -207,6 +222,25 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--with-position", action="store_true",
                     help="add file, line and byte offset (-H -n -b; mail: file, message offset, "
                          "Message-ID)")
+    _add_grep_options(ex)
+    ex.add_argument("--parts", action="store_true",
+                    help="add the parsed parts: scheme, user, password, host, port, path...")
+    ex.add_argument("--details", action="store_true",
+                    help="add what a filter needs: valid_strict (RFC 1738 exactly), problems "
+                         "(codes), "
+                         "wrapped, hyphen_break and edits (how the URL was mended)")
+    ex.add_argument("--dask", metavar="ADDRESS", default=None,
+                    help="run on a Dask cluster (a scheduler address, or 'local': one worker "
+                         "process per core) and write a Parquet dataset to -o DIR "
+                         "(needs urlsift[dask])")
+    ex.add_argument("--overwrite", action="store_true",
+                    help="with --dask: replace the Parquet dataset an earlier run left in -o "
+                         "DIR (a folder that is not empty is refused without it)")
+    ex.set_defaults(func=cmd_extract)
+
+
+def _add_grep_options(ex: argparse.ArgumentParser) -> None:
+    """extract's options named and spelled as grep's and rg's."""
     grep = ex.add_argument_group("as grep and rg")
     grep.add_argument("-H", "--with-filename", action="store_true",
                       help="the file name before each URL (the default with several files "
@@ -237,21 +271,10 @@ def build_parser() -> argparse.ArgumentParser:
     grep.add_argument("--color", "--colour", choices=("auto", "always", "never"), default="auto",
                       help="color file names, numbers and URLs in text output (auto: on a "
                            "terminal, unless NO_COLOR is set)")
-    ex.add_argument("--parts", action="store_true",
-                    help="add the parsed parts: scheme, user, password, host, port, path...")
-    ex.add_argument("--details", action="store_true",
-                    help="add what a filter needs: valid_strict (RFC 1738 exactly), problems "
-                         "(codes), "
-                         "wrapped, hyphen_break and edits (how the URL was mended)")
-    ex.add_argument("--dask", metavar="ADDRESS", default=None,
-                    help="run on a Dask cluster (a scheduler address, or 'local': one worker "
-                         "process per core) and write a Parquet dataset to -o DIR "
-                         "(needs urlsift[dask])")
-    ex.add_argument("--overwrite", action="store_true",
-                    help="with --dask: replace the Parquet dataset an earlier run left in -o "
-                         "DIR (a folder that is not empty is refused without it)")
-    ex.set_defaults(func=cmd_extract)
 
+
+def _add_stats(sub: Any, scan: argparse.ArgumentParser, fmt: Any) -> None:
+    """``urlsift stats``: counts by scheme, top hosts, problems."""
     st = sub.add_parser("stats", parents=[scan], formatter_class=fmt,
                         help="counts by scheme, top hosts, invalid URLs by problem code",
                         description="Statistics of the URLs found in the files.")
@@ -264,6 +287,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "time); never onto an input")
     st.set_defaults(func=cmd_stats)
 
+
+def _add_validate(sub: Any, fmt: Any) -> None:
+    """``urlsift validate``: check one URL a line."""
     va = sub.add_parser("validate", formatter_class=fmt, help="check one URL a line",
                         description="Check files holding one URL a line; print each invalid "
                                     "one with its position, code and message; exit 1 if any.")
@@ -279,6 +305,9 @@ def build_parser() -> argparse.ArgumentParser:
     only.add_argument("--json", action="store_true", help="JSON lines instead of text")
     va.set_defaults(func=cmd_validate)
 
+
+def _add_parse(sub: Any, fmt: Any) -> None:
+    """``urlsift parse``: show the parts of URLs."""
     pa = sub.add_parser("parse", formatter_class=fmt, help="show the parts of URLs",
                         description="Show the parts of each URL, its problems and its security "
                                     "warnings (RFC 1738 §6).")
@@ -289,6 +318,9 @@ def build_parser() -> argparse.ArgumentParser:
                     help="parse by RFC 1738 exactly (default: lenient, problems listed)")
     pa.set_defaults(func=cmd_parse)
 
+
+def _add_tools(sub: Any, fmt: Any) -> None:
+    """``urlsift completion`` and ``urlsift man``."""
     co = sub.add_parser("completion", formatter_class=fmt, help="print a shell completion script",
                         description="Print the completion script of a shell, e.g. "
                                     "urlsift completion bash > "
@@ -298,4 +330,3 @@ def build_parser() -> argparse.ArgumentParser:
     ma = sub.add_parser("man", formatter_class=fmt, help="print the manual page (roff)",
                         description="Print the manual page, e.g. urlsift man | man -l -")
     ma.set_defaults(func=cmd_man)
-    return parser
