@@ -140,6 +140,10 @@ def seeds(spec: Path) -> dict[str, list[bytes]]:
     pages = [c["input"].encode("utf-8") for c in cases["cases"]]
     pages += [o for o in html_octets if b"<" in o or b"&" in o]
     out["fuzz_html"] = [choice(repr(h), 1) + h[:MAX_SEED] for h in pages]
+
+    # choice bytes only (fuzz_evasion.py): spread so that every re-encoding is taken
+    out["fuzz_evasion"] = [bytes((i * 7 + k * 13 + (i * k) % 5) % 256 for k in range(96))
+                           for i in range(60)]
     return out
 
 
