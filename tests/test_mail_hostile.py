@@ -118,6 +118,15 @@ def test_base64_with_octets_outside_the_alphabet_ignores_them():
     assert urls_of(spool) == [(LINK.decode(), "1 text/plain")]
 
 
+def test_a_quoted_printable_part_with_an_eight_bit_octet_keeps_it_an_octet():
+    # found by test_mutated_spools_agree: the email path took the body from
+    # get_payload(), which writes an 8-bit octet as U+FFFD (then "\\ufffd" text before
+    # the URL); in a us-ascii part the octet 0xA0 is no letter, the URL starts after it
+    spool = message(b"Content-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n",
+                    b"=\n \xa0=\nftp=3A//h.example:8080=\n/\n")
+    assert urls_of(spool) == [("ftp://h.example:8080/", "1 text/plain")]
+
+
 @pytest.mark.parametrize("blanks", [b" ", b"\t", b"  \t ", b" \r"])
 def test_a_quoted_printable_soft_break_followed_by_blanks(blanks):
     # section 6.7 rule 3: blanks at the end of an encoded line were added in transport

@@ -18,6 +18,7 @@ b'http://a/'
 """
 from __future__ import annotations
 
+import copy
 import re
 from email.message import Message
 from typing import Optional
@@ -41,10 +42,11 @@ def transfer_decoded(part: Message) -> Optional[bytes]:
            if value is not None else b"")
     if cte not in (b"quoted-printable", b"base64"):
         return part.get_payload(decode=True)   # as it stands, or uuencode as email reads it
-    try:                                       # the octets, as get_payload takes them
-        raw = payload.encode("ascii", "surrogateescape")
-    except UnicodeError:
-        raw = payload.encode("raw-unicode-escape")
+    # the octets as they stand: get_payload(decode=True) decodes only what the field
+    # names, so a copy without it (get_payload() would write 8-bit octets as U+FFFD)
+    bare = copy.copy(part)
+    del bare["content-transfer-encoding"]
+    raw = bare.get_payload(decode=True)
     if cte == b"quoted-printable":
         return cores.mail.decode_qp(raw)
     decoded = cores.mail.decode_base64(raw)
