@@ -1,4 +1,7 @@
 """One-pass tokenizer (RFC 1738 §3.1 common Internet scheme syntax). Runs on both cores."""
+import runpy
+from pathlib import Path
+
 import pytest
 
 from urlsift._layout import CODES, FIELDS, NFIELDS
@@ -127,14 +130,7 @@ def test_tokenize_wants_str(bad):
 
 # -- the record's names: generated from one definition (urlsift._layout.URL_FIELDS) ------
 
-def _gen_fields():
-    import importlib.util
-    from pathlib import Path
-    tool = Path(__file__).resolve().parent.parent / "tools" / "gen_fields.py"
-    spec = importlib.util.spec_from_file_location("gen_fields", tool)
-    gen = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gen)
-    return gen
+GEN_FIELDS = Path(__file__).resolve().parent.parent / "tools" / "gen_fields.py"
 
 
 @pytest.mark.twins
@@ -142,10 +138,10 @@ def test_the_generated_field_names_are_current():
     # _fields.py and _fields.pxi are written by tools/gen_fields.py from urlsift._layout:
     # both must be what it writes now (run it after changing _layout)
     from urlsift import _layout
-    gen = _gen_fields()
-    assert gen.PY_TARGET.read_text(encoding="utf-8") == gen.render_py(_layout)
-    assert gen.PXI_TARGET.read_text(encoding="utf-8") == gen.render_pxi(_layout)
-    assert gen.main(["--check"]) == 0
+    gen = runpy.run_path(str(GEN_FIELDS))
+    assert gen["PY_TARGET"].read_text(encoding="utf-8") == gen["render_py"](_layout)
+    assert gen["PXI_TARGET"].read_text(encoding="utf-8") == gen["render_pxi"](_layout)
+    assert gen["main"](["--check"]) == 0
 
 
 @pytest.mark.twins
@@ -157,7 +153,7 @@ def test_the_field_names_say_the_layout():
     assert (F.SCHEME_END, F.HOST_START, F.PATH_START, F.FRAGMENT_END, F.PROBLEM_CODE) == (
         0, 5, 9, 14, 16)
     assert (F.NFIELDS, F.SCHEME_INDEX, F.WORST_PROBLEM, F.NPARSED) == (17, 17, 18, 19)
-    pxi = _gen_fields().PXI_TARGET.read_text(encoding="utf-8")
+    pxi = runpy.run_path(str(GEN_FIELDS))["PXI_TARGET"].read_text(encoding="utf-8")
     assert "    HOST_START = 5  # after the last '@', else after '//'\n" in pxi
     assert "    NFIELDS = 17  #" in pxi and "    WORST_PROBLEM = 18  #" in pxi
 

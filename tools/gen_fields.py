@@ -17,7 +17,7 @@ import textwrap
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))   # loaded by path from the tests too
-from gen_mail_records import ROOT, _layout  # noqa: E402  (the one loader of _layout.py)
+from generated import ROOT, generate, python_module  # noqa: E402
 
 PY_TARGET = ROOT / "src" / "urlsift" / "_fields.py"
 PXI_TARGET = ROOT / "ext" / "urlsift" / "_fields.pxi"
@@ -36,27 +36,18 @@ def names(L) -> list[tuple[str, int, str]]:
 
 
 def render_py(L) -> str:
-    consts = names(L)
-    lines = [
-        '"""The URL tokenizer\'s record by name: ``tokenize(s)[HOST_START]`` (both cores: the',
+    return python_module([
+        "The URL tokenizer's record by name: ``tokenize(s)[HOST_START]`` (both cores: the",
         "C names are in ``_fields.pxi``). A URL object's ``_t`` is ``parse_tokens``' record:",
         "the same fields, then ``SCHEME_INDEX`` and ``WORST_PROBLEM``.",
         "",
         HEAD,
         "",
-        '>>> from urlsift._core_py import tokenize',
+        ">>> from urlsift._core_py import tokenize",
         '>>> t = tokenize("http://a.example:8080/p")',
-        '>>> t[HOST_START], t[PORT_START], t[PATH_START]',
-        '(7, 17, 21)',
-        '"""',
-        "",
-    ]
-    lines += textwrap.wrap("__all__ = [" + ", ".join(f'"{n}"' for n, _, _ in consts) + "]",
-                           width=88, subsequent_indent="           ")
-    lines.append("")
-    for n, v, doc in consts:
-        lines.append(f"{n} = {v}  # {doc}")
-    return "\n".join(lines) + "\n"
+        ">>> t[HOST_START], t[PORT_START], t[PATH_START]",
+        "(7, 17, 21)",
+    ], names(L))
 
 
 def _tuple_items(L) -> list[str]:
@@ -92,17 +83,7 @@ def render_pxi(L) -> str:
 
 
 def main(argv: list[str]) -> int:
-    L = _layout()
-    stale = []
-    for target, text in ((PY_TARGET, render_py(L)), (PXI_TARGET, render_pxi(L))):
-        if "--check" in argv:
-            if not target.exists() or target.read_text(encoding="utf-8") != text:
-                stale.append(target)
-        else:
-            target.write_text(text, encoding="utf-8")
-    for target in stale:
-        print(f"{target} is not up to date: run python tools/gen_fields.py", file=sys.stderr)
-    return 1 if stale else 0
+    return generate({PY_TARGET: render_py, PXI_TARGET: render_pxi}, argv, "gen_fields.py")
 
 
 if __name__ == "__main__":
