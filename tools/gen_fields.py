@@ -5,7 +5,7 @@
   model: ``HOST_START = 5  # after the last '@', else after '//'``;
 - ``ext/urlsift/_fields.pxi``, included by ``_core_c.pyx`` and ``_check_c.pyx``: the
   same numbers as a C enum (compile-time constants: ``r[HOST_START]`` is ``r[5]`` in
-  the C code) and the record made a tuple field by field.
+  the C code).
 
 Run ``python tools/gen_fields.py`` after changing the definition (``--check`` says
 whether both files are up to date; tests/test_tokenize.py compares them).
@@ -50,35 +50,15 @@ def render_py(L) -> str:
     ], names(L))
 
 
-def _tuple_items(L) -> list[str]:
-    return [f"r[{f.upper()}]" for f, _ in L.URL_FIELDS]
-
-
 def render_pxi(L) -> str:
-    extra = [f.lower() for f, _ in L.PARSED_FIELDS]
     lines = [
-        "# The URL tokenizer's record by name: the twins' ``urlsift._fields`` as C constants,",
-        "# and the record (a C array of NFIELDS, or NPARSED for parse_tokens) as a tuple.",
+        "# The URL tokenizer's record by name: the twins' ``urlsift._fields`` as C constants",
+        "# (r[HOST_START] is r[5] in the C code).",
         "# " + HEAD,
         "",
         "cdef enum:",
     ]
     lines += [f"    {n} = {v}  # {doc}" for n, v, doc in names(L)]
-    lines += [
-        "",
-        "",
-        "cdef inline tuple fields_tuple(const Py_ssize_t *r):",
-        '    """``r[:NFIELDS]`` as ``tokenize`` returns it."""',
-        *textwrap.wrap("return (" + ", ".join(_tuple_items(L)) + ")", width=88,
-                       initial_indent="    ", subsequent_indent="            "),
-        "",
-        "",
-        "cdef inline tuple parsed_tuple(const Py_ssize_t *r,",
-        "                               " + ", ".join(f"Py_ssize_t {x}" for x in extra) + "):",
-        '    """``r[:NFIELDS]`` and what ``parse_tokens`` adds, as it returns them."""',
-        *textwrap.wrap("return (" + ", ".join(_tuple_items(L) + extra) + ")", width=88,
-                       initial_indent="    ", subsequent_indent="            "),
-    ]
     return "\n".join(lines) + "\n"
 
 

@@ -291,7 +291,10 @@ def parse_tokens(s, Config cfg):
     cdef Py_ssize_t idx
     init(&w, <str>s, 0, cfg, STOP_FATAL, None)
     idx = walk(&w, cfg, r)
-    return parsed_tuple(r, idx, w.worst)
+    return (r[SCHEME_END], r[USER_START], r[USER_END], r[PASSWORD_START], r[PASSWORD_END],
+            r[HOST_START], r[HOST_END], r[PORT_START], r[PORT_END], r[PATH_START], r[PATH_END],
+            r[SEARCH_START], r[SEARCH_END], r[FRAGMENT_START], r[FRAGMENT_END],
+            r[PROBLEM_POS], r[PROBLEM_CODE], idx, w.worst)
 
 
 cdef Config _default = None     # the registry's Config (set_default)
@@ -397,7 +400,10 @@ def parse_new(s, Config cfg=None, strict=None):
             return w.worst if w.worst == 2 else _worst_of(<str>s, skip, cfg)
         if w.best[1] >= 0:
             return (w.best[0], w.best[1], w.best[2], w.best[3], w.best[4])
-    t = parsed_tuple(r, idx, w.worst)
+    t = (r[SCHEME_END], r[USER_START], r[USER_END], r[PASSWORD_START], r[PASSWORD_END],
+         r[HOST_START], r[HOST_END], r[PORT_START], r[PORT_END], r[PATH_START], r[PATH_END],
+         r[SEARCH_START], r[SEARCH_END], r[FRAGMENT_START], r[FRAGMENT_END],
+         r[PROBLEM_POS], r[PROBLEM_CODE], idx, w.worst)
     PyObject_GC_UnTrack(<void *>t)    # ints only: what the collector would find out itself
     if w.worst:
         return new_url(cfg, idx, s[skip:] if skip else s, t, s, tuple(flat))

@@ -57,7 +57,7 @@ cdef int CONTROL = CODE_INDEX["control-char"]
 cdef int NON_ASCII = CODE_INDEX["non-ascii"]
 cdef int UNSAFE_CHAR = CODE_INDEX["unsafe-char"]
 cdef int BAD_ESCAPE = CODE_INDEX["bad-escape"]
-assert NFIELDS == len(FIELDS), "_fields.pxi is stale: run tools/gen_fields.py"
+assert NFIELDS == len(FIELDS)   # _fields.pxi is current (tools/gen_fields.py)
 
 # Characters the tokenizer must look at: delimiters of the common Internet scheme
 # syntax, "%" (an escape to check) and everything that is a problem wherever it
@@ -487,7 +487,10 @@ cdef void tokenize_into(int kind, void *data, Py_ssize_t n, Py_ssize_t *r) noexc
 cdef inline tuple _tokenize(str s):
     cdef Py_ssize_t r[NFIELDS]
     tokenize_into(PyUnicode_KIND(s), PyUnicode_DATA(s), PyUnicode_GET_LENGTH(s), r)
-    return fields_tuple(r)
+    return (r[SCHEME_END], r[USER_START], r[USER_END], r[PASSWORD_START], r[PASSWORD_END],
+            r[HOST_START], r[HOST_END], r[PORT_START], r[PORT_END], r[PATH_START], r[PATH_END],
+            r[SEARCH_START], r[SEARCH_END], r[FRAGMENT_START], r[FRAGMENT_END],
+            r[PROBLEM_POS], r[PROBLEM_CODE])
 
 
 def tokenize(s):
