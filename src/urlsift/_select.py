@@ -22,7 +22,7 @@ from typing import Iterator
 #: The cores: attribute name in :data:`cores` -> module base name.
 CORE_NAMES: dict[str, str] = {
     "core": "_core", "check": "_check", "scan": "_scan", "build": "_build", "pipe": "_pipe",
-    "guard": "_guard", "mail": "_mail", "lines": "_lines",
+    "guard": "_guard", "mail": "_mail", "lines": "_lines", "records": "_records",
 }
 PURE = os.environ.get("URLSIFT_PURE", "") not in ("", "0")
 

@@ -10,7 +10,8 @@ import sys
 from typing import IO, Any, Optional, Sequence
 
 from ..inputs import MissingDependency
-from .grepstyle import line_template
+from ..text.sinks import F_LINE, F_OFFSET, F_URL, LayoutLines, UrlLines
+from .grepstyle import core_layout, line_template
 from ..model.parts import (CHECK_COLUMNS, PART_COLUMNS, TIME_COLUMNS, checks_getter, parquet_schema,
                            parts_getter, plain_value, utf8_text)
 
@@ -32,6 +33,12 @@ class Writer:
 
     def write(self, batch: Sequence[Any]) -> None:
         raise NotImplementedError
+
+    def core_sink(self, name: str, columns: Sequence[str]) -> Any:
+        """The sink (:mod:`urlsift.text.sinks`) that makes this writer's lines of the
+        file ``name`` in the core, the ``columns`` among url, file, line and offset; None
+        when this format is not written so (the records go to :meth:`write`)."""
+        return None
 
     def write_lines(self, data: bytes) -> None:
         """UTF-8 lines already made (the plain fast path): straight to the bytes layer."""
@@ -63,6 +70,13 @@ class TextWriter(Writer):
         """``-0`` (a NUL after the file name) and ``--color`` (SGR sequences)."""
         self.template = line_template(self.columns, null=null, color=color)
         self.plain = self.columns == ["url"] and not color
+        self.null, self.color = null, color
+
+    def core_sink(self, name: str, columns: Sequence[str]) -> Any:
+        if list(columns) == ["url"] and not self.color:
+            return UrlLines()
+        template = line_template(columns, null=self.null, color=self.color)
+        return LayoutLines(core_layout(template, name))
 
     def write(self, batch: Sequence[Any]) -> None:
         if not batch:
@@ -110,7 +124,41 @@ def json_string(text: str) -> str:
     return str(_encoder()(text))
 
 
+#: Stand-ins for the fields of a JSON line laid out in the core (:meth:`JsonlWriter.core_sink`):
+#: the encoder writes a record of these, and the layout is what it wrote around them.
+_FIELD_MARKS = {"url": ("\x00url", F_URL), "line": ("\x00line", F_LINE),
+                "offset": ("\x00offset", F_OFFSET)}
+
+
 class JsonlWriter(Writer):
+    """One JSON object a line (RFC 8259), written by one encoder: the records given to
+    :meth:`write`, and the layout of the lines the core makes (:meth:`core_sink`)."""
+
+    def core_sink(self, name: str, columns: Sequence[str]) -> Any:
+        dumps = _encoder()
+        record = {c: _FIELD_MARKS[c][0] if c in _FIELD_MARKS else plain_value(name)
+                  for c in columns}
+        text = dumps(record) + "\n"
+        layout: list = []
+        for c in columns:
+            if c not in _FIELD_MARKS:
+                continue
+            mark, field = _FIELD_MARKS[c]
+            quoted = dumps(mark)              # '"\\u0000url"'
+            head, _, text = text.partition(quoted)
+            if field == F_URL:                # inside the JSON string: quotes kept
+                layout += [(head + '"').encode("utf-8"), field]
+                text = '"' + text
+            else:                             # a number: no quotes
+                layout += [head.encode("utf-8"), field]
+        layout.append(text.encode("utf-8"))
+        # the octets a URL cannot hold as they are in a JSON string: those the encoder
+        # escapes (RFC 8259 §7: '"', '\\' and the controls); a batch with one is written
+        # from its matches with the same encoder
+        stop = bytes(c < 128 and dumps(chr(c)) != '"%s"' % chr(c) for c in range(256))
+        return LayoutLines(tuple(i for i in layout if i != b""), stop,
+                           lambda url: dumps(url)[1:-1].encode("utf-8"))
+
     def write(self, batch: Sequence[Any]) -> None:
         if not batch:
             return

@@ -1,0 +1,238 @@
+# cython: language_level=3
+"""Cython ``_records`` core (built as ``urlsift._records_c``); twin of
+``src/urlsift/_records_py.py`` (read its docstrings: the results are the same).
+
+The scanner's records handed to the sinks as plain arrays, never formatted here: lines
+laid out by a sink's layout, the URLs as an Arrow string column's data and offsets, the
+line of each record. URLs are copied with the ``_build`` core's helpers, each span
+checked against the input before it is read, the output sized from the spans.
+"""
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython cimport array
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t, int64_t
+from libc.string cimport memchr, memcpy
+
+from urlsift._scan_c cimport _Input, table_ptr
+from urlsift._build_c cimport url_span, copy_url, copy_encoded, room, encoded
+from urlsift import _records_py as _twin
+from urlsift import _layout
+
+cdef int F_URL = _layout.F_URL
+cdef int F_LINE = _layout.F_LINE
+cdef int F_OFFSET = _layout.F_OFFSET
+cdef Py_ssize_t W = _layout.RECORD_WIDTH
+cdef Py_ssize_t START = _layout.R_START
+cdef Py_ssize_t END = _layout.R_END
+cdef Py_ssize_t FLAGS = _layout.R_FLAGS
+DEF MAX_LAYOUT = 16
+cdef array.array _LONGS = array.array("q")
+cdef array.array _INTS = array.array("i")
+
+
+cdef int _clip(array.array arr, str name, Py_ssize_t *first, Py_ssize_t *last) except -1:
+    """Check that ``arr`` holds records (array('q')); clip ``first``/``last`` to them."""
+    cdef Py_ssize_t total = len(arr) // W
+    if arr.ob_descr.typecode != b"q":
+        raise TypeError(f"{name} needs an array('q')")
+    if last[0] < 0 or last[0] > total:
+        last[0] = total
+    if first[0] < 0:
+        first[0] = 0
+    if first[0] > last[0]:
+        first[0] = last[0]
+    return 0
+
+
+cdef Py_ssize_t _newlines(_Input inp, Py_ssize_t i, Py_ssize_t stop) noexcept:
+    """How many newlines lie in ``[i, stop)`` of the input."""
+    cdef Py_ssize_t total = 0
+    cdef const uint8_t *d
+    cdef const void *hit
+    if inp.kind == 1:
+        d = <const uint8_t *>inp.data
+        while i < stop:
+            hit = memchr(d + i, 10, stop - i)
+            if hit == NULL:
+                break
+            total += 1
+            i = <const uint8_t *>hit - d + 1
+        return total
+    while i < stop:                   # a str of 2- or 4-byte characters
+        if inp.kind == 2:
+            total += (<const uint16_t *>inp.data)[i] == 10
+        else:
+            total += (<const uint32_t *>inp.data)[i] == 10
+        i += 1
+    return total
+
+
+cdef inline Py_ssize_t _decimal(uint8_t *dst, int64_t v) noexcept:
+    """``v`` (>= 0) in decimal at ``dst``; the number of digits."""
+    cdef uint8_t tmp[24]
+    cdef Py_ssize_t k = 0, i
+    while True:
+        tmp[k] = 48 + v % 10
+        k += 1
+        v //= 10
+        if v == 0:
+            break
+    for i in range(k):
+        dst[i] = tmp[k - 1 - i]
+    return k
+
+
+cdef inline bint _stopped(const uint8_t *p, Py_ssize_t n, const uint8_t *stop) noexcept:
+    """True when one of the octets ``p[:n]`` has an entry in ``stop``."""
+    cdef Py_ssize_t i
+    for i in range(n):
+        if stop[p[i]]:
+            return True
+    return False
+
+
+cdef inline Py_ssize_t _copy(uint8_t *dst, _Input inp, const int64_t *t, Py_ssize_t u0,
+                             Py_ssize_t u1, int squeeze, const uint8_t *T) noexcept:
+    """The URL of the record at ``t`` into ``dst``, as ``join_urls`` copies it."""
+    if encoded(t[FLAGS]):
+        return copy_encoded(dst, inp, u0, u1, squeeze)
+    return copy_url(dst, inp, u0, u1, squeeze, T)
+
+
+def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t base,
+                   list state, Py_ssize_t first=0, Py_ssize_t last=-1, bytes stop=None):
+    """One line per record ``first`` to ``last`` laid out by ``layout`` (the twin's
+    docstring says the rest); sized from the spans, the input read once."""
+    cdef const uint8_t *T = table_ptr(table)
+    cdef Py_ssize_t k, j, u0, u1, size = 0, o = 0, fixed = 0, url_at
+    cdef Py_ssize_t pos, s, nitems = len(layout)
+    cdef int kinds[MAX_LAYOUT]
+    cdef const char *lits[MAX_LAYOUT]
+    cdef Py_ssize_t lens[MAX_LAYOUT]
+    cdef bint lines = _twin.check_layout(layout)
+    cdef const uint8_t *stops = NULL
+    cdef int64_t line
+    cdef int squeeze
+    cdef bytes out
+    cdef uint8_t *dst
+    if stop is not None:
+        if len(stop) != 256:
+            raise ValueError("stop must have 256 entries")
+        stops = <const uint8_t *>PyBytes_AS_STRING(stop)
+    for j in range(nitems):
+        item = layout[j]
+        if isinstance(item, bytes):
+            kinds[j] = -1
+            lits[j] = PyBytes_AS_STRING(item)
+            lens[j] = len(<bytes>item)
+            fixed += lens[j]
+        else:
+            kinds[j] = item
+            fixed += 20 if item != F_URL else 0      # a number: at most 20 digits
+    _clip(arr, "join_positions", &first, &last)
+    cdef _Input inp = _Input(buf)
+    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
+    if not inp.has_view:            # a str: its characters made UTF-8 by the twin
+        inp.close()
+        return _twin.join_positions(arr, buf, table, layout, base, state, first, last, stop)
+    pos = <Py_ssize_t>state[0] - base
+    line = state[1]
+    try:
+        for k in range(first, last):
+            url_span(a[W * k + START], a[W * k + END], a[W * k + FLAGS], inp.n, &u0, &u1,
+                     &squeeze)
+            size += fixed + room(a + W * k, u0, u1)
+        out = PyBytes_FromStringAndSize(NULL, size)
+        dst = <uint8_t *>PyBytes_AS_STRING(out)
+        for k in range(first, last):
+            s = a[W * k + START]
+            url_span(s, a[W * k + END], a[W * k + FLAGS], inp.n, &u0, &u1, &squeeze)
+            if lines and s > pos:
+                line += _newlines(inp, pos, s)
+                pos = s
+            for j in range(nitems):
+                if kinds[j] < 0:
+                    memcpy(dst + o, lits[j], lens[j])
+                    o += lens[j]
+                elif kinds[j] == F_URL:
+                    url_at = o
+                    o += _copy(dst + o, inp, a + W * k, u0, u1, squeeze, T)
+                    if stops != NULL and _stopped(dst + url_at, o - url_at, stops):
+                        return None     # the sink writes this batch itself
+                elif kinds[j] == F_LINE:
+                    o += _decimal(dst + o, line)
+                else:
+                    o += _decimal(dst + o, base + s)
+        if lines:
+            state[0] = pos + base
+            state[1] = line
+        return out[:o]
+    finally:
+        inp.close()
+
+
+def url_column(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t last=-1):
+    """(data, offsets): the URLs of records ``first`` to ``last`` one after the other in
+    UTF-8, and array('i') of where each starts and the last ends."""
+    cdef const uint8_t *T = table_ptr(table)
+    cdef Py_ssize_t k, u0, u1, size = 0, o = 0
+    cdef int squeeze
+    cdef bytes out
+    cdef uint8_t *dst
+    cdef array.array offsets
+    cdef int32_t *offs
+    _clip(arr, "url_column", &first, &last)
+    cdef _Input inp = _Input(buf)
+    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
+    if not inp.has_view:
+        inp.close()
+        return _twin.url_column(arr, buf, table, first, last)
+    try:
+        for k in range(first, last):
+            url_span(a[W * k + START], a[W * k + END], a[W * k + FLAGS], inp.n, &u0, &u1,
+                     &squeeze)
+            size += room(a + W * k, u0, u1)
+        if size > 0x7FFFFFFF:
+            raise ValueError("a batch of URLs longer than an Arrow string column holds")
+        offsets = array.clone(_INTS, last - first + 1, zero=False)
+        offs = <int32_t *>offsets.data.as_voidptr
+        out = PyBytes_FromStringAndSize(NULL, size)
+        dst = <uint8_t *>PyBytes_AS_STRING(out)
+        offs[0] = 0
+        for k in range(first, last):
+            url_span(a[W * k + START], a[W * k + END], a[W * k + FLAGS], inp.n, &u0, &u1,
+                     &squeeze)
+            o += _copy(dst + o, inp, a + W * k, u0, u1, squeeze, T)
+            offs[k - first + 1] = <int32_t>o
+        return (out if o == size else out[:o]), offsets
+    finally:
+        inp.close()
+
+
+def line_numbers(array.array arr, buf, Py_ssize_t base, list state, Py_ssize_t first=0,
+                 Py_ssize_t last=-1):
+    """array('q') of the 1-based line of each record's start (the twin's docstring)."""
+    cdef Py_ssize_t k, s, pos
+    cdef int64_t line
+    cdef array.array out
+    cdef int64_t *dst
+    _clip(arr, "line_numbers", &first, &last)
+    cdef _Input inp = _Input(buf)
+    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
+    pos = <Py_ssize_t>state[0] - base
+    line = state[1]
+    try:
+        out = array.clone(_LONGS, last - first, zero=False)
+        dst = <int64_t *>out.data.as_voidptr
+        for k in range(first, last):
+            s = a[W * k + START]
+            if s > pos:
+                if s > inp.n:
+                    raise ValueError(f"record {k} starts at {s}, past the input's end")
+                line += _newlines(inp, pos, s)
+                pos = s
+            dst[k - first] = line
+        state[0] = pos + base
+        state[1] = line
+        return out
+    finally:
+        inp.close()

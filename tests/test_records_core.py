@@ -1,0 +1,170 @@
+"""The records core (Cython ``_records_c`` and pure ``_records_py``): the scanner's
+records handed to the sinks as lines laid out, an Arrow string column's data and
+offsets, and line numbers; the same on both cores, and what the matches say.
+"""
+from __future__ import annotations
+
+from array import array
+
+import pytest
+from hypothesis import given, strategies as st
+
+from urlsift import _select
+from urlsift._layout import F_LINE, F_OFFSET, F_URL
+from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS
+
+from test_build_core import any_texts, buffers, scanned
+
+TWINS = _select.twins("_records")
+needs_both = [pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not built"),
+              pytest.mark.twins]
+
+
+# ---- --with-position lines made in the core: the same as the matches say -------------
+
+@given(any_texts, st.integers(0, 3))
+def test_join_positions_is_the_matches_with_their_lines(text, base):
+    # every core: FILE:LINE:OFFSET:URL for each match, LINE counted as extract_file does
+    import urlsift
+    core = _select.cores.records
+    for buf in buffers(text):
+        arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
+                                      TEXT_OCTETS)
+        state = [base, 7]
+        got = core.join_positions(arr, buf, TABLE, POSITIONS, base, state)
+        expected, line, pos = [], 7, 0
+        for m in urlsift.extract(buf):
+            line += (buf[pos:m.start].count("\n") if isinstance(buf, str)
+                     else buf[pos:m.start].count(b"\n"))
+            pos = m.start
+            expected.append(b"f:%d:%d:%s\n" % (line, base + m.start, m.url.encode("utf-8")))
+        assert got == b"".join(expected)
+        assert state[1] == line
+
+
+@needs_both[0]
+@needs_both[1]
+@given(any_texts)
+def test_twins_join_the_same_positions(text):
+    for buf in buffers(text):
+        arr = scanned(buf)
+        states = {k: [0, 1] for k in TWINS}
+        for layout, stop in ((POSITIONS, None), (JSONL, QUOTE), ((F_OFFSET, b" ", F_URL), None)):
+            states = {k: [0, 1] for k in TWINS}
+            got = {k: m.join_positions(arr, buf, TABLE, layout, 0, states[k], 0, -1, stop)
+                   for k, m in TWINS.items()}
+            assert got["cython"] == got["python"] and states["cython"] == states["python"]
+
+
+#: ``f:LINE:OFFSET:URL`` and a JSON line: the command's two layouts.
+POSITIONS = (b"f:", F_LINE, b":", F_OFFSET, b":", F_URL, b"\n")
+JSONL = (b'{"url": "', F_URL, b'", "line": ', F_LINE, b"}\n")
+#: ``stop``: the '"' alone.
+QUOTE = bytes(c == 34 for c in range(256))
+
+
+def test_a_layout_without_the_line_leaves_the_count_alone(core_kind):
+    core = _select.cores.records
+    buf = b"a\nb http://a.example/\n\nc <URL:ftp://b.example/>"
+    arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    state = [0, 1]
+    # offsets of the raw spans: 4, and 25 for the wrapper's "<" (plus the base, 10)
+    assert core.join_positions(arr, buf, TABLE, (F_OFFSET, b"=", F_URL, b";"), 10, state) == \
+        b"14=http://a.example/;35=ftp://b.example/;"
+    assert state == [0, 1]
+
+
+def test_a_url_holding_a_stop_octet_hands_the_batch_back(core_kind):
+    # a '"' inside <...> is kept by the scanner; a JSON string cannot hold it as it is,
+    # so the core hands the batch back (None) for the sink to escape
+    core = _select.cores.records
+    for buf in (b'x <http://a.example/"q"> y', b"http://a.example/"):
+        arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+        got = core.join_positions(arr, buf, TABLE, JSONL, 0, [0, 1], 0, -1, QUOTE)
+        if b'"' in buf:
+            assert got is None
+        else:
+            assert got == b'{"url": "http://a.example/", "line": 1}\n'
+
+
+@pytest.mark.parametrize("layout", [(b"x", 3), (b"x", True), (b"x", "url"), (F_URL,) * 17])
+def test_a_bad_layout_is_refused(core_kind, layout):
+    buf = b"http://a.example/"
+    arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    with pytest.raises(ValueError, match="layout"):
+        _select.cores.records.join_positions(arr, buf, TABLE, layout, 0, [0, 1])
+
+
+def test_a_stop_table_of_the_wrong_size_is_refused(core_kind):
+    buf = b"http://a.example/"
+    arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    with pytest.raises(ValueError, match="256"):
+        _select.cores.records.join_positions(arr, buf, TABLE, JSONL, 0, [0, 1], 0, -1, b"x")
+
+
+# ---- the url column and the line numbers of an Arrow batch ---------------------------
+
+@given(any_texts)
+def test_url_column_is_the_urls_with_their_offsets(text):
+    # every core: the URLs one after the other in UTF-8, offsets n + 1 from 0
+    import urlsift
+    core = _select.cores.records
+    for buf in buffers(text):
+        arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
+                                      TEXT_OCTETS)
+        data, offsets = core.url_column(arr, buf, TABLE)
+        urls = [m.url.encode("utf-8") for m in urlsift.extract(buf)]
+        assert offsets.typecode == "i" and offsets[0] == 0 and len(offsets) == len(urls) + 1
+        assert [data[offsets[k]:offsets[k + 1]] for k in range(len(urls))] == urls
+        assert len(data) == offsets[-1]
+
+
+def test_url_column_of_a_slice_of_records(core_kind):
+    # first/last as every records function takes them: the second URL alone
+    buf = b"http://a.example/ <URL:ftp://b.example/x-\n y> http://c.example/"
+    arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    assert _select.cores.records.url_column(arr, buf, TABLE, 1, 2) == \
+        (b"ftp://b.example/x-y", array("i", [0, 19]))
+
+
+@given(any_texts)
+def test_line_numbers_are_the_lines_extract_file_counts(text):
+    import urlsift
+    core = _select.cores.records
+    for buf in buffers(text):
+        arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
+                                      TEXT_OCTETS)
+        nl = "\n" if isinstance(buf, str) else b"\n"
+        expected = [buf[:m.start].count(nl) + 1 for m in urlsift.extract(buf)]
+        state = [0, 1]
+        assert list(core.line_numbers(arr, buf, 0, state)) == expected
+        assert state[1] == (expected[-1] if expected else 1)
+
+
+def test_line_numbers_go_on_from_the_state(core_kind):
+    # a second piece at input offset 100, counted from offset 100 on line 9
+    buf = b"x\n\nhttp://a.example/\nhttp://b.example/"
+    arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    state = [100, 9]
+    assert list(_select.cores.records.line_numbers(arr, buf, 100, state)) == [11, 12]
+    assert state == [100 + 21, 12]
+
+
+@needs_both[0]
+@needs_both[1]
+@given(any_texts)
+def test_twins_make_the_same_columns(text):
+    for buf in buffers(text):
+        arr = scanned(buf)
+        cols = {k: m.url_column(arr, buf, TABLE) for k, m in TWINS.items()}
+        assert cols["cython"] == cols["python"]
+        lines = {k: (m.line_numbers(arr, buf, 0, [0, 1])) for k, m in TWINS.items()}
+        assert lines["cython"] == lines["python"]
+
+
+def test_records_refuse_what_is_no_record_array(core_kind):
+    core = _select.cores.records
+    with pytest.raises(TypeError, match="array"):
+        core.url_column(array("i", [0, 1, 0]), b"x", TABLE)
+    with pytest.raises(TypeError, match="array"):
+        core.line_numbers([0, 1, 0], b"x", 0, [0, 1])
