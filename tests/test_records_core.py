@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from urlsift import _select
-from urlsift._layout import F_LINE, F_OFFSET, F_URL
+from urlsift._layout import FIELDS, F_LINE, F_OFFSET, F_URL
 from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS
 
 from test_build_core import any_texts, buffers, scanned
@@ -160,6 +160,31 @@ def test_twins_make_the_same_columns(text):
         assert cols["cython"] == cols["python"]
         lines = {k: (m.line_numbers(arr, buf, 0, [0, 1])) for k, m in TWINS.items()}
         assert lines["cython"] == lines["python"]
+        for fields in ((-1, SCHEME_END), (HOST_START, HOST_END), (PATH_START, PATH_END)):
+            parts = {k: m.part_column(*cols[k], *fields) for k, m in TWINS.items()}
+            assert parts["cython"] == parts["python"]
+
+
+SCHEME_END, HOST_START, HOST_END, PATH_START, PATH_END = (
+    FIELDS.index(f) for f in ("scheme_end", "host_start", "host_end", "path_start", "path_end"))
+
+
+def test_part_column_cuts_where_the_tokenizer_says(core_kind):
+    # RFC 1738 §3.1: //<user>:<password>@<host>:<port>/<url-path>; mailto has no host,
+    # a news URL none either (§3.6); the bitmap's bit k says URL k has the part
+    core = _select.cores.records
+    urls = [b"http://u:p@h.example:80/x", b"mailto:a@b.example", b"ftp://f.example",
+            b"news:comp.lang"]
+    offsets = array("i", [0])
+    for u in urls:
+        offsets.append(offsets[-1] + len(u))
+    data = b"".join(urls)
+    assert core.part_column(data, offsets, HOST_START, HOST_END) == \
+        (b"h.examplef.example", array("i", [0, 9, 9, 18, 18]), bytes([0b0101]))
+    assert core.part_column(data, offsets, -1, SCHEME_END) == \
+        (b"httpmailtoftpnews", array("i", [0, 4, 10, 13, 17]), bytes([0b1111]))
+    with pytest.raises(ValueError, match="fields"):
+        core.part_column(data, offsets, 40, 41)
 
 
 def test_records_refuse_what_is_no_record_array(core_kind):

@@ -4,7 +4,7 @@
 
 The scanner's records handed to the sinks as plain arrays, never formatted here: lines
 laid out by a sink's layout, the URLs as an Arrow string column's data and offsets, the
-line of each record. URLs are copied with the ``_build`` core's helpers, each span
+line of each record, a part of each URL (the tokenizer's walk, ``_core_c.pxd``). URLs are copied with the ``_build`` core's helpers, each span
 checked against the input before it is read, the output sized from the spans.
 """
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
@@ -14,6 +14,7 @@ from libc.string cimport memchr, memcpy
 
 from urlsift._scan_c cimport _Input, table_ptr
 from urlsift._build_c cimport url_span, copy_url, copy_encoded, room, encoded
+from urlsift._core_c cimport tokenize_into
 from urlsift import _records_py as _twin
 from urlsift import _layout
 
@@ -236,3 +237,40 @@ def line_numbers(array.array arr, buf, Py_ssize_t base, list state, Py_ssize_t f
         return out
     finally:
         inp.close()
+
+
+def part_column(bytes data, array.array offsets, Py_ssize_t start_field, Py_ssize_t end_field):
+    """(data, offsets, validity) of one part of each URL of a url_column, cut where the
+    tokenizer says (the twin's docstring): the walk over each URL's octets in place."""
+    _twin.check_fields(start_field, end_field)
+    if offsets.ob_descr.typecode != b"i":
+        raise TypeError("part_column needs offsets as array('i')")
+    cdef Py_ssize_t n = len(offsets) - 1, k, a, b, o = 0
+    cdef Py_ssize_t r[17]
+    cdef const int32_t *offs = <const int32_t *>offsets.data.as_voidptr
+    cdef const uint8_t *d = <const uint8_t *>PyBytes_AS_STRING(data)
+    cdef Py_ssize_t size = len(data)
+    if n < 0 or (n >= 0 and (offs[0] < 0 or offs[n] > size)):
+        raise ValueError("offsets do not fit the data")
+    for k in range(n):
+        if offs[k + 1] < offs[k]:
+            raise ValueError(f"offsets do not fit the data (at {k})")
+    cdef bytes out = PyBytes_FromStringAndSize(NULL, offs[n] - offs[0] if n > 0 else 0)
+    cdef uint8_t *dst = <uint8_t *>PyBytes_AS_STRING(out)
+    cdef array.array starts = array.clone(_INTS, n + 1, zero=False)
+    cdef int32_t *st = <int32_t *>starts.data.as_voidptr
+    cdef bytes bits = PyBytes_FromStringAndSize(NULL, (n + 7) // 8)
+    cdef uint8_t *bt = <uint8_t *>PyBytes_AS_STRING(bits)
+    for k in range((n + 7) // 8):
+        bt[k] = 0
+    st[0] = 0
+    for k in range(n):
+        tokenize_into(1, <void *>(d + offs[k]), offs[k + 1] - offs[k], r)
+        a = 0 if start_field < 0 else r[start_field]
+        b = r[end_field]
+        if a >= 0 and b >= a:
+            memcpy(dst + o, d + offs[k] + a, b - a)
+            o += b - a
+            bt[k >> 3] |= 1 << (k & 7)
+        st[k + 1] = <int32_t>o
+    return out[:o], starts, bits

@@ -22,7 +22,8 @@ from ._build_py import build
 from ._layout import F_LINE, F_OFFSET, F_URL, N_EDITS, RECORD_WIDTH, R_START
 from ._scan_py import count_newlines
 
-__all__ = ["MAX_LAYOUT", "check_layout", "join_positions", "line_numbers", "url_column"]
+__all__ = ["MAX_LAYOUT", "check_fields", "check_layout", "join_positions", "line_numbers", "part_column",
+           "url_column"]
 
 #: At most this many items in a layout of :func:`join_positions`.
 MAX_LAYOUT = 16
@@ -138,3 +139,43 @@ def line_numbers(arr: "array[int]", buf: Any, base: int, state: list, first: int
         out.append(line)
     state[0], state[1] = pos + base, line
     return out
+
+
+def part_column(data: bytes, offsets: "array[int]", start_field: int,
+                end_field: int) -> tuple[bytes, "array[int]", bytes]:
+    """One part of each URL of a :func:`url_column` (``data``, ``offsets``), cut where
+    the tokenizer says (``_layout.FIELDS``: from ``start_field``, -1 for the URL's start,
+    to ``end_field``): the parts one after the other in UTF-8, ``array('i')`` of where
+    each starts, and the Arrow validity bitmap (bit ``k`` set: URL ``k`` has the part).
+
+    >>> from urlsift._layout import FIELDS
+    >>> data, offsets = b"http://a.example/x" b"mailto:b@c", array("i", [0, 18, 28])
+    >>> host = FIELDS.index("host_start"), FIELDS.index("host_end")
+    >>> part_column(data, offsets, *host)
+    (b'a.example', array('i', [0, 9, 9]), b'\\x01')
+    >>> part_column(data, offsets, -1, FIELDS.index("scheme_end"))
+    (b'httpmailto', array('i', [0, 4, 10]), b'\\x03')
+    """
+    from ._core_py import tokenize
+    check_fields(start_field, end_field)
+    n = len(offsets) - 1
+    out, starts, bits = [], array("i", [0]), bytearray((n + 7) // 8)
+    o = 0
+    for k in range(n):
+        url = data[offsets[k]:offsets[k + 1]].decode("utf-8", "surrogateescape")
+        r = tokenize(url)
+        a = 0 if start_field < 0 else r[start_field]
+        b = r[end_field]
+        if a >= 0 and b >= a:
+            part = url[a:b].encode("utf-8", "surrogateescape")
+            out.append(part)
+            o += len(part)
+            bits[k >> 3] |= 1 << (k & 7)
+        starts.append(o)
+    return b"".join(out), starts, bytes(bits)
+
+
+def check_fields(start_field: int, end_field: int) -> None:
+    from ._layout import NFIELDS
+    if not (-1 <= start_field < NFIELDS and 0 <= end_field < NFIELDS):
+        raise ValueError(f"fields {start_field}, {end_field}: not fields of a URL's tokens")

@@ -1,0 +1,194 @@
+"""The Arrow sink: the scanner's records of a text as Arrow record batches, no Python
+object made per URL (``urlsift.extract_table``; needs ``pyarrow``: ``urlsift[arrow]``).
+
+Each batch of records (:mod:`.sinks`) becomes one ``pyarrow.RecordBatch``: ``url`` a
+string column made in the core from offsets into the input (``_records.url_column``),
+``start``/``end`` the records' fields as they are (input offsets), ``line`` counted in the
+core, ``wrapped``/``hyphen_break``/``edits`` read from the flags with Arrow's kernels.
+``scheme`` and ``host`` are cut where the tokenizer says, in the core; ``valid`` and
+``problems`` are worked out once per distinct URL of the batch (the URL's lenient parse,
+as ``--details``) and spread over its rows by index. The column types are :func:`urlsift.model.parts.table_schema`'s.
+"""
+from __future__ import annotations
+
+from array import array
+from typing import Any, Callable, Iterator, Optional, Sequence
+
+from .._layout import (EDITS_NON_ASCII, FIELDS, HIGH_SHIFT, HYPHEN_BREAK, RECORD_WIDTH, R_END, R_FLAGS,
+                       R_START, SOFT_BREAK, TRIM_MASK, TRIM_SHIFT, WRAPPED)
+from .._select import cores
+from ..model.parts import checks_getter, table_schema
+from .match import Match
+from .rules import EDITS, TABLE
+from .sinks import counted_lines, match_lists
+
+__all__ = ["ArrowSink", "DEFAULT_COLUMNS", "MATCH_COLUMNS", "PER_URL_COLUMNS", "TEXT_COLUMNS",
+           "column_as", "need_pyarrow", "per_url_columns", "plain"]
+
+#: The columns of a text's table: the Match's fields (``raw`` left out), the file, and
+#: what is worked out per distinct URL.
+MATCH_COLUMNS: tuple[str, ...] = ("url", "start", "end", "line", "wrapped", "hyphen_break",
+                                  "edits")
+PER_URL_COLUMNS: tuple[str, ...] = ("scheme", "host", "valid", "problems")
+TEXT_COLUMNS: tuple[str, ...] = (*MATCH_COLUMNS, "file", *PER_URL_COLUMNS)
+DEFAULT_COLUMNS: tuple[str, ...] = ("url", "start", "end", "line", "file")
+
+
+def need_pyarrow() -> Any:
+    """The ``pyarrow`` module, or ImportError saying which extra installs it."""
+    try:
+        import pyarrow as pa
+    except ImportError:
+        raise ImportError("extract_table needs pyarrow: pip install 'urlsift[arrow]'") from None
+    return pa
+
+
+class ArrowSink:
+    """Record batches of ``columns`` (of :data:`TEXT_COLUMNS`) for the text file ``file``.
+
+    >>> from urlsift.text.rules import KNOWN, MAX_WRAPPER, MAX_LENGTH
+    >>> buf = b"a\\nsee <URL:http://x.example/> ok"
+    >>> arr = cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    >>> [b] = ArrowSink(["url", "line", "wrapped"], "log").batch(arr, buf, 0, 0)
+    >>> b.to_pylist()
+    [{'url': 'http://x.example/', 'line': 2, 'wrapped': True}]
+    """
+
+    def __init__(self, columns: Sequence[str], file: Optional[str] = None) -> None:
+        unknown = [c for c in columns if c not in TEXT_COLUMNS]
+        if unknown:
+            raise ValueError(f"unknown column {unknown[0]!r} for a text: the columns are "
+                             f"{', '.join(TEXT_COLUMNS)}")
+        self.pa = need_pyarrow()
+        self.columns = list(columns)
+        self.schema = table_schema(self.columns)
+        self.file = file
+        self.state = [0, 1]          # the line count: [input offset counted to, line there]
+        self.per_url = per_url_columns([c for c in columns if c in PER_URL_COLUMNS])
+        self._edits: Any = None
+
+    def batch(self, arr: "array[int]", buf: Any, base: int, first: int,
+              found: Optional[list[Match]] = None) -> Iterator[Any]:
+        """One record batch for the records ``first``... of ``arr`` over ``buf`` (at
+        ``base`` in the input), or for ``found``, the piece's matches made already."""
+        if found is not None:
+            yield self.matches([m for ms in match_lists(arr, buf, base, first, found)
+                                for m in (counted_lines(ms, buf, base, self.state)
+                                          if "line" in self.columns else ms)])
+            return
+        pa, pc = self.pa, _compute()
+        n = len(arr) // RECORD_WIDTH - first
+        data, offsets = cores.records.url_column(arr, buf, TABLE, first)
+        url = pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
+        records = pa.FixedSizeListArray.from_arrays(
+            pa.Array.from_buffers(pa.int64(), len(arr), [None, pa.py_buffer(arr)]),
+            RECORD_WIDTH).slice(first)
+
+        def field(i: int) -> Any:
+            return pc.list_element(records, i)
+
+        got: dict[str, Any] = {"url": url}
+        for c in self.columns:
+            if c == "start":
+                got[c] = pc.add(field(R_START), base) if base else field(R_START)
+            elif c == "end":
+                got[c] = pc.add(field(R_END), base) if base else field(R_END)
+            elif c == "line":
+                lines = cores.records.line_numbers(arr, buf, base, self.state, first)
+                got[c] = pa.Array.from_buffers(pa.int64(), n, [None, pa.py_buffer(lines)])
+            elif c in ("wrapped", "hyphen_break"):
+                bit = WRAPPED if c == "wrapped" else HYPHEN_BREAK
+                got[c] = pc.not_equal(pc.bit_wise_and(field(R_FLAGS), bit), 0)
+            elif c == "edits":
+                got[c] = self._edits_of(field(R_FLAGS), url)
+        yield self._batch(got, n)
+
+    def matches(self, ms: Sequence[Any]) -> Any:
+        """One record batch of Match objects (a piece read through JSON escapes)."""
+        got = {c: [plain(getattr(m, c)) for m in ms] for c in MATCH_COLUMNS
+               if c in self.columns or c == "url"}
+        return self._batch({c: self.pa.array(v) for c, v in got.items()}, len(ms))
+
+    def _batch(self, got: dict[str, Any], n: int) -> Any:
+        pa = self.pa
+        if "file" in self.columns:
+            got["file"] = pa.repeat(self.file, n) if self.file is not None \
+                else pa.nulls(n, pa.string())
+        got.update(self.per_url(got["url"]))
+        arrays = [column_as(got[c], f.type) for c, f in zip(self.columns, self.schema)]
+        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
+    def _edits_of(self, flags: Any, url: Any) -> Any:
+        """The ``edits`` of each record: the entry of the edits table its flags and URL
+        say (``_build_py.edits_index``), taken with Arrow's kernels."""
+        pa, pc = self.pa, _compute()
+        if self._edits is None:
+            self._edits = pa.array([list(e) for e in EDITS], pa.list_(pa.string()))
+        low = pc.bit_wise_and(flags, 255)
+        high = pc.bit_wise_and(pc.shift_right(flags, HIGH_SHIFT), 7)
+        trim = pc.bit_wise_and(pc.shift_right(flags, TRIM_SHIFT), TRIM_MASK)
+        soft = pc.if_else(pc.not_equal(pc.bit_wise_and(flags, SOFT_BREAK), 0), 1, 0)
+        index = pc.add(pc.multiply(pc.bit_wise_or(pc.shift_left(high, 8), low), 2),
+                       pc.cast(pc.greater(trim, soft), pa.int64()))
+        index = pc.add(index, pc.if_else(pc.string_is_ascii(url), 0, EDITS_NON_ASCII))
+        return self._edits.take(index)
+
+
+def per_url_columns(names: Sequence[str]) -> Callable[[Any], dict[str, Any]]:
+    """``url column -> {name: column}`` for ``names`` of :data:`PER_URL_COLUMNS`.
+    ``scheme`` (lower-cased, as :attr:`Match.scheme`) and ``host`` are cut from each URL
+    where the tokenizer says, in the core (``_records.part_column``); ``valid`` and
+    ``problems`` come from each distinct URL's lenient parse (cached across batches),
+    spread over the rows by the index of its dictionary encoding."""
+    if not names:
+        return lambda url: {}
+    pa = need_pyarrow()
+    pc = _compute()
+    checks = checks_getter()
+
+    def part(url: Any, start_field: int, end_field: int) -> Any:
+        _, offsets, data = url.buffers()
+        starts = array("i")
+        starts.frombytes(memoryview(offsets)[url.offset * 4:(url.offset + len(url) + 1) * 4])
+        got, where, present = cores.records.part_column(data.to_pybytes(), starts,
+                                                        start_field, end_field)
+        return pa.StringArray.from_buffers(len(url), pa.py_buffer(where), pa.py_buffer(got),
+                                           pa.py_buffer(present))
+
+    def columns(url: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if "scheme" in names:
+            out["scheme"] = pc.utf8_lower(part(url, -1, FIELDS.index("scheme_end")))
+        if "host" in names:
+            out["host"] = part(url, FIELDS.index("host_start"), FIELDS.index("host_end"))
+        if "valid" in names or "problems" in names:
+            encoded = pc.dictionary_encode(url)
+            got = [checks(u)["problems"] for u in encoded.dictionary.to_pylist()]
+            if "valid" in names:
+                out["valid"] = pa.array([not g for g in got], pa.bool_()).take(encoded.indices)
+            if "problems" in names:
+                out["problems"] = pa.array(got, pa.list_(pa.string())).take(encoded.indices)
+        return out
+
+    return columns
+
+
+def column_as(column: Any, kind: Any) -> Any:
+    """``column`` as ``kind`` (a dictionary column encoded, a null column typed)."""
+    pa = need_pyarrow()
+    if column.type == kind:
+        return column
+    if pa.types.is_dictionary(kind):
+        column = column.cast(kind.value_type) if column.type != kind.value_type else column
+        return _compute().dictionary_encode(column).cast(kind)
+    return column.cast(kind)
+
+
+def plain(value: Any) -> Any:
+    """A Match field as Arrow takes it (a tuple of edits: a list)."""
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _compute() -> Any:
+    import pyarrow.compute as pc
+    return pc
