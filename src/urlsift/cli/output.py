@@ -209,7 +209,8 @@ def _csv_cell(value: Any) -> Any:
 
 
 class ParquetWriter(Writer):
-    """Row groups of one batch each, written with pyarrow as they come."""
+    """Row groups of one batch each, written with pyarrow as they come: the records'
+    batches, or the Arrow sink's record batches (:meth:`core_sink`)."""
 
     def __init__(self, out: Any, columns: Sequence[str]) -> None:
         super().__init__(out, columns)
@@ -222,6 +223,17 @@ class ParquetWriter(Writer):
         self._pa = pa
         self._schema = parquet_schema(self.columns)
         self._writer = pq.ParquetWriter(out, self._schema)
+
+    def core_sink(self, name: str, columns: Sequence[str]) -> Any:
+        """The Arrow sink (``urlsift.extract_table``'s) of a text file: its ``start`` is
+        the ``offset`` column, ``file`` the name as the records write it."""
+        from ..text.arrow import ArrowSink
+        return _Renamed(ArrowSink(["start" if c == "offset" else c for c in columns],
+                                  plain_value(name)), self._schema)
+
+    def write_lines(self, data: Any) -> None:
+        """A record batch made by :meth:`core_sink`'s sink."""
+        self._writer.write_batch(data)
 
     def write(self, batch: Sequence[Any]) -> None:
         if not batch:
@@ -239,6 +251,19 @@ class ParquetWriter(Writer):
         self._writer.close()
         if hasattr(self.out, "flush"):
             self.out.flush()
+
+
+class _Renamed:
+    """A sink's record batches with the columns of ``schema`` (names and types)."""
+
+    def __init__(self, sink: Any, schema: Any) -> None:
+        self.sink, self.schema = sink, schema
+        self.state = sink.state
+
+    def batch(self, *args: Any) -> Any:
+        for got in self.sink.batch(*args):
+            yield got.from_arrays([c.cast(f.type) for c, f in zip(got.columns, self.schema)],
+                                  schema=self.schema)
 
 
 def make_writer(fmt: str, columns: Sequence[str], output: Optional[str]) -> Writer:
