@@ -3,6 +3,7 @@
 # URL copies of ``join_urls`` for the ``_records`` core's lines and columns.
 from libc.stdint cimport uint8_t, int64_t
 from urlsift._scan_c cimport _Input
+from cpython cimport array
 
 cdef str triple_raw(const void *data, int kind, Py_ssize_t n, const int64_t *t,
                     Py_ssize_t *u0, Py_ssize_t *u1, int *squeeze, object text)
@@ -18,3 +19,4 @@ cdef Py_ssize_t copy_url(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
 cdef Py_ssize_t copy_encoded(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
                              int squeeze) noexcept
 cdef Py_ssize_t room(const int64_t *t, Py_ssize_t u0, Py_ssize_t u1) noexcept
+cdef int clip_triples(array.array arr, str name, Py_ssize_t *first, Py_ssize_t *last) except -1

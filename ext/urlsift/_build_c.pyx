@@ -363,7 +363,7 @@ cdef inline void _prefetch(_Input inp, const int64_t *a, Py_ssize_t k, Py_ssize_
             URLSIFT_PREFETCH(<const uint8_t *>inp.data + s * inp.kind + 64)
 
 
-cdef int _clip_triples(array.array arr, str name, Py_ssize_t *first,
+cdef int clip_triples(array.array arr, str name, Py_ssize_t *first,
                        Py_ssize_t *last) except -1:
     """Check that ``arr`` holds triples (array('q')); clip ``first``/``last`` to them."""
     cdef Py_ssize_t total = len(arr) // 3
@@ -381,7 +381,7 @@ cdef int _clip_triples(array.array arr, str name, Py_ssize_t *first,
 cdef Py_ssize_t _range(array.array arr, object cls, tuple edits, Py_ssize_t *first,
                        Py_ssize_t *last) except -1:
     """Check build's arguments; clip ``first``/``last`` to the triples of ``arr``."""
-    _clip_triples(arr, "build", first, last)
+    clip_triples(arr, "build", first, last)
     if not issubclass(cls, tuple) or cls.__itemsize__ != tuple.__itemsize__ or cls.__dictoffset__:
         raise TypeError("build needs a tuple subclass without __dict__")
     if len(edits) != N_EDITS:
@@ -458,7 +458,7 @@ def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t 
     cdef int squeeze
     cdef bytes out
     cdef uint8_t *dst
-    _clip_triples(arr, "join_urls", &first, &last)
+    clip_triples(arr, "join_urls", &first, &last)
     if not inp.has_view:            # a str: its characters made UTF-8 by the twin
         inp.close()
         return _twin_build.join_urls(arr, buf, table, first, last)

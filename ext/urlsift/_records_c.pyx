@@ -13,7 +13,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t, int64_t
 from libc.string cimport memchr, memcpy
 
 from urlsift._scan_c cimport _Input, table_ptr
-from urlsift._build_c cimport url_span, copy_url, copy_encoded, room, encoded
+from urlsift._build_c cimport clip_triples, url_span, copy_url, copy_encoded, room, encoded
 from urlsift._core_c cimport tokenize_into
 from urlsift import _records_py as _twin
 from urlsift import _layout
@@ -21,27 +21,19 @@ from urlsift import _layout
 cdef int F_URL = _layout.F_URL
 cdef int F_LINE = _layout.F_LINE
 cdef int F_OFFSET = _layout.F_OFFSET
-cdef Py_ssize_t W = _layout.RECORD_WIDTH
-cdef Py_ssize_t START = _layout.R_START
-cdef Py_ssize_t END = _layout.R_END
-cdef Py_ssize_t FLAGS = _layout.R_FLAGS
+# A record's fields (``_layout.RECORD``) as constants the C compiler folds into the
+# index arithmetic of the loops; checked against the layout when the module loads.
+cdef enum:
+    W = 3
+    START = 0
+    END = 1
+    FLAGS = 2
+if (_layout.RECORD_WIDTH, _layout.R_START, _layout.R_END, _layout.R_FLAGS) != (W, START, END,
+                                                                                FLAGS):
+    raise ImportError("urlsift._records_c was built for another record layout: rebuild it")
 DEF MAX_LAYOUT = 16
 cdef array.array _LONGS = array.array("q")
 cdef array.array _INTS = array.array("i")
-
-
-cdef int _clip(array.array arr, str name, Py_ssize_t *first, Py_ssize_t *last) except -1:
-    """Check that ``arr`` holds records (array('q')); clip ``first``/``last`` to them."""
-    cdef Py_ssize_t total = len(arr) // W
-    if arr.ob_descr.typecode != b"q":
-        raise TypeError(f"{name} needs an array('q')")
-    if last[0] < 0 or last[0] > total:
-        last[0] = total
-    if first[0] < 0:
-        first[0] = 0
-    if first[0] > last[0]:
-        first[0] = last[0]
-    return 0
 
 
 cdef Py_ssize_t _newlines(_Input inp, Py_ssize_t i, Py_ssize_t stop) noexcept:
@@ -129,7 +121,7 @@ def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t b
         else:
             kinds[j] = item
             fixed += 20 if item != F_URL else 0      # a number: at most 20 digits
-    _clip(arr, "join_positions", &first, &last)
+    clip_triples(arr, "join_positions", &first, &last)
     cdef _Input inp = _Input(buf)
     cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
     if not inp.has_view:            # a str: its characters made UTF-8 by the twin
@@ -181,7 +173,7 @@ def url_column(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t
     cdef uint8_t *dst
     cdef array.array offsets
     cdef int32_t *offs
-    _clip(arr, "url_column", &first, &last)
+    clip_triples(arr, "url_column", &first, &last)
     cdef _Input inp = _Input(buf)
     cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
     if not inp.has_view:
@@ -216,7 +208,7 @@ def line_numbers(array.array arr, buf, Py_ssize_t base, list state, Py_ssize_t f
     cdef int64_t line
     cdef array.array out
     cdef int64_t *dst
-    _clip(arr, "line_numbers", &first, &last)
+    clip_triples(arr, "line_numbers", &first, &last)
     cdef _Input inp = _Input(buf)
     cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
     pos = <Py_ssize_t>state[0] - base
