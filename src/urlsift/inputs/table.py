@@ -77,7 +77,7 @@ def record_batches(source: Any, columns: Sequence[str] = DEFAULT_COLUMNS, *,
             sink = ArrowSink(columns, name)
             target: Any = inp.stream if inp.stream is not None else (
                 inp.name if is_plain_file(inp.name) else stack.enter_context(open_input(inp.name)))
-            batches = sink_batches(target, sink, jobs=jobs, block_size=block_size)
+            batches = sink.grouped(sink_batches(target, sink, jobs=jobs, block_size=block_size))
             schema = sink.schema
         else:
             schema = table_schema(_mail_columns(columns))

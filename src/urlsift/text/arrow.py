@@ -32,6 +32,8 @@ MATCH_COLUMNS: tuple[str, ...] = ("url", "start", "end", "line", "wrapped", "hyp
 PER_URL_COLUMNS: tuple[str, ...] = ("scheme", "host", "valid", "problems")
 TEXT_COLUMNS: tuple[str, ...] = (*MATCH_COLUMNS, "file", *PER_URL_COLUMNS)
 DEFAULT_COLUMNS: tuple[str, ...] = ("url", "start", "end", "line", "file")
+#: With per-URL columns, at least this many rows a batch (:meth:`ArrowSink.grouped`).
+GROUP_ROWS = 1 << 16
 
 
 def need_pyarrow() -> Any:
@@ -52,6 +54,10 @@ class ArrowSink:
     >>> [b] = ArrowSink(["url", "line", "wrapped"], "log").batch(arr, buf, 0, 0)
     >>> b.to_pylist()
     [{'url': 'http://x.example/', 'line': 2, 'wrapped': True}]
+    >>> sink = ArrowSink(["line", "host"])
+    >>> [b] = sink.grouped(sink.batch(arr, buf, 0, 0))
+    >>> b.to_pylist()
+    [{'line': 2, 'host': 'x.example'}]
     """
 
     def __init__(self, columns: Sequence[str], file: Optional[str] = None) -> None:
@@ -64,7 +70,13 @@ class ArrowSink:
         self.schema = table_schema(self.columns)
         self.file = file
         self.state = [0, 1]          # the line count: [input offset counted to, line there]
-        self.per_url = per_url_columns([c for c in columns if c in PER_URL_COLUMNS])
+        wanted = [c for c in columns if c in PER_URL_COLUMNS]
+        self.per_url = per_url_columns(wanted)
+        # with per-URL columns a batch carries the url and the sink's own columns, and
+        # grouped() adds the others over many batches at once (more repeats in a group)
+        self.own = ["url", *[c for c in columns if c not in PER_URL_COLUMNS and c != "url"]] \
+            if wanted else self.columns
+        self.own_schema = table_schema(self.own) if wanted else self.schema
         self._edits: Any = None
 
     def batch(self, arr: "array[int]", buf: Any, base: int, first: int,
@@ -109,14 +121,40 @@ class ArrowSink:
                if c in self.columns or c == "url"}
         return self._batch({c: self.pa.array(v) for c, v in got.items()}, len(ms))
 
+    def grouped(self, batches: Iterator[Any], rows: int = GROUP_ROWS) -> Iterator[Any]:
+        """The record batches of ``columns`` of what :meth:`batch` gave: with per-URL
+        columns, its batches of at least ``rows`` rows (the last fewer) joined into one,
+        the per-URL columns worked out for the whole; else ``batches`` as they are."""
+        if self.own is self.columns:
+            yield from batches
+            return
+        group: list[Any] = []
+        size = 0
+        for b in batches:
+            group.append(b)
+            size += b.num_rows
+            if size >= rows:
+                yield self._finish(group)
+                group, size = [], 0
+        if group:
+            yield self._finish(group)
+
+    def _finish(self, group: list[Any]) -> Any:
+        pa = self.pa
+        own = pa.Table.from_batches(group, schema=self.own_schema).combine_chunks()
+        got = {c: own.column(c).chunk(0) if own.num_rows else pa.array([], f.type)
+               for c, f in zip(self.own, self.own_schema)}
+        got.update(self.per_url(got["url"]))
+        arrays = [column_as(got[c], f.type) for c, f in zip(self.columns, self.schema)]
+        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+
     def _batch(self, got: dict[str, Any], n: int) -> Any:
         pa = self.pa
         if "file" in self.columns:
             got["file"] = pa.repeat(self.file, n) if self.file is not None \
                 else pa.nulls(n, pa.string())
-        got.update(self.per_url(got["url"]))
-        arrays = [column_as(got[c], f.type) for c, f in zip(self.columns, self.schema)]
-        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+        arrays = [column_as(got[c], f.type) for c, f in zip(self.own, self.own_schema)]
+        return pa.RecordBatch.from_arrays(arrays, schema=self.own_schema)
 
     def _edits_of(self, flags: Any, url: Any) -> Any:
         """The ``edits`` of each record: the entry of the edits table its flags and URL
@@ -135,11 +173,11 @@ class ArrowSink:
 
 
 def per_url_columns(names: Sequence[str]) -> Callable[[Any], dict[str, Any]]:
-    """``url column -> {name: column}`` for ``names`` of :data:`PER_URL_COLUMNS`.
-    ``scheme`` (lower-cased, as :attr:`Match.scheme`) and ``host`` are cut from each URL
-    where the tokenizer says, in the core (``_records.part_column``); ``valid`` and
-    ``problems`` come from each distinct URL's lenient parse (cached across batches),
-    spread over the rows by the index of its dictionary encoding."""
+    """``url column -> {name: column}`` for ``names`` of :data:`PER_URL_COLUMNS`, worked
+    out once for each distinct URL of the column and spread over the rows by the index of
+    its dictionary encoding: ``scheme`` (lower-cased, as :attr:`Match.scheme`) and
+    ``host`` cut where the tokenizer says, in the core (``_records.part_column``);
+    ``valid`` and ``problems`` of the URL's lenient parse (cached across batches)."""
     if not names:
         return lambda url: {}
     pa = need_pyarrow()
@@ -156,18 +194,25 @@ def per_url_columns(names: Sequence[str]) -> Callable[[Any], dict[str, Any]]:
                                            pa.py_buffer(present))
 
     def columns(url: Any) -> dict[str, Any]:
+        # one hash pass over the rows: each column is worked out for the distinct URLs
+        # and spread by the URL's index
+        encoded = pc.dictionary_encode(url)
+        distinct, index = encoded.dictionary, encoded.indices
         out: dict[str, Any] = {}
-        if "scheme" in names:
-            out["scheme"] = pc.utf8_lower(part(url, -1, FIELDS.index("scheme_end")))
-        if "host" in names:
-            out["host"] = part(url, FIELDS.index("host_start"), FIELDS.index("host_end"))
+        for name, fields in (("scheme", (-1, FIELDS.index("scheme_end"))),
+                             ("host", (FIELDS.index("host_start"), FIELDS.index("host_end")))):
+            if name in names:
+                values = part(distinct, *fields)
+                values = pc.utf8_lower(values) if name == "scheme" else values
+                coded = pc.dictionary_encode(values)
+                out[name] = pa.DictionaryArray.from_arrays(coded.indices.take(index),
+                                                           coded.dictionary)
         if "valid" in names or "problems" in names:
-            encoded = pc.dictionary_encode(url)
-            got = [checks(u)["problems"] for u in encoded.dictionary.to_pylist()]
+            got = [checks(u)["problems"] for u in distinct.to_pylist()]
             if "valid" in names:
-                out["valid"] = pa.array([not g for g in got], pa.bool_()).take(encoded.indices)
+                out["valid"] = pa.array([not g for g in got], pa.bool_()).take(index)
             if "problems" in names:
-                out["problems"] = pa.array(got, pa.list_(pa.string())).take(encoded.indices)
+                out["problems"] = pa.array(got, pa.list_(pa.string())).take(index)
         return out
 
     return columns
