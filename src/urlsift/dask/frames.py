@@ -54,9 +54,9 @@ def _ints(values: Sequence[Any]) -> Any:
 
     if isinstance(values, np.ndarray):
         return pd.array(values, dtype="Int64")
-    if not isinstance(values, pa.Array):
-        values = pa.array(values, type=pa.int64())
-    return pd.Int64Dtype().__from_arrow__(values.cast(pa.int64()))
+    column = values.cast(pa.int64()) if isinstance(values, pa.Array) \
+        else pa.array(values, type=pa.int64())
+    return pd.Int64Dtype().__from_arrow__(column)
 
 
 def _times(values: Sequence[Any]) -> Any:
