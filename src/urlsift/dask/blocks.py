@@ -166,18 +166,18 @@ def scan_text_block(f: Any, spec: Spec, lo: int, hi: int, opts: Options) -> tupl
 
     n = stop - start
     arr = cores.scan.scan(buf, 0, n, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
-    newlines = np.flatnonzero(np.frombuffer(buf, dtype=np.uint8, count=n) == 10)
+    lines = buf.count(b"\n", 0, n)
     last = len(arr) - RECORD_WIDTH        # the last record
-    summary = Summary(len(newlines), start + arr[last + R_START] if arr else -1,
+    summary = Summary(lines, start + arr[last + R_START] if arr else -1,
                       start + arr[last + R_END] if arr else -1)
     found = piece_matches(buf, 0, n, start, 0, arr)   # JSON escapes read (text.jsonpieces)
     if found is not None:
         every = found[0]
-        summary = Summary(len(newlines), every[-1][1] if every else -1,
-                          every[-1][2] if every else -1)
+        summary = Summary(lines, every[-1][1] if every else -1, every[-1][2] if every else -1)
     if opts.schemes is None and opts.valid is None and not opts.parts and not opts.refang:
         return _arrow_frame(arr, buf, start, None if found is None else found[0], spec.name,
                             opts), summary
+    newlines = np.flatnonzero(np.frombuffer(buf, dtype=np.uint8, count=n) == 10)
     lists = match_lists(arr, buf, start, 0, None if found is None else found[0])
     ms = list(filter_matches(lists, opts.schemes, opts.valid))
     offsets = np.fromiter((m[1] for m in ms), dtype=np.int64, count=len(ms))
