@@ -11,6 +11,9 @@ from typing import IO, Any, Optional, Sequence
 
 from ..inputs import MissingDependency
 from ..text.sinks import F_LINE, F_OFFSET, F_URL, LayoutLines, UrlLines
+#: The least rows of a Parquet row group of the Arrow sink's batches (as extract_table's
+#: batches with per-URL columns).
+GROUP_ROWS = 1 << 16
 from .grepstyle import core_layout, line_template
 from ..model.parts import (CHECK_COLUMNS, PART_COLUMNS, TIME_COLUMNS, checks_getter, parquet_schema,
                            parts_getter, plain_value, utf8_text)
@@ -209,8 +212,10 @@ def _csv_cell(value: Any) -> Any:
 
 
 class ParquetWriter(Writer):
-    """Row groups of one batch each, written with pyarrow as they come: the records'
-    batches, or the Arrow sink's record batches (:meth:`core_sink`)."""
+    """Row groups written with pyarrow as they come: one per batch of records, or the
+    Arrow sink's record batches (:meth:`core_sink`: one a piece of 256 KiB) joined into
+    row groups of at least ``GROUP_ROWS`` rows (many small row groups cost time to write
+    and to read)."""
 
     def __init__(self, out: Any, columns: Sequence[str]) -> None:
         super().__init__(out, columns)
@@ -223,6 +228,8 @@ class ParquetWriter(Writer):
         self._pa = pa
         self._schema = parquet_schema(self.columns)
         self._writer = pq.ParquetWriter(out, self._schema)
+        self._held: list[Any] = []          # the sink's batches not written yet
+        self._held_rows = 0
 
     def core_sink(self, name: str, columns: Sequence[str]) -> Any:
         """The Arrow sink (``urlsift.extract_table``'s) of a text file: its ``start`` is
@@ -233,11 +240,21 @@ class ParquetWriter(Writer):
 
     def write_lines(self, data: Any) -> None:
         """A record batch made by :meth:`core_sink`'s sink."""
-        self._writer.write_batch(data)
+        self._held.append(data)
+        self._held_rows += data.num_rows
+        if self._held_rows >= GROUP_ROWS:
+            self._write_held()
+
+    def _write_held(self) -> None:
+        if self._held:
+            self._writer.write_table(self._pa.Table.from_batches(self._held, self._schema),
+                                     row_group_size=self._held_rows)
+        self._held, self._held_rows = [], 0
 
     def write(self, batch: Sequence[Any]) -> None:
         if not batch:
             return
+        self._write_held()                  # in the order found
         if self.columns == ["url"]:
             data = {"url": list(batch)}
         else:
@@ -248,6 +265,7 @@ class ParquetWriter(Writer):
         self._writer.write_table(self._pa.table(data, schema=self._schema))
 
     def close(self) -> None:
+        self._write_held()
         self._writer.close()
         if hasattr(self.out, "flush"):
             self.out.flush()
