@@ -20,6 +20,13 @@ needs_both = [pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not 
               pytest.mark.twins]
 
 
+def scanned_forms(text):
+    """Each form of ``text`` (:func:`buffers`) and its records, by the core in use."""
+    for buf in buffers(text):
+        yield buf, _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
+                                           TEXT_OCTETS)
+
+
 # ---- --with-position lines made in the core: the same as the matches say -------------
 
 @given(any_texts, st.integers(0, 3))
@@ -27,9 +34,7 @@ def test_join_positions_is_the_matches_with_their_lines(text, base):
     # every core: FILE:LINE:OFFSET:URL for each match, LINE counted as extract_file does
     import urlsift
     core = _select.cores.records
-    for buf in buffers(text):
-        arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
-                                      TEXT_OCTETS)
+    for buf, arr in scanned_forms(text):
         state = [base, 7]
         got = core.join_positions(arr, buf, TABLE, POSITIONS, base, state)
         expected, line, pos = [], 7, 0
@@ -45,15 +50,21 @@ def test_join_positions_is_the_matches_with_their_lines(text, base):
 @needs_both[0]
 @needs_both[1]
 @given(any_texts)
-def test_twins_join_the_same_positions(text):
+def test_twins_give_the_same_lines_and_columns(text):
     for buf in buffers(text):
         arr = scanned(buf)
-        states = {k: [0, 1] for k in TWINS}
         for layout, stop in ((POSITIONS, None), (JSONL, QUOTE), ((F_OFFSET, b" ", F_URL), None)):
             states = {k: [0, 1] for k in TWINS}
             got = {k: m.join_positions(arr, buf, TABLE, layout, 0, states[k], 0, -1, stop)
                    for k, m in TWINS.items()}
             assert got["cython"] == got["python"] and states["cython"] == states["python"]
+        cols = {k: m.url_column(arr, buf, TABLE) for k, m in TWINS.items()}
+        assert cols["cython"] == cols["python"]
+        lines = {k: (m.line_numbers(arr, buf, 0, [0, 1])) for k, m in TWINS.items()}
+        assert lines["cython"] == lines["python"]
+        for fields in ((-1, SCHEME_END), (HOST_START, HOST_END), (PATH_START, PATH_END)):
+            parts = {k: m.part_column(*cols[k], *fields) for k, m in TWINS.items()}
+            assert parts["cython"] == parts["python"]
 
 
 #: ``f:LINE:OFFSET:URL`` and a JSON line: the command's two layouts.
@@ -109,9 +120,7 @@ def test_url_column_is_the_urls_with_their_offsets(text):
     # every core: the URLs one after the other in UTF-8, offsets n + 1 from 0
     import urlsift
     core = _select.cores.records
-    for buf in buffers(text):
-        arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
-                                      TEXT_OCTETS)
+    for buf, arr in scanned_forms(text):
         data, offsets = core.url_column(arr, buf, TABLE)
         urls = [m.url.encode("utf-8") for m in urlsift.extract(buf)]
         assert offsets.typecode == "i" and offsets[0] == 0 and len(offsets) == len(urls) + 1
@@ -131,9 +140,7 @@ def test_url_column_of_a_slice_of_records(core_kind):
 def test_line_numbers_are_the_lines_extract_file_counts(text):
     import urlsift
     core = _select.cores.records
-    for buf in buffers(text):
-        arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
-                                      TEXT_OCTETS)
+    for buf, arr in scanned_forms(text):
         nl = "\n" if isinstance(buf, str) else b"\n"
         expected = [buf[:m.start].count(nl) + 1 for m in urlsift.extract(buf)]
         state = [0, 1]
@@ -148,21 +155,6 @@ def test_line_numbers_go_on_from_the_state(core_kind):
     state = [100, 9]
     assert list(_select.cores.records.line_numbers(arr, buf, 100, state)) == [11, 12]
     assert state == [100 + 21, 12]
-
-
-@needs_both[0]
-@needs_both[1]
-@given(any_texts)
-def test_twins_make_the_same_columns(text):
-    for buf in buffers(text):
-        arr = scanned(buf)
-        cols = {k: m.url_column(arr, buf, TABLE) for k, m in TWINS.items()}
-        assert cols["cython"] == cols["python"]
-        lines = {k: (m.line_numbers(arr, buf, 0, [0, 1])) for k, m in TWINS.items()}
-        assert lines["cython"] == lines["python"]
-        for fields in ((-1, SCHEME_END), (HOST_START, HOST_END), (PATH_START, PATH_END)):
-            parts = {k: m.part_column(*cols[k], *fields) for k, m in TWINS.items()}
-            assert parts["cython"] == parts["python"]
 
 
 SCHEME_END, HOST_START, HOST_END, PATH_START, PATH_END = (
