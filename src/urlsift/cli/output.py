@@ -235,8 +235,10 @@ class ParquetWriter(Writer):
         """The Arrow sink (``urlsift.extract_table``'s) of a text file: its ``start`` is
         the ``offset`` column, ``file`` the name as the records write it."""
         from ..text.arrow import ArrowSink
-        return _Renamed(ArrowSink(["start" if c == "offset" else c for c in columns],
-                                  plain_value(name)), self._schema)
+        names = ["start" if c == "offset" else c for c in columns]
+        types = self._pa.schema([self._pa.field(n, self._schema.field(c).type)
+                                 for n, c in zip(names, columns)])
+        return _Renamed(ArrowSink(names, plain_value(name), types), self._schema)
 
     def write_lines(self, data: Any) -> None:
         """A record batch made by :meth:`core_sink`'s sink."""
@@ -272,7 +274,7 @@ class ParquetWriter(Writer):
 
 
 class _Renamed:
-    """A sink's record batches with the columns of ``schema`` (names and types)."""
+    """A sink's record batches with the names of ``schema`` (its types already)."""
 
     def __init__(self, sink: Any, schema: Any) -> None:
         self.sink, self.schema = sink, schema
@@ -280,8 +282,7 @@ class _Renamed:
 
     def batch(self, *args: Any) -> Any:
         for got in self.sink.batch(*args):
-            yield got.from_arrays([c.cast(f.type) for c, f in zip(got.columns, self.schema)],
-                                  schema=self.schema)
+            yield got.from_arrays(got.columns, schema=self.schema)
 
 
 def make_writer(fmt: str, columns: Sequence[str], output: Optional[str]) -> Writer:

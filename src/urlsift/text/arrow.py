@@ -46,7 +46,8 @@ def need_pyarrow() -> Any:
 
 
 class ArrowSink:
-    """Record batches of ``columns`` (of :data:`TEXT_COLUMNS`) for the text file ``file``.
+    """Record batches of ``columns`` (of :data:`TEXT_COLUMNS`) for the text file ``file``,
+    of the types :func:`urlsift.model.parts.table_schema` gives them (or ``schema``'s).
 
     >>> from urlsift.text.rules import KNOWN, MAX_WRAPPER, MAX_LENGTH
     >>> buf = b"a\\nsee <URL:http://x.example/> ok"
@@ -60,14 +61,16 @@ class ArrowSink:
     [{'line': 2, 'host': 'x.example'}]
     """
 
-    def __init__(self, columns: Sequence[str], file: Optional[str] = None) -> None:
+    def __init__(self, columns: Sequence[str], file: Optional[str] = None,
+                 schema: Any = None) -> None:
         unknown = [c for c in columns if c not in TEXT_COLUMNS]
         if unknown:
             raise ValueError(f"unknown column {unknown[0]!r} for a text: the columns are "
                              f"{', '.join(TEXT_COLUMNS)}")
         self.pa = need_pyarrow()
         self.columns = list(columns)
-        self.schema = table_schema(self.columns)
+        # ``schema``: other types for the columns (the command's Parquet: no dictionaries)
+        self.schema = schema if schema is not None else table_schema(self.columns)
         self.file = file
         self.state = [0, 1]          # the line count: [input offset counted to, line there]
         wanted = [c for c in columns if c in PER_URL_COLUMNS]
@@ -76,7 +79,9 @@ class ArrowSink:
         # grouped() adds the others over many batches at once (more repeats in a group)
         self.own = ["url", *[c for c in columns if c not in PER_URL_COLUMNS and c != "url"]] \
             if wanted else self.columns
-        self.own_schema = table_schema(self.own) if wanted else self.schema
+        self.own_schema = self.pa.schema([self.schema.field(c) if c in self.columns
+                                          else table_schema([c]).field(c) for c in self.own]) \
+            if wanted else self.schema
         self._edits: Any = None
 
     def batch(self, arr: "array[int]", buf: Any, base: int, first: int,
