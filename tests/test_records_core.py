@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from urlsift import _select
-from urlsift._layout import FIELDS, F_LINE, F_OFFSET, F_URL
+from urlsift._layout import (FIELDS, F_LINE, F_OFFSET, F_URL, PREFIX, R_END, R_FLAGS, R_START,
+                             WRAPPED)
 from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS
 
 from test_build_core import any_texts, buffers, scanned
@@ -62,6 +63,9 @@ def test_twins_give_the_same_lines_and_columns(text):
         assert cols["cython"] == cols["python"]
         lines = {k: (m.line_numbers(arr, buf, 0, [0, 1])) for k, m in TWINS.items()}
         assert lines["cython"] == lines["python"]
+        for field in (R_START, R_END, R_FLAGS):
+            got = {k: m.field_column(arr, field, 5, 1) for k, m in TWINS.items()}
+            assert got["cython"] == got["python"]
         for fields in ((-1, SCHEME_END), (HOST_START, HOST_END), (PATH_START, PATH_END)):
             parts = {k: m.part_column(*cols[k], *fields) for k, m in TWINS.items()}
             assert parts["cython"] == parts["python"]
@@ -177,6 +181,19 @@ def test_part_column_cuts_where_the_tokenizer_says(core_kind):
         (b"httpmailtoftpnews", array("i", [0, 4, 10, 13, 17]), bytes([0b1111]))
     with pytest.raises(ValueError, match="fields"):
         core.part_column(data, offsets, 40, 41)
+
+
+def test_field_column_is_a_field_of_each_record(core_kind):
+    # the raw spans of "http://a.example/" (4-21) and "<URL:ftp://b.example/>" (26-48),
+    # 100 added; the second's flags say WRAPPED and PREFIX
+    buf = b"see http://a.example/ and <URL:ftp://b.example/>"
+    arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    core = _select.cores.records
+    assert core.field_column(arr, R_START, 100) == array("q", [104, 126])
+    assert core.field_column(arr, R_END, 100) == array("q", [121, 148])
+    assert core.field_column(arr, R_FLAGS, 0, 1) == array("q", [WRAPPED | PREFIX])
+    with pytest.raises(ValueError, match="fields 0 to 2"):
+        core.field_column(arr, 3)
 
 
 def test_records_refuse_what_is_no_record_array(core_kind):

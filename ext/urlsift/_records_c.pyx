@@ -266,3 +266,18 @@ def part_column(bytes data, array.array offsets, Py_ssize_t start_field, Py_ssiz
             bt[k >> 3] |= 1 << (k & 7)
         st[k + 1] = <int32_t>o
     return out[:o], starts, bits
+
+
+def field_column(array.array arr, Py_ssize_t field, int64_t base=0, Py_ssize_t first=0,
+                 Py_ssize_t last=-1):
+    """array('q') of field ``field`` of records ``first`` to ``last``, ``base`` added."""
+    clip_triples(arr, "field_column", &first, &last)
+    if not 0 <= field < W:
+        raise ValueError(f"a record has fields 0 to {W - 1}, not {field}")
+    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
+    cdef array.array out = array.clone(_LONGS, last - first, zero=False)
+    cdef int64_t *dst = <int64_t *>out.data.as_voidptr
+    cdef Py_ssize_t k
+    for k in range(first, last):
+        dst[k - first] = a[W * k + field] + base
+    return out

@@ -22,7 +22,7 @@ from ._build_py import build
 from ._layout import F_LINE, F_OFFSET, F_URL, N_EDITS, RECORD_WIDTH, R_START
 from ._scan_py import count_newlines
 
-__all__ = ["MAX_LAYOUT", "check_fields", "check_layout", "join_positions", "line_numbers", "part_column",
+__all__ = ["MAX_LAYOUT", "check_fields", "check_layout", "field_column", "join_positions", "line_numbers", "part_column",
            "url_column"]
 
 #: At most this many items in a layout of :func:`join_positions`.
@@ -179,3 +179,18 @@ def check_fields(start_field: int, end_field: int) -> None:
     from ._layout import NFIELDS
     if not (-1 <= start_field < NFIELDS and 0 <= end_field < NFIELDS):
         raise ValueError(f"fields {start_field}, {end_field}: not fields of a URL's tokens")
+
+
+def field_column(arr: "array[int]", field: int, base: int = 0, first: int = 0,
+                 last: int = -1) -> "array[int]":
+    """The field ``field`` (``_layout.R_START``...) of records ``first`` to ``last`` as
+    ``array('q')``, ``base`` added (an Arrow int64 column's values).
+
+    >>> from ._layout import R_END
+    >>> field_column(array("q", [4, 9, 0, 12, 20, 1]), R_END, 100)
+    array('q', [109, 120])
+    """
+    first, last = _clip(arr, first, last, "field_column")
+    if not 0 <= field < RECORD_WIDTH:
+        raise ValueError(f"a record has fields 0 to {RECORD_WIDTH - 1}, not {field}")
+    return array("q", [arr[RECORD_WIDTH * k + field] + base for k in range(first, last)])

@@ -14,8 +14,8 @@ from __future__ import annotations
 from array import array
 from typing import Any, Callable, Iterator, Optional, Sequence
 
-from .._layout import (EDITS_NON_ASCII, FIELDS, HIGH_SHIFT, HYPHEN_BREAK, RECORD_WIDTH, R_END, R_FLAGS,
-                       R_START, SOFT_BREAK, TRIM_MASK, TRIM_SHIFT, WRAPPED)
+from .._layout import (EDITS_NON_ASCII, FIELDS, HIGH_SHIFT, HYPHEN_BREAK, RECORD_WIDTH,
+                       R_END, R_FLAGS, R_START, SOFT_BREAK, TRIM_MASK, TRIM_SHIFT, WRAPPED)
 from .._select import cores
 from ..model.parts import checks_getter, table_schema
 from .match import Match
@@ -95,29 +95,29 @@ class ArrowSink:
             return
         pa, pc = self.pa, _compute()
         n = len(arr) // RECORD_WIDTH - first
-        data, offsets = cores.records.url_column(arr, buf, TABLE, first)
+        records = cores.records
+        data, offsets = records.url_column(arr, buf, TABLE, first)
         url = pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
-        records = pa.FixedSizeListArray.from_arrays(
-            pa.Array.from_buffers(pa.int64(), len(arr), [None, pa.py_buffer(arr)]),
-            RECORD_WIDTH).slice(first)
 
-        def field(i: int) -> Any:
-            return pc.list_element(records, i)
+        def ints(values: "array[int]") -> Any:
+            return pa.Array.from_buffers(pa.int64(), n, [None, pa.py_buffer(values)])
 
         got: dict[str, Any] = {"url": url}
+        flags = None
         for c in self.columns:
-            if c == "start":
-                got[c] = pc.add(field(R_START), base) if base else field(R_START)
-            elif c == "end":
-                got[c] = pc.add(field(R_END), base) if base else field(R_END)
+            if c in ("start", "end"):
+                got[c] = ints(records.field_column(arr, R_START if c == "start" else R_END,
+                                                   base, first))
             elif c == "line":
-                lines = cores.records.line_numbers(arr, buf, base, self.state, first)
-                got[c] = pa.Array.from_buffers(pa.int64(), n, [None, pa.py_buffer(lines)])
-            elif c in ("wrapped", "hyphen_break"):
-                bit = WRAPPED if c == "wrapped" else HYPHEN_BREAK
-                got[c] = pc.not_equal(pc.bit_wise_and(field(R_FLAGS), bit), 0)
-            elif c == "edits":
-                got[c] = self._edits_of(field(R_FLAGS), url)
+                got[c] = ints(records.line_numbers(arr, buf, base, self.state, first))
+            elif c in ("wrapped", "hyphen_break", "edits"):
+                flags = flags if flags is not None else ints(
+                    records.field_column(arr, R_FLAGS, 0, first))
+                if c == "edits":
+                    got[c] = self._edits_of(flags, url)
+                else:
+                    bit = WRAPPED if c == "wrapped" else HYPHEN_BREAK
+                    got[c] = pc.not_equal(pc.bit_wise_and(flags, bit), 0)
         yield self._batch(got, n)
 
     def matches(self, ms: Sequence[Any]) -> Any:
