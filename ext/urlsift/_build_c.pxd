@@ -18,5 +18,4 @@ cdef Py_ssize_t copy_url(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
                          int squeeze, const uint8_t *T) noexcept
 cdef Py_ssize_t copy_encoded(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
                              int squeeze) noexcept
-cdef Py_ssize_t room(const int64_t *t, Py_ssize_t u0, Py_ssize_t u1) noexcept
 cdef int clip_triples(array.array arr, str name, Py_ssize_t *first, Py_ssize_t *last) except -1

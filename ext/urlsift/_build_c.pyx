@@ -465,7 +465,7 @@ def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t 
     try:
         for k in range(first, last):
             url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
-            size += room(a + 3 * k, u0, u1) + 1
+            size += _room(a + 3 * k, u0, u1) + 1
         out = PyBytes_FromStringAndSize(NULL, size)
         dst = <uint8_t *>PyBytes_AS_STRING(out)
         for k in range(first, last):
@@ -488,6 +488,6 @@ cdef Py_ssize_t copy_encoded(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t
     return encode_octets(<const uint8_t *>inp.data, u0, u1, squeeze == DROP_SOFT, dst)
 
 
-cdef Py_ssize_t room(const int64_t *t, Py_ssize_t u0, Py_ssize_t u1) noexcept:
+cdef inline Py_ssize_t _room(const int64_t *t, Py_ssize_t u0, Py_ssize_t u1) noexcept:
     """Room for the URL of the triple at ``t`` (spanning ``[u0, u1)``) in a line."""
     return 3 * (u1 - u0) if encoded(t[2]) else u1 - u0

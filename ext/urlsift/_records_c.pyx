@@ -13,7 +13,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t, int64_t
 from libc.string cimport memchr, memcpy
 
 from urlsift._scan_c cimport _Input, table_ptr
-from urlsift._build_c cimport clip_triples, url_span, copy_url, copy_encoded, room, encoded
+from urlsift._build_c cimport clip_triples, url_span, copy_url, copy_encoded
 from urlsift._core_c cimport tokenize_into
 from urlsift import _records_py as _twin
 from urlsift import _layout
@@ -83,11 +83,30 @@ cdef inline bint _stopped(const uint8_t *p, Py_ssize_t n, const uint8_t *stop) n
     return False
 
 
+cdef int64_t ENCODED = _layout.ENCODED
+cdef int64_t WRAPPED_OR_ANGLE = _layout.WRAPPED | _layout.ANGLE
+
+
+cdef inline bint _encoded(int64_t f) noexcept:
+    """``_build_c.encoded``, here: the loops below ask it of every record."""
+    return (f & ENCODED) != 0 and (f & WRAPPED_OR_ANGLE) == 0
+
+
+cdef inline Py_ssize_t _room(const int64_t *t, Py_ssize_t u0, Py_ssize_t u1) noexcept:
+    """``_build_c.room``: at most three octets per octet of an ENCODED span."""
+    return 3 * (u1 - u0) if _encoded(t[FLAGS]) else u1 - u0
+
+
 cdef inline Py_ssize_t _copy(uint8_t *dst, _Input inp, const int64_t *t, Py_ssize_t u0,
                              Py_ssize_t u1, int squeeze, const uint8_t *T) noexcept:
-    """The URL of the record at ``t`` into ``dst``, as ``join_urls`` copies it."""
-    if encoded(t[FLAGS]):
+    """The URL of the record at ``t`` into ``dst``, as ``join_urls`` copies it; the
+    common case (octets, nothing to leave out or encode) copied here, not through the
+    ``_build`` core's function."""
+    if _encoded(t[FLAGS]):
         return copy_encoded(dst, inp, u0, u1, squeeze)
+    if squeeze == 0 and inp.kind == 1:
+        memcpy(dst, <const uint8_t *>inp.data + u0, u1 - u0)
+        return u1 - u0
     return copy_url(dst, inp, u0, u1, squeeze, T)
 
 
@@ -133,7 +152,7 @@ def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t b
         for k in range(first, last):
             url_span(a[W * k + START], a[W * k + END], a[W * k + FLAGS], inp.n, &u0, &u1,
                      &squeeze)
-            size += fixed + room(a + W * k, u0, u1)
+            size += fixed + _room(a + W * k, u0, u1)
         out = PyBytes_FromStringAndSize(NULL, size)
         dst = <uint8_t *>PyBytes_AS_STRING(out)
         for k in range(first, last):
@@ -183,7 +202,7 @@ def url_column(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t
         for k in range(first, last):
             url_span(a[W * k + START], a[W * k + END], a[W * k + FLAGS], inp.n, &u0, &u1,
                      &squeeze)
-            size += room(a + W * k, u0, u1)
+            size += _room(a + W * k, u0, u1)
         if size > 0x7FFFFFFF:
             raise ValueError("a batch of URLs longer than an Arrow string column holds")
         offsets = array.clone(_INTS, last - first + 1, zero=False)
