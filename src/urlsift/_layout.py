@@ -83,7 +83,15 @@ MBOX_SEPARATOR = b"\nFrom "
 #: :data:`MBOX_SEPARATOR` at the start of the data, where no newline comes before it.
 FROM_LINE = MBOX_SEPARATOR[1:]
 
-#: The fields of ``join_positions``'s layouts (``_build_py``/``_build_c``) and of
+#: A record of a match, as the text scanner hands it out (``_scan_py``/``_scan_c``) and
+#: the sinks read it (``_records_py``/``_records_c``, :mod:`urlsift.text.sinks`): these
+#: fields, in this order, RECORD_WIDTH int64 each in one ``array('q')`` per batch. The
+#: start and end of the raw span in the buffer scanned, and the flags below.
+RECORD: tuple[str, ...] = ("start", "end", "flags")
+RECORD_WIDTH = len(RECORD)
+R_START, R_END, R_FLAGS = (RECORD.index(name) for name in RECORD)
+
+#: The fields of ``join_positions``'s layouts (``_records_py``/``_records_c``) and of
 #: ``text.files.position_lines``: a match's URL, line number and offset.
 F_URL, F_LINE, F_OFFSET = 0, 1, 2
 
