@@ -16,7 +16,8 @@ import _common
 from _common import Input, on_both, on_twins, require
 
 with _common.instrumented():
-    from urlsift._layout import CODES, NFIELDS
+    from urlsift._fields import NFIELDS, PROBLEM_CODE, PROBLEM_POS, SCHEME_END
+    from urlsift._layout import CODES, FIELDS
     from urlsift.model.tokens import PARTS, tokenize, tokenize_many, tokenize_offsets
 
 
@@ -24,18 +25,18 @@ def _offsets_ok(s: str, t: tuple) -> None:
     """The layout of one URL's offsets (urlsift._layout.FIELDS)."""
     n = len(s)
     require(len(t) == NFIELDS, "tokenize: wrong number of fields", t)
-    scheme_end = t[0]
+    scheme_end = t[SCHEME_END]
     require(scheme_end == -1 or (0 <= scheme_end < n and s[scheme_end] == ":"),
             "tokenize: scheme_end is not a ':' in the text", s, t)
     last = scheme_end + 1 if scheme_end >= 0 else 0
-    for k, part in enumerate(PARTS[1:]):
-        a, b = t[1 + 2 * k], t[2 + 2 * k]
+    for part in PARTS[1:]:
+        a, b = t[FIELDS.index(part + "_start")], t[FIELDS.index(part + "_end")]
         if a < 0:
             require(a == b == -1, f"tokenize: {part} half absent", s, t)
             continue
         require(last <= a <= b <= n, f"tokenize: {part} outside the text or out of order", s, t)
         last = b
-    pos, code = t[15], t[16]
+    pos, code = t[PROBLEM_POS], t[PROBLEM_CODE]
     require(0 <= code < len(CODES), "tokenize: unknown problem code", s, t)
     require((code == 0) == (pos == -1), "tokenize: problem position without code", s, t)
     require(pos == -1 or 0 <= pos <= n, "tokenize: problem outside the text", s, t)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from urlsift import _scan_py, _select
-from urlsift._build_py import F_LINE, F_OFFSET, F_URL
+from urlsift._layout import F_OFFSET, F_URL
 from urlsift.text.match import Match
 from urlsift.text.rules import EDITS, KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS, WRAPPED
 
@@ -33,6 +33,7 @@ def scanned(buf, kind="python"):
 
 SCAN = _select.twins("_scan")
 TWINS = _select.twins("_build")
+RECORDS = _select.twins("_records")
 # compares the two twins directly: run once, not once per core (conftest)
 needs_both = [pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not built"),
               pytest.mark.twins]
@@ -122,8 +123,8 @@ def test_a_span_of_octets_is_read_once_into_both_strings(core_kind):
                                     "http://a.example/café/naïve.", 31)
     assert m.edits == ("punctuation-trimmed", "octets-encoded", "non-ascii")
     assert core.join_urls(arr, buf, TABLE) == "http://a.example/café/na%EFve\n".encode()
-    assert core.join_positions(arr, buf, TABLE, (F_OFFSET, b" ", F_URL, b"\n"), 0, [0, 1]) == \
-        "2 http://a.example/café/na%EFve\n".encode()
+    assert RECORDS[core_kind].join_positions(arr, buf, TABLE, (F_OFFSET, b" ", F_URL, b"\n"),
+                                             0, [0, 1]) == "2 http://a.example/café/na%EFve\n".encode()
     # on a str the flag changes nothing: a str has characters, not octets
     [m] = core.build(arr, buf.decode("latin-1"), 0, Match, EDITS, TABLE)
     assert m.url == "http://a.example/cafÃ©/naïve"
@@ -149,79 +150,6 @@ def test_squeezed_wrappers_come_out_whole_and_alone(core_kind):
     buf = b"<URL:http://a.example/x-\n   y> and <http://b.example/>"
     arr = SCAN[core_kind].scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
     assert core.join_urls(arr, buf, TABLE) == b"http://a.example/x-y\nhttp://b.example/\n"
-
-
-# ---- --with-position lines made in the core: the same as the matches say -------------
-
-@given(any_texts, st.integers(0, 3))
-def test_join_positions_is_the_matches_with_their_lines(text, base):
-    # every core: FILE:LINE:OFFSET:URL for each match, LINE counted as extract_file does
-    import urlsift
-    core = _select.cores.build
-    for buf in buffers(text):
-        arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
-                                      TEXT_OCTETS)
-        state = [base, 7]
-        got = core.join_positions(arr, buf, TABLE, POSITIONS, base, state)
-        expected, line, pos = [], 7, 0
-        for m in urlsift.extract(buf):
-            line += (buf[pos:m.start].count("\n") if isinstance(buf, str)
-                     else buf[pos:m.start].count(b"\n"))
-            pos = m.start
-            expected.append(b"f:%d:%d:%s\n" % (line, base + m.start, m.url.encode("utf-8")))
-        assert got == b"".join(expected)
-        assert state[1] == line
-
-
-@needs_both[0]
-@needs_both[1]
-@given(any_texts)
-def test_twins_join_the_same_positions(text):
-    for buf in buffers(text):
-        arr = scanned(buf)
-        states = {k: [0, 1] for k in TWINS}
-        for layout, json in ((POSITIONS, False), (JSONL, True), ((F_OFFSET, b" ", F_URL), False)):
-            states = {k: [0, 1] for k in TWINS}
-            got = {k: m.join_positions(arr, buf, TABLE, layout, 0, states[k], 0, -1, json)
-                   for k, m in TWINS.items()}
-            assert got["cython"] == got["python"] and states["cython"] == states["python"]
-
-
-#: ``f:LINE:OFFSET:URL`` and a JSON line: the command's two layouts.
-POSITIONS = (b"f:", F_LINE, b":", F_OFFSET, b":", F_URL, b"\n")
-JSONL = (b'{"url": "', F_URL, b'", "line": ', F_LINE, b"}\n")
-
-
-def test_a_layout_without_the_line_leaves_the_count_alone(core_kind):
-    core = _select.cores.build
-    buf = b"a\nb http://a.example/\n\nc <URL:ftp://b.example/>"
-    arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
-    state = [0, 1]
-    # offsets of the raw spans: 4, and 25 for the wrapper's "<" (plus the base, 10)
-    assert core.join_positions(arr, buf, TABLE, (F_OFFSET, b"=", F_URL, b";"), 10, state) == \
-        b"14=http://a.example/;35=ftp://b.example/;"
-    assert state == [0, 1]
-
-
-def test_json_layout_declines_a_url_to_escape(core_kind):
-    # a '"' inside <...> is kept by the scanner; a JSON string cannot hold it as it is,
-    # so the core hands the piece back (None) for the caller to escape
-    core = _select.cores.build
-    for buf in (b'x <http://a.example/"q"> y', b"http://a.example/"):
-        arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
-        got = core.join_positions(arr, buf, TABLE, JSONL, 0, [0, 1], 0, -1, True)
-        if b'"' in buf:
-            assert got is None
-        else:
-            assert got == b'{"url": "http://a.example/", "line": 1}\n'
-
-
-@pytest.mark.parametrize("layout", [(b"x", 3), (b"x", True), (b"x", "url"), (F_URL,) * 17])
-def test_a_bad_layout_is_refused(core_kind, layout):
-    buf = b"http://a.example/"
-    arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
-    with pytest.raises(ValueError, match="layout"):
-        _select.cores.build.join_positions(arr, buf, TABLE, layout, 0, [0, 1])
 
 
 def _edits_index(low: int, high: int = 0, trimmed: bool = False, non_ascii: bool = False) -> int:

@@ -131,11 +131,11 @@ def test_an_interrupted_run_leaves_the_old_output_and_no_temporary_file(tmp_path
     out.write_text("old\n")
     import urlsift.cli.extract as extract_module
 
-    def interrupted(name, jobs=1, progress=None):
+    def interrupted(name, sink, jobs=1, progress=None):
         yield b"http://half.example/\n"
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(extract_module, "url_lines", interrupted)
+    monkeypatch.setattr(extract_module, "sink_batches", interrupted)
     assert main(["extract", "-o", str(out), str(ACCESS)]) == 130
     assert out.read_text() == "old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["urls.txt"]

@@ -2,9 +2,10 @@
 
 The layers (docs/layout.md), bottom to top: 1 the core (the ``_NAME_py`` twins, their
 compiled ``_NAME_c`` modules, the mail walker's rooms ``_mail_ROOM_py``, ``charclass``,
-``errors``, ``codec``, ``_layout``, ``_grammar``, ``_select``, ``_marks``, ``_mail_records``,
-``_hints``, ``_known``, ``_letters``, ``_entities``), 2 ``model``, 3 ``text``, 4 ``mail``, 5 ``inputs``,
-6 the public API (``urlsift/__init__.py``), 7 ``cli`` and ``__main__``.
+``errors``, ``codec``, ``_layout``, ``_fields``, ``_grammar``, ``_select``, ``_marks``,
+``_mail_records``, ``_hints``, ``_known``, ``_letters``, ``_entities``), 2 ``model``,
+3 ``text``, 4 ``mail``, 5 ``inputs``, 6 the public API (``urlsift/__init__.py``), 7 ``cli``
+and ``__main__``.
 
 The import graph is read from the code with ``ast``: every ``import`` and
 ``from ... import`` anywhere in a module, inside functions too, except those under
@@ -27,8 +28,8 @@ PACKAGE = "urlsift"
 pytestmark = pytest.mark.twins    # nothing here depends on the core in use
 
 LAYERS = {"model": 2, "text": 3, "mail": 4, "inputs": 5, "dask": 6, "cli": 7, "__main__": 7}
-CORE_MODULES = {"charclass", "errors", "codec", "_layout", "_grammar", "_select", "_marks", "_hints",
-                "_known", "_letters", "_mail_records", "_entities"}
+CORE_MODULES = {"charclass", "errors", "codec", "_layout", "_fields", "_grammar", "_select",
+                "_marks", "_hints", "_known", "_letters", "_mail_records", "_entities"}
 
 
 def layer_of(module: str) -> int:

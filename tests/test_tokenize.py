@@ -1,4 +1,7 @@
 """One-pass tokenizer (RFC 1738 §3.1 common Internet scheme syntax). Runs on both cores."""
+import runpy
+from pathlib import Path
+
 import pytest
 
 from urlsift._layout import CODES, FIELDS, NFIELDS
@@ -123,3 +126,69 @@ def test_tokenize_wants_str(bad):
         tokenize_many(["ok", bad])
     with pytest.raises(TypeError, match=type(bad).__name__):
         tokenize_offsets(["ok", bad])
+
+
+# -- the record's names: generated from one definition (urlsift._layout.URL_FIELDS) ------
+
+GEN_FIELDS = Path(__file__).resolve().parent.parent / "tools" / "gen_fields.py"
+
+
+@pytest.mark.twins
+def test_the_generated_field_names_are_current():
+    # _fields.py and _fields.pxi are written by tools/gen_fields.py from urlsift._layout:
+    # both must be what it writes now (run it after changing _layout)
+    from urlsift import _layout
+    gen = runpy.run_path(str(GEN_FIELDS))
+    assert gen["PY_TARGET"].read_text(encoding="utf-8") == gen["render_py"](_layout)
+    assert gen["PXI_TARGET"].read_text(encoding="utf-8") == gen["render_pxi"](_layout)
+    assert gen["main"](["--check"]) == 0
+
+
+@pytest.mark.twins
+def test_the_field_names_say_the_layout():
+    # one name per field of _layout.FIELDS, numbered in its order; parse_tokens' two
+    # fields follow the tokenizer's 17; the C enum says the same numbers
+    from urlsift import _fields as F
+    assert [getattr(F, f.upper()) for f in FIELDS] == list(range(17))
+    assert (F.SCHEME_END, F.HOST_START, F.PATH_START, F.FRAGMENT_END, F.PROBLEM_CODE) == (
+        0, 5, 9, 14, 16)
+    assert (F.NFIELDS, F.SCHEME_INDEX, F.WORST_PROBLEM, F.NPARSED) == (17, 17, 18, 19)
+    pxi = runpy.run_path(str(GEN_FIELDS))["PXI_TARGET"].read_text(encoding="utf-8")
+    assert "    HOST_START = 5  # after the last '@', else after '//'\n" in pxi
+    assert "    NFIELDS = 17  #" in pxi and "    WORST_PROBLEM = 18  #" in pxi
+
+
+def test_a_record_reads_by_name(core):
+    # "ftp://u:p@h:21/x?y#z" (RFC 1738 §3.1: //user:password@host:port/url-path), each
+    # part located by hand: ":" at 3, "u" at 6, ":" 7, "p" 8, "@" 9, "h" 10, ":" 11,
+    # "21" 12-13, "/x" 14-15, "?" 16, "y" 17, "#" 18, "z" 19
+    from urlsift import _fields as F
+    s = "ftp://u:p@h:21/x?y#z"
+    t = core.tokenize(s)
+    assert t[F.SCHEME_END] == 3
+    assert (t[F.USER_START], t[F.USER_END], t[F.PASSWORD_START], t[F.PASSWORD_END]) == (
+        6, 7, 8, 9)
+    assert (t[F.HOST_START], t[F.HOST_END], t[F.PORT_START], t[F.PORT_END]) == (10, 11, 12, 14)
+    assert (t[F.PATH_START], t[F.PATH_END], t[F.SEARCH_START], t[F.SEARCH_END]) == (
+        14, 16, 17, 18)
+    assert (t[F.FRAGMENT_START], t[F.FRAGMENT_END]) == (19, 20)
+    assert (t[F.PROBLEM_POS], t[F.PROBLEM_CODE]) == (-1, 0)
+    # a space in the path: the first problem, unsafe (RFC 1738 §2.2), at its position
+    t = core.tokenize("news:a b")
+    assert (t[F.SCHEME_END], t[F.PATH_START], t[F.PATH_END], t[F.HOST_START]) == (4, 5, 8, -1)
+    assert (t[F.PROBLEM_POS], CODES[t[F.PROBLEM_CODE]]) == (6, "unsafe-char")
+
+
+def test_a_parsed_record_reads_by_name():
+    # parse_tokens' record (a URL object's _t): the tokenizer's fields, then the scheme's
+    # index and the worst problem -- http is a known scheme, "HTTP" is a lenient problem
+    # (uppercase-scheme), a space in the host a fatal one (RFC 1738 §5 hostname)
+    import urlsift
+    from urlsift import _fields as F
+    from urlsift.model import registry
+    u = urlsift.parse("http://h/p")
+    assert len(u._t) == F.NPARSED
+    assert registry.classes()[u._t[F.SCHEME_INDEX]] is type(u)
+    assert u._t[F.WORST_PROBLEM] == 0 and u._t[F.PATH_START] == 8
+    lenient = urlsift.parse("HTTP://h/p", strict=False)
+    assert lenient._t[F.WORST_PROBLEM] == 1 and lenient._t[F.HOST_START] == 7

@@ -3,7 +3,8 @@
 
 The scanner's triples made into objects: ``build`` fills ``Match`` tuples in place
 (allocated untracked, no per-object Python call), ``join_urls`` writes the command's
-lines of URLs straight into one bytes object. Read the twin first.
+lines of URLs straight into one bytes object; the ``_records`` core copies URLs with
+the same helpers (``_build_c.pxd``). Read the twin first.
 
 Every span is checked against the input before it is read, and the octets of a span
 are read once, into the object being made, and then checked there: a writer that
@@ -13,7 +14,7 @@ input changed), never make a copy overrun or a str lie about being ASCII.
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython cimport array
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t
-from libc.string cimport memchr, memcpy
+from libc.string cimport memcpy
 
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
@@ -43,7 +44,7 @@ cdef int64_t JOINED = _twin.JOINED
 cdef const char *HEX = b"0123456789ABCDEF"
 cdef Py_ssize_t N_EDITS = _twin.N_EDITS
 cdef Py_ssize_t EDITS_NON_ASCII = _twin.EDITS_NON_ASCII
-# What the copy of a URL leaves out of its span (``_url_span``'s ``drop``)
+# What the copy of a URL leaves out of its span (``url_span``'s ``drop``)
 cdef enum:
     DROP_NONE = 0
     DROP_SPACE = 1     # white space inside a wrapper
@@ -170,7 +171,7 @@ cdef inline uint8_t _byte(const void *data, int kind, Py_ssize_t i) noexcept nog
     return <uint8_t>(<const uint32_t *>data)[i]
 
 
-cdef inline int _url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t n, Py_ssize_t *a,
+cdef int url_span(int64_t s, int64_t e, int64_t f, Py_ssize_t n, Py_ssize_t *a,
                           Py_ssize_t *b, int *squeeze) except -1:
     """Where the cleaned URL of a triple lies (as ``build`` cuts it) and what its copy
     leaves out (``squeeze``: DROP_*); ValueError unless ``0 <= s <= a <= b <= e <= n``
@@ -202,7 +203,7 @@ cdef str triple_raw(const void *data, int kind, Py_ssize_t n, const int64_t *t,
     """The raw span of the triple at ``t`` over ``data`` (``n`` units of ``kind``
     octets; ``text``: the str they are, None for UTF-8 octets), checked, read once;
     where its URL lies in it (``u0``, ``u1``, ``squeeze``)."""
-    _url_span(t[0], t[1], t[2], n, u0, u1, squeeze)
+    url_span(t[0], t[1], t[2], n, u0, u1, squeeze)
     cdef str raw = _span_text(data, kind, t[0], t[1], text)
     if (t[2] & (WRAPPED | ANGLE)) and not PyUnicode_IS_ASCII(raw):
         raise OSError(f"the input changed while it was read (a non-ASCII character in "
@@ -304,7 +305,7 @@ cdef tuple triple_octets(const uint8_t *data, Py_ssize_t n, const int64_t *t):
     from the copy (latin1_text, encode_octets)."""
     cdef Py_ssize_t u0, u1, m = t[1] - t[0], k
     cdef int squeeze
-    _url_span(t[0], t[1], t[2], n, &u0, &u1, &squeeze)
+    url_span(t[0], t[1], t[2], n, &u0, &u1, &squeeze)
     cdef uint8_t *copy = <uint8_t *>PyMem_Malloc(4 * m + 1)
     if copy == NULL:
         raise MemoryError()
@@ -362,7 +363,7 @@ cdef inline void _prefetch(_Input inp, const int64_t *a, Py_ssize_t k, Py_ssize_
             URLSIFT_PREFETCH(<const uint8_t *>inp.data + s * inp.kind + 64)
 
 
-cdef int _clip_triples(array.array arr, str name, Py_ssize_t *first,
+cdef int clip_triples(array.array arr, str name, Py_ssize_t *first,
                        Py_ssize_t *last) except -1:
     """Check that ``arr`` holds triples (array('q')); clip ``first``/``last`` to them."""
     cdef Py_ssize_t total = len(arr) // 3
@@ -380,7 +381,7 @@ cdef int _clip_triples(array.array arr, str name, Py_ssize_t *first,
 cdef Py_ssize_t _range(array.array arr, object cls, tuple edits, Py_ssize_t *first,
                        Py_ssize_t *last) except -1:
     """Check build's arguments; clip ``first``/``last`` to the triples of ``arr``."""
-    _clip_triples(arr, "build", first, last)
+    clip_triples(arr, "build", first, last)
     if not issubclass(cls, tuple) or cls.__itemsize__ != tuple.__itemsize__ or cls.__dictoffset__:
         raise TypeError("build needs a tuple subclass without __dict__")
     if len(edits) != N_EDITS:
@@ -414,7 +415,7 @@ def build(array.array arr, buf, Py_ssize_t offset, type cls not None, tuple edit
         inp.close()
 
 
-cdef inline Py_ssize_t _copy_url(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
+cdef Py_ssize_t copy_url(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
                                  int squeeze, const uint8_t *T) noexcept:
     """The URL at ``[u0, u1)`` into ``dst`` (white space squeezed out of a wrapper, QP
     soft line breaks out of a JOINED URL: octets only); the number of octets written."""
@@ -457,22 +458,22 @@ def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t 
     cdef int squeeze
     cdef bytes out
     cdef uint8_t *dst
-    _clip_triples(arr, "join_urls", &first, &last)
+    clip_triples(arr, "join_urls", &first, &last)
     if not inp.has_view:            # a str: its characters made UTF-8 by the twin
         inp.close()
         return _twin_build.join_urls(arr, buf, table, first, last)
     try:
         for k in range(first, last):
-            _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
+            url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
             size += _room(a + 3 * k, u0, u1) + 1
         out = PyBytes_FromStringAndSize(NULL, size)
         dst = <uint8_t *>PyBytes_AS_STRING(out)
         for k in range(first, last):
-            _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
+            url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
             if encoded(a[3 * k + 2]):
-                o += _copy_encoded(dst + o, inp, u0, u1, squeeze)
+                o += copy_encoded(dst + o, inp, u0, u1, squeeze)
             else:
-                o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
+                o += copy_url(dst + o, inp, u0, u1, squeeze, T)
             dst[o] = 10
             o += 1
         return out if o == size else out[:o]
@@ -480,7 +481,7 @@ def join_urls(array.array arr, buf, bytes table, Py_ssize_t first=0, Py_ssize_t 
         inp.close()
 
 
-cdef inline Py_ssize_t _copy_encoded(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
+cdef Py_ssize_t copy_encoded(uint8_t *dst, _Input inp, Py_ssize_t u0, Py_ssize_t u1,
                                      int squeeze) noexcept:
     """The URL of an ENCODED triple (spanning ``[u0, u1)``) into ``dst`` as UTF-8, as
     triple_octets makes it; at most three octets per octet (an octet written %HH)."""
@@ -490,134 +491,3 @@ cdef inline Py_ssize_t _copy_encoded(uint8_t *dst, _Input inp, Py_ssize_t u0, Py
 cdef inline Py_ssize_t _room(const int64_t *t, Py_ssize_t u0, Py_ssize_t u1) noexcept:
     """Room for the URL of the triple at ``t`` (spanning ``[u0, u1)``) in a line."""
     return 3 * (u1 - u0) if encoded(t[2]) else u1 - u0
-
-
-cdef Py_ssize_t _newlines(_Input inp, Py_ssize_t i, Py_ssize_t stop) noexcept:
-    """How many newlines lie in ``[i, stop)`` of the input."""
-    cdef Py_ssize_t total = 0
-    cdef const uint8_t *d
-    cdef const void *hit
-    if inp.kind == 1:
-        d = <const uint8_t *>inp.data
-        while i < stop:
-            hit = memchr(d + i, 10, stop - i)
-            if hit == NULL:
-                break
-            total += 1
-            i = <const uint8_t *>hit - d + 1
-        return total
-    while i < stop:                   # a str of 2- or 4-byte characters
-        if inp.kind == 2:
-            total += (<const uint16_t *>inp.data)[i] == 10
-        else:
-            total += (<const uint32_t *>inp.data)[i] == 10
-        i += 1
-    return total
-
-
-cdef inline Py_ssize_t _decimal(uint8_t *dst, int64_t v) noexcept:
-    """``v`` (>= 0) in decimal at ``dst``; the number of digits."""
-    cdef uint8_t tmp[24]
-    cdef Py_ssize_t k = 0, i
-    while True:
-        tmp[k] = 48 + v % 10
-        k += 1
-        v //= 10
-        if v == 0:
-            break
-    for i in range(k):
-        dst[i] = tmp[k - 1 - i]
-    return k
-
-
-# The fields a layout of ``join_positions`` can hold: the twin's numbers.
-cdef int F_URL = _twin_build.F_URL
-cdef int F_LINE = _twin_build.F_LINE
-cdef int F_OFFSET = _twin_build.F_OFFSET
-DEF MAX_LAYOUT = 16
-
-
-cdef inline bint _json_plain(const uint8_t *p, Py_ssize_t n) noexcept:
-    """True when ``p[:n]`` can stand in a JSON string as it is (no control character,
-    quote or backslash; the UTF-8 of an IRI's letters stands as it is)."""
-    cdef Py_ssize_t i
-    for i in range(n):
-        if p[i] < 32 or p[i] == 127 or p[i] == 34 or p[i] == 92:
-            return False
-    return True
-
-
-def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t base,
-                   list state, Py_ssize_t first=0, Py_ssize_t last=-1, bint json=False):
-    """One line per triple ``first`` to ``last`` laid out by ``layout`` (the twin's
-    docstring says the rest); sized from the spans, the input read once."""
-    cdef const uint8_t *T = table_ptr(table)
-    cdef _Input inp = _Input(buf)
-    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
-    cdef Py_ssize_t k, j, u0, u1, size = 0, o = 0, fixed = 0, url_at
-    cdef Py_ssize_t pos, s, nitems = len(layout)
-    cdef int kinds[MAX_LAYOUT]
-    cdef const char *lits[MAX_LAYOUT]
-    cdef Py_ssize_t lens[MAX_LAYOUT]
-    cdef bint lines = False
-    cdef int64_t line
-    cdef int squeeze
-    cdef bytes out
-    cdef uint8_t *dst
-    if nitems > MAX_LAYOUT:
-        raise ValueError(f"a layout has at most {MAX_LAYOUT} items")
-    for j in range(nitems):
-        item = layout[j]
-        if isinstance(item, bytes):
-            kinds[j] = -1
-            lits[j] = PyBytes_AS_STRING(item)
-            lens[j] = len(<bytes>item)
-            fixed += lens[j]
-        elif isinstance(item, int) and not isinstance(item, bool) and item in (F_URL, F_LINE,
-                                                                                F_OFFSET):
-            kinds[j] = item
-            lines = lines or item == F_LINE
-            fixed += 20 if item != F_URL else 0      # a number: at most 20 digits
-        else:
-            raise ValueError(f"a layout item is bytes or 0, 1, 2, not {item!r}")
-    _clip_triples(arr, "join_positions", &first, &last)
-    if not inp.has_view:            # a str: its characters made UTF-8 by the twin
-        inp.close()
-        return _twin_build.join_positions(arr, buf, table, layout, base, state, first, last,
-                                          json)
-    pos = <Py_ssize_t>state[0] - base
-    line = state[1]
-    try:
-        for k in range(first, last):
-            _url_span(a[3 * k], a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
-            size += fixed + _room(a + 3 * k, u0, u1)
-        out = PyBytes_FromStringAndSize(NULL, size)
-        dst = <uint8_t *>PyBytes_AS_STRING(out)
-        for k in range(first, last):
-            s = a[3 * k]
-            _url_span(s, a[3 * k + 1], a[3 * k + 2], inp.n, &u0, &u1, &squeeze)
-            if lines and s > pos:
-                line += _newlines(inp, pos, s)
-                pos = s
-            for j in range(nitems):
-                if kinds[j] < 0:
-                    memcpy(dst + o, lits[j], lens[j])
-                    o += lens[j]
-                elif kinds[j] == F_URL:
-                    url_at = o
-                    if encoded(a[3 * k + 2]):
-                        o += _copy_encoded(dst + o, inp, u0, u1, squeeze)
-                    else:
-                        o += _copy_url(dst + o, inp, u0, u1, squeeze, T)
-                    if json and not _json_plain(dst + url_at, o - url_at):
-                        return None     # the caller writes this piece itself
-                elif kinds[j] == F_LINE:
-                    o += _decimal(dst + o, line)
-                else:
-                    o += _decimal(dst + o, base + s)
-        if lines:
-            state[0] = pos + base
-            state[1] = line
-        return out[:o]
-    finally:
-        inp.close()

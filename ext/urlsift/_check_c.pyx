@@ -40,6 +40,9 @@ cdef extern from *:
     """
     Py_ssize_t type_dictoffset "URLSIFT_DICTOFFSET" (object t)
 
+# The tokenizer's record by name (generated from urlsift._layout.URL_FIELDS)
+include "_fields.pxi"
+
 # ---- ids, copied from the Python definitions ------------------------------------
 cdef int G_GENERIC = _g.G_GENERIC, G_FTP = _g.G_FTP, G_HTTP = _g.G_HTTP
 cdef int G_GOPHER = _g.G_GOPHER, G_MAILTO = _g.G_MAILTO, G_NEWS = _g.G_NEWS
@@ -196,9 +199,9 @@ cdef int login_tokens(W *w, Py_ssize_t *r) except -1:
     """The twin's ``_login_tokens``: for ftp and telnet, whose login may hold "?" (RFC
     1738 §5 user), tokenize again with the "?"s before an "@" masked, when the
     scheme-blind tokenizer ended the authority at a "?" that an "@" follows."""
-    cdef Py_ssize_t q = r[11] - 1, auth = r[0] + 3, k, last_at = -1
+    cdef Py_ssize_t q = r[SEARCH_START] - 1, auth = r[SCHEME_END] + 3, k, last_at = -1
     cdef unsigned int c
-    if q < 0 or r[5] < 0 or 0 <= r[9] < q:
+    if q < 0 or r[HOST_START] < 0 or 0 <= r[PATH_START] < q:
         return 0
     for k in range(q, w.n):
         c = at(w, k)
@@ -219,7 +222,7 @@ cdef Py_ssize_t walk(W *w, Config cfg, Py_ssize_t *r) except -2:
     cdef Py_ssize_t se, i, idx, frag, body_end
     cdef int gid
     tokenize_into(w.kind, w.data, w.n, r)
-    se = r[0]
+    se = r[SCHEME_END]
     if se < 0:
         add(w, 0, C_MISSING_SCHEME, P_SCHEME, 0, 0)
         return cfg._count
@@ -229,9 +232,9 @@ cdef Py_ssize_t walk(W *w, Config cfg, Py_ssize_t *r) except -2:
             break
     idx = lookup(w, cfg, se)
     gid = (<const uint8_t *>PyBytes_AS_STRING(cfg.gids))[idx] if idx < cfg._count else G_GENERIC
-    if (gid == G_FTP or gid == G_TELNET) and r[11] > 0:
+    if (gid == G_FTP or gid == G_TELNET) and r[SEARCH_START] > 0:
         login_tokens(w, r)
-    frag = r[13]
+    frag = r[FRAGMENT_START]
     body_end = frag - 1 if frag >= 0 else w.n
     if w.stop:
         return idx
@@ -272,7 +275,7 @@ def problems(s, Config cfg):
     if not isinstance(s, str):
         raise TypeError(f"expected str, not {type(s).__name__}")
     cdef W w
-    cdef Py_ssize_t r[17]
+    cdef Py_ssize_t r[NFIELDS]
     cdef list out = []
     init(&w, <str>s, 0, cfg, COLLECT, out)
     walk(&w, cfg, r)
@@ -284,12 +287,14 @@ def parse_tokens(s, Config cfg):
     if not isinstance(s, str):
         raise TypeError(f"expected str, not {type(s).__name__}")
     cdef W w
-    cdef Py_ssize_t r[17]
+    cdef Py_ssize_t r[NFIELDS]
     cdef Py_ssize_t idx
     init(&w, <str>s, 0, cfg, STOP_FATAL, None)
     idx = walk(&w, cfg, r)
-    return (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
-            r[11], r[12], r[13], r[14], r[15], r[16], idx, w.worst)
+    return (r[SCHEME_END], r[USER_START], r[USER_END], r[PASSWORD_START], r[PASSWORD_END],
+            r[HOST_START], r[HOST_END], r[PORT_START], r[PORT_END], r[PATH_START], r[PATH_END],
+            r[SEARCH_START], r[SEARCH_END], r[FRAGMENT_START], r[FRAGMENT_END],
+            r[PROBLEM_POS], r[PROBLEM_CODE], idx, w.worst)
 
 
 cdef Config _default = None     # the registry's Config (set_default)
@@ -297,7 +302,7 @@ cdef Config _default = None     # the registry's Config (set_default)
 
 cdef inline bint _valid(str s, Config cfg, bint strict) except -1:
     cdef W w
-    cdef Py_ssize_t r[17]
+    cdef Py_ssize_t r[NFIELDS]
     init(&w, s, prefix(s), cfg, STOP_ANY if strict else STOP_FATAL, None)
     walk(&w, cfg, r)
     return w.worst == 0 if strict else w.worst < 2
@@ -376,7 +381,7 @@ def parse_new(s, Config cfg=None, strict=None):
             raise TypeError(f"expected str, not {type(s).__name__}")
         s = str.__str__(s)    # a str subclass: keep the plain text
     cdef W w
-    cdef Py_ssize_t r[17]
+    cdef Py_ssize_t r[NFIELDS]
     cdef Py_ssize_t idx, skip = prefix(<str>s)
     cdef list flat = None
     if strict is None:
@@ -395,8 +400,10 @@ def parse_new(s, Config cfg=None, strict=None):
             return w.worst if w.worst == 2 else _worst_of(<str>s, skip, cfg)
         if w.best[1] >= 0:
             return (w.best[0], w.best[1], w.best[2], w.best[3], w.best[4])
-    t = (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
-         r[11], r[12], r[13], r[14], r[15], r[16], idx, w.worst)
+    t = (r[SCHEME_END], r[USER_START], r[USER_END], r[PASSWORD_START], r[PASSWORD_END],
+         r[HOST_START], r[HOST_END], r[PORT_START], r[PORT_END], r[PATH_START], r[PATH_END],
+         r[SEARCH_START], r[SEARCH_END], r[FRAGMENT_START], r[FRAGMENT_END],
+         r[PROBLEM_POS], r[PROBLEM_CODE], idx, w.worst)
     PyObject_GC_UnTrack(<void *>t)    # ints only: what the collector would find out itself
     if w.worst:
         return new_url(cfg, idx, s[skip:] if skip else s, t, s, tuple(flat))
@@ -408,7 +415,7 @@ def parse_new(s, Config cfg=None, strict=None):
 cdef int _worst_of(str s, Py_ssize_t skip, Config cfg) except -1:
     # stopped at a lenient problem: walk on to see whether a fatal one follows
     cdef W w
-    cdef Py_ssize_t r[17]
+    cdef Py_ssize_t r[NFIELDS]
     init(&w, s, skip, cfg, STOP_FATAL, None)
     walk(&w, cfg, r)
     return w.worst

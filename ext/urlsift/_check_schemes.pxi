@@ -148,41 +148,42 @@ cdef int r_prospero(W *w, Py_ssize_t rs, Py_ssize_t b) except -1:
 cdef int hier(W *w, Py_ssize_t *r, int gid, Py_ssize_t b0, Py_ssize_t b) except -1:
     cdef Py_ssize_t rs, a, i, e
     cdef unsigned int c
-    if r[5] < 0:
+    if r[HOST_START] < 0:
         if gid == G_FILE and b0 < b and at(w, b0) == 0x2F:
             add(w, b0, C_FILE_SHORT, P_PATH, b0, b)
             part(w, b0, b, T_FPATH, P_PATH, C_BAD_PATH)
         else:
             add(w, b0, C_MISSING_AUTH, P_SCHEMEPART, b0, b)
         return 0
-    if r[1] >= 0:
+    if r[USER_START] >= 0:
         if gid == G_FTP or gid == G_TELNET:
-            part(w, r[1], r[2], T_USER, P_USER, C_BAD_USERINFO)
-            if r[3] >= 0:
-                part(w, r[3], r[4], T_USER, P_PASSWORD, C_BAD_USERINFO)
+            part(w, r[USER_START], r[USER_END], T_USER, P_USER, C_BAD_USERINFO)
+            if r[PASSWORD_START] >= 0:
+                part(w, r[PASSWORD_START], r[PASSWORD_END], T_USER, P_PASSWORD, C_BAD_USERINFO)
         else:
-            e = r[4] if r[3] >= 0 else r[2]
-            add(w, r[1], C_USERINFO_NA, P_USER, r[1], e)
+            e = r[PASSWORD_END] if r[PASSWORD_START] >= 0 else r[USER_END]
+            add(w, r[USER_START], C_USERINFO_NA, P_USER, r[USER_START], e)
             # not walked (the scheme has no login), but a control character is refused
             # everywhere, lenient mode too
-            for i in range(r[1], e):
+            for i in range(r[USER_START], e):
                 c = at(w, i)
                 if c < 0x20 or c == 0x7F:
-                    add(w, i, C_CONTROL, P_USER, r[1], e)
+                    add(w, i, C_CONTROL, P_USER, r[USER_START], e)
                     if w.stop:
                         return 0
     if w.stop:
         return 0
-    host(w, r[5], r[6], gid != G_FILE)
+    host(w, r[HOST_START], r[HOST_END], gid != G_FILE)
     if w.stop:
         return 0
-    if r[7] >= 0:
+    if r[PORT_START] >= 0:
         if gid == G_FILE:
-            add(w, r[7] - 1, C_PORT_NA, P_PORT, r[7], r[8])
-        port(w, r[7], r[8])
+            add(w, r[PORT_START] - 1, C_PORT_NA, P_PORT, r[PORT_START], r[PORT_END])
+        port(w, r[PORT_START], r[PORT_END])
     if w.stop:
         return 0
-    rs = r[9] if r[9] >= 0 else (r[11] - 1 if r[11] >= 0 else b)
+    rs = r[PATH_START] if r[PATH_START] >= 0 else (
+        r[SEARCH_START] - 1 if r[SEARCH_START] >= 0 else b)
     if gid == G_FTP:
         r_ftp(w, rs, b)
     elif gid == G_HTTP:

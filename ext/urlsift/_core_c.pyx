@@ -16,7 +16,7 @@ import array
 from cpython.mem cimport PyMem_Malloc, PyMem_Free
 
 from urlsift import _core_py
-from urlsift._layout import CODE_INDEX, NFIELDS
+from urlsift._layout import CODE_INDEX, FIELDS
 from urlsift.charclass import TABLE as _PY_TABLE
 from urlsift import charclass as _cc
 from urlsift.errors import URLSyntaxError
@@ -32,6 +32,9 @@ cdef extern from "Python.h":
     object PyUnicode_DecodeUTF8(const char *s, Py_ssize_t size, const char *errors)
     object PyUnicode_DecodeASCII(const char *s, Py_ssize_t size, const char *errors)
     object PyUnicode_FromKindAndData(int kind, const void *buffer, Py_ssize_t size)
+
+# The tokenizer's record by name (generated from urlsift._layout.URL_FIELDS)
+include "_fields.pxi"
 
 # ---- the table, copied once from the single Python definition ------------------
 # Escapes of strings up to this many octets are decoded on the stack.
@@ -54,7 +57,7 @@ cdef int CONTROL = CODE_INDEX["control-char"]
 cdef int NON_ASCII = CODE_INDEX["non-ascii"]
 cdef int UNSAFE_CHAR = CODE_INDEX["unsafe-char"]
 cdef int BAD_ESCAPE = CODE_INDEX["bad-escape"]
-assert NFIELDS == 17
+assert NFIELDS == len(FIELDS)   # _fields.pxi is current (tools/gen_fields.py)
 
 # Characters the tokenizer must look at: delimiters of the common Internet scheme
 # syntax, "%" (an escape to check) and everything that is a problem wherever it
@@ -316,20 +319,20 @@ cdef inline void close_authority(Py_ssize_t *r, Py_ssize_t start, Py_ssize_t end
     cdef Py_ssize_t host_start = start
     if last_at >= 0:
         host_start = last_at + 1
-        r[1] = start
+        r[USER_START] = start
         if colon_user >= 0:
-            r[2] = colon_user
-            r[3] = colon_user + 1
-            r[4] = last_at
+            r[USER_END] = colon_user
+            r[PASSWORD_START] = colon_user + 1
+            r[PASSWORD_END] = last_at
         else:
-            r[2] = last_at
-    r[5] = host_start
+            r[USER_END] = last_at
+    r[HOST_START] = host_start
     if colon_host >= 0:
-        r[6] = colon_host
-        r[7] = colon_host + 1
-        r[8] = end
+        r[HOST_END] = colon_host
+        r[PORT_START] = colon_host + 1
+        r[PORT_END] = end
     else:
-        r[6] = end
+        r[HOST_END] = end
 
 
 ctypedef fused text_t:
@@ -339,13 +342,13 @@ ctypedef fused text_t:
 
 
 cdef void walk(const text_t *data, Py_ssize_t n, Py_ssize_t *r) noexcept nogil:
-    """The walk of ``_core_py.tokenize``, filling r[0:17]; one copy per character width."""
+    """The walk of ``_core_py.tokenize``, filling r[0:NFIELDS]; one copy per character width."""
     cdef Py_ssize_t i = 0, k, upper_at = -1, prob_pos = -1
     cdef int prob_code = 0, state, p
     cdef Py_ssize_t auth_start = -1, last_at = -1, colon_user = -1, colon_host = -1, first_colon = -1
     cdef bint in_brackets = False, hier
     cdef Py_UCS4 c
-    for k in range(17):
+    for k in range(NFIELDS):
         r[k] = -1
     while i < n:
         c = data[i]
@@ -358,7 +361,7 @@ cdef void walk(const text_t *data, Py_ssize_t n, Py_ssize_t *r) noexcept nogil:
             break
         i += 1
     if i > 0 and i < n and data[i] == 0x3A:
-        r[0] = i
+        r[SCHEME_END] = i
         if upper_at >= 0:
             prob_pos = upper_at
             prob_code = UPPERCASE_SCHEME
@@ -375,7 +378,7 @@ cdef void walk(const text_t *data, Py_ssize_t n, Py_ssize_t *r) noexcept nogil:
         hier = True
     else:
         state = 0
-        r[9] = i
+        r[PATH_START] = i
         hier = False
 
     while i < n:
@@ -407,11 +410,11 @@ cdef void walk(const text_t *data, Py_ssize_t n, Py_ssize_t *r) noexcept nogil:
             if state == 1:
                 close_authority(r, auth_start, i, last_at, colon_user, colon_host)
             elif state == 0:
-                r[10] = i
+                r[PATH_END] = i
             elif state == 2:
-                r[12] = i
+                r[SEARCH_END] = i
             state = 3
-            r[13] = i + 1
+            r[FRAGMENT_START] = i + 1
             i += 1
             continue
         if state == 1:
@@ -419,10 +422,10 @@ cdef void walk(const text_t *data, Py_ssize_t n, Py_ssize_t *r) noexcept nogil:
                 close_authority(r, auth_start, i, last_at, colon_user, colon_host)
                 if c == 0x2F:
                     state = 0
-                    r[9] = i
+                    r[PATH_START] = i
                 else:
                     state = 2
-                    r[11] = i + 1
+                    r[SEARCH_START] = i + 1
                 i += 1
                 continue
             if c == 0x40:
@@ -441,9 +444,9 @@ cdef void walk(const text_t *data, Py_ssize_t n, Py_ssize_t *r) noexcept nogil:
             elif c == 0x5D:
                 in_brackets = False
         elif state == 0 and hier and c == 0x3F:
-            r[10] = i
+            r[PATH_END] = i
             state = 2
-            r[11] = i + 1
+            r[SEARCH_START] = i + 1
             i += 1
             continue
         if prob_code == 0:
@@ -462,17 +465,17 @@ cdef void walk(const text_t *data, Py_ssize_t n, Py_ssize_t *r) noexcept nogil:
     if state == 1:
         close_authority(r, auth_start, n, last_at, colon_user, colon_host)
     elif state == 0:
-        r[10] = n
+        r[PATH_END] = n
     elif state == 2:
-        r[12] = n
+        r[SEARCH_END] = n
     else:
-        r[14] = n
-    r[15] = prob_pos
-    r[16] = prob_code
+        r[FRAGMENT_END] = n
+    r[PROBLEM_POS] = prob_pos
+    r[PROBLEM_CODE] = prob_code
 
 
 cdef void tokenize_into(int kind, void *data, Py_ssize_t n, Py_ssize_t *r) noexcept nogil:
-    """Tokenize a str's buffer of any kind (1, 2 or 4 bytes per character) into r[0:17]."""
+    """Tokenize a str's buffer of any kind (1, 2 or 4 bytes per character) into r[0:NFIELDS]."""
     if kind == 1:
         walk(<const Py_UCS1 *>data, n, r)
     elif kind == 2:
@@ -482,10 +485,12 @@ cdef void tokenize_into(int kind, void *data, Py_ssize_t n, Py_ssize_t *r) noexc
 
 
 cdef inline tuple _tokenize(str s):
-    cdef Py_ssize_t r[17]
+    cdef Py_ssize_t r[NFIELDS]
     tokenize_into(PyUnicode_KIND(s), PyUnicode_DATA(s), PyUnicode_GET_LENGTH(s), r)
-    return (r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], r[9], r[10],
-            r[11], r[12], r[13], r[14], r[15], r[16])
+    return (r[SCHEME_END], r[USER_START], r[USER_END], r[PASSWORD_START], r[PASSWORD_END],
+            r[HOST_START], r[HOST_END], r[PORT_START], r[PORT_END], r[PATH_START], r[PATH_END],
+            r[SEARCH_START], r[SEARCH_END], r[FRAGMENT_START], r[FRAGMENT_END],
+            r[PROBLEM_POS], r[PROBLEM_CODE])
 
 
 def tokenize(s):
@@ -499,17 +504,17 @@ def tokenize_many(urls):
     """:func:`tokenize` for every string of ``urls``, in one call."""
     cdef list items = urls if type(urls) is list else list(urls)
     cdef Py_ssize_t n = len(items), k
-    cdef array.array out = array.clone(_OFFSETS_TEMPLATE, n * 17, zero=False)
+    cdef array.array out = array.clone(_OFFSETS_TEMPLATE, n * NFIELDS, zero=False)
     cdef long long *r = out.data.as_longlongs
-    cdef Py_ssize_t tmp[17]
+    cdef Py_ssize_t tmp[NFIELDS]
     cdef int j
     for k in range(n):
         s = items[k]
         if not isinstance(s, str):
             raise TypeError(f"expected str, not {type(s).__name__}")
         tokenize_into(PyUnicode_KIND(s), PyUnicode_DATA(s), PyUnicode_GET_LENGTH(s), tmp)
-        for j in range(17):
-            r[k * 17 + j] = tmp[j]
+        for j in range(NFIELDS):
+            r[k * NFIELDS + j] = tmp[j]
     return out
 
 

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from .codec import quote, unquote, unquote_to_bytes
     from .errors import URLSyntaxError
     from .inputs import extract_file
+    from .inputs.table import extract_table, record_batches
     from .model.equivalence import equivalent, normalized
     from .model.parsing import check, is_valid, parse, validate_many
     from .model.partial import resolve
@@ -49,6 +50,7 @@ _HOME: dict[str, str] = {
     "URL": "model.url", "HierURL": "model.url", "Problem": "model.problems",
     "DEFAULT_PORTS": "model.ports",
     "resolve": "model.partial", "URLSyntaxError": "errors", "extract_file": "inputs",
+    "extract_table": "inputs.table", "record_batches": "inputs.table",
 }
 #: The codec: the core's own functions, re-bound here when tests switch cores.
 _CODEC = ("unquote", "unquote_to_bytes", "quote")
@@ -56,7 +58,7 @@ _CODEC = ("unquote", "unquote_to_bytes", "quote")
 __all__ = [
     "URL", "HierURL", "CidURL", "FileURL", "FtpURL", "GenericURL", "GopherURL", "HttpURL", "MailtoURL",
     "MidURL", "NewsURL", "NntpURL", "Problem", "ProsperoURL", "TelnetURL", "WaisURL",
-    "Match", "extract", "extract_file", "scan", "check", "is_valid", "parse",
+    "Match", "extract", "extract_file", "extract_table", "record_batches", "scan", "check", "is_valid", "parse",
     "register_scheme", "unregister_scheme", "validate_many",
     "CORE", "DEFAULT_PORTS", "URLSyntaxError", "Tokens", "charclass", "equivalent",
     "normalized", "quote", "resolve", "tokenize", "tokenize_many", "tokenize_offsets", "unquote",

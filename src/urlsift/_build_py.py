@@ -24,15 +24,13 @@ from __future__ import annotations
 import codecs
 import re
 from array import array
-from typing import Any, Optional
+from typing import Any
 
-from ._layout import F_LINE, F_OFFSET, F_URL
 from ._scan_py import (ANGLE, EDITS_NON_ASCII, ENCODED, HIGH_SHIFT, HYPHEN_BREAK, JOINED,
                        N_EDITS, PREFIX, SOFT_BREAK, T_SPACE, TRIM_SHIFT, WHITESPACE, WRAPPED,
-                       _view, count_newlines, trim_count)
+                       _view, trim_count)
 
-__all__ = ["F_LINE", "F_OFFSET", "F_URL", "build", "edits_index", "join_positions", "join_urls",
-           "triple_strings", "url_span", "unbreak", "LATIN1", "PERCENT"]
+__all__ = ["build", "edits_index", "join_urls", "triple_strings", "url_span", "unbreak", "LATIN1", "PERCENT"]
 
 
 def _latin1(err: UnicodeError) -> tuple[str, int]:
@@ -185,62 +183,3 @@ def join_urls(arr: "array[int]", buf: Any, table: bytes, first: int = 0,
     first, last = _range(arr, first, last, "join_urls")
     matches = build(arr, buf, 0, tuple, ("",) * N_EDITS, table, first, last)
     return "".join(m[0] + "\n" for m in matches).encode("utf-8")
-
-
-#: The fields of a ``join_positions`` layout (the URL, its 1-based line, its byte offset)
-#: are ``_layout.F_URL``, ``F_LINE``, ``F_OFFSET``; at most this many items in a layout.
-MAX_LAYOUT = 16
-
-
-_JSON_ESCAPED = re.compile(rb'[\x00-\x1f"\\\x7f]')
-
-
-def _json_plain(url: bytes) -> bool:
-    """True when ``url`` can stand in a JSON string as it is (no control character,
-    quote or backslash; the UTF-8 of an IRI's letters stands as it is)."""
-    return _JSON_ESCAPED.search(url) is None
-
-
-def join_positions(arr: "array[int]", buf: Any, table: bytes, layout: tuple, base: int,
-                   state: list, first: int = 0, last: int = -1,
-                   json: bool = False) -> Optional[bytes]:
-    """One line per triple ``first`` to ``last``, laid out by ``layout`` — literal bytes
-    and the fields :data:`F_URL`, :data:`F_LINE`, :data:`F_OFFSET` — as one bytes object
-    (the command's ``--with-position`` text and JSON lines, no Match built). ``base`` is
-    the input offset of ``buf[0]``; ``state`` is ``[offset counted to, line there]``,
-    carried from call to call (lines are 1-based, offsets those of the raw spans).
-    ``json``: None when a URL would need escaping in a JSON string (the caller writes
-    that piece itself; the scanner's URLs never do).
-
-    >>> from urlsift import _scan_py, charclass
-    >>> from urlsift.text.rules import TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH
-    >>> buf = b"a\\nsee http://x.example/ ok"
-    >>> arr = _scan_py.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
-    >>> join_positions(arr, buf, TABLE, (b"f:", F_LINE, b":", F_OFFSET, b":", F_URL, b"\\n"),
-    ...                0, [0, 1])
-    b'f:2:6:http://x.example/\\n'
-    """
-    if len(layout) > MAX_LAYOUT:
-        raise ValueError(f"a layout has at most {MAX_LAYOUT} items")
-    for item in layout:
-        if not isinstance(item, bytes) and (not isinstance(item, int) or isinstance(item, bool)
-                                            or item not in (F_URL, F_LINE, F_OFFSET)):
-            raise ValueError(f"a layout item is bytes or 0, 1, 2, not {item!r}")
-    first, last = _range(arr, first, last, "join_positions")
-    matches = build(arr, buf, 0, tuple, ("",) * N_EDITS, table, first, last)
-    lines = F_LINE in [i for i in layout if not isinstance(i, bytes)]
-    pos, line = state[0] - base, state[1]
-    out = []
-    for m in matches:
-        s = m[1]
-        if lines and s > pos:
-            line += count_newlines(buf, pos, s)
-            pos = s
-        url = m[0].encode("utf-8")
-        if json and not _json_plain(url):
-            return None
-        fields = (url, b"%d" % line, b"%d" % (base + s))
-        out.append(b"".join(i if isinstance(i, bytes) else fields[i] for i in layout))
-    if lines:
-        state[0], state[1] = pos + base, line
-    return b"".join(out)

@@ -18,6 +18,9 @@ from typing import Any, Iterable, Sequence
 from . import _core_py
 from ._grammar import (G_FILE, G_FTP, G_GENERIC, G_GOPHER, G_HTTP, G_MAILTO, G_MID,
                        G_NEWS, G_NNTP, G_PROSPERO, G_TELNET, G_WAIS, NGRAMMARS, TABLES, P, T)
+from ._fields import (FRAGMENT_START, HOST_END, HOST_START, PASSWORD_END, PASSWORD_START,
+                      PATH_START, PORT_END, PORT_START, SCHEME_END, SEARCH_START, USER_END,
+                      USER_START)
 from ._layout import CODE_INDEX
 
 _C = CODE_INDEX
@@ -201,10 +204,10 @@ def _login_tokens(s: str, r: tuple) -> tuple:
     scheme-blind tokenizer ends the authority at the first "?"; when an "@" follows it
     before the path, the "?"s up to that "@" are login data, so the text is tokenized
     again with them masked (same length, same offsets). Else ``r`` itself."""
-    q = r[11] - 1
-    if q < 0 or r[5] < 0 or 0 <= r[9] < q:
+    q = r[SEARCH_START] - 1
+    if q < 0 or r[HOST_START] < 0 or 0 <= r[PATH_START] < q:
         return r                                  # no "?" ended the authority
-    auth = r[0] + 3
+    auth = r[SCHEME_END] + 3
     stop = len(s)
     for ch in "/#":
         k = s.find(ch, q, stop)
@@ -222,7 +225,7 @@ def _walk(s: str, cfg: Config) -> tuple[int, list[int], tuple]:
     w = _Walk(s, cfg)
     r = _core_py.tokenize(s)
     n = len(s)
-    se = r[0]
+    se = r[SCHEME_END]
     if se < 0:
         w.add(0, "missing-scheme", "scheme", 0, 0)
         return len(cfg.names), w.out, r
@@ -234,7 +237,7 @@ def _walk(s: str, cfg: Config) -> tuple[int, list[int], tuple]:
     gid = cfg.gids[idx] if idx < len(cfg.names) else G_GENERIC
     if gid in _LOGIN_OK:
         r = _login_tokens(s, r)
-    frag = r[13]
+    frag = r[FRAGMENT_START]
     body_end = frag - 1 if frag >= 0 else n
     b0 = se + 1
     if gid in _HIER:
@@ -289,14 +292,14 @@ def _group(w: _Walk, a: int, b: int) -> None:
 
 def _hier(w: _Walk, r: tuple, gid: int, b0: int, b: int) -> None:
     s = w.s
-    if r[5] < 0:
+    if r[HOST_START] < 0:
         if gid == G_FILE and b0 < b and s[b0] == "/":
             w.add(b0, "file-short-form", "path", b0, b)
             w.part(b0, b, "fpath", "path", "bad-path")
         else:
             w.add(b0, "missing-authority", "schemepart", b0, b)
         return
-    us, ue, pws, pwe = r[1], r[2], r[3], r[4]
+    us, ue, pws, pwe = r[USER_START], r[USER_END], r[PASSWORD_START], r[PASSWORD_END]
     if us >= 0:
         if gid in _LOGIN_OK:
             w.part(us, ue, "user", "user", "bad-userinfo")
@@ -311,12 +314,13 @@ def _hier(w: _Walk, r: tuple, gid: int, b0: int, b: int) -> None:
                 c = ord(s[i])
                 if c < 0x20 or c == 0x7F:
                     w.add(i, "control-char", "user", us, end)
-    _host(w, r[5], r[6], gid != G_FILE)
-    if r[7] >= 0:
+    _host(w, r[HOST_START], r[HOST_END], gid != G_FILE)
+    if r[PORT_START] >= 0:
         if gid == G_FILE:
-            w.add(r[7] - 1, "port-not-allowed", "port", r[7], r[8])
-        _port(w, r[7], r[8])
-    rs = r[9] if r[9] >= 0 else (r[11] - 1 if r[11] >= 0 else b)
+            w.add(r[PORT_START] - 1, "port-not-allowed", "port", r[PORT_START], r[PORT_END])
+        _port(w, r[PORT_START], r[PORT_END])
+    rs = r[PATH_START] if r[PATH_START] >= 0 else (
+        r[SEARCH_START] - 1 if r[SEARCH_START] >= 0 else b)
     _REGION[gid](w, r, rs, b)
 
 

@@ -14,7 +14,11 @@ import codecs
 from array import array
 from typing import Iterable, Union
 
-from ._layout import CODE_INDEX, NFIELDS
+from ._fields import (FRAGMENT_END, FRAGMENT_START, HOST_END, HOST_START, NFIELDS,
+                      PASSWORD_END, PASSWORD_START, PATH_END, PATH_START, PORT_END,
+                      PORT_START, PROBLEM_CODE, PROBLEM_POS, SCHEME_END, SEARCH_END,
+                      SEARCH_START, USER_END, USER_START)
+from ._layout import CODE_INDEX
 from .charclass import ALPHA, HEX, SCHEME, TABLE, UNRESERVED, UNSAFE
 from .errors import URLSyntaxError
 
@@ -289,7 +293,7 @@ def tokenize(s: str) -> tuple:
         raise TypeError(f"expected str, not {type(s).__name__}")
     n = len(s)
     r = [-1] * NFIELDS
-    r[16] = 0
+    r[PROBLEM_CODE] = 0
     prob_pos, prob_code = -1, 0
 
     # scheme: 1*[ lowalpha | digit | "+" | "-" | "." ] ":" -- uppercase noted
@@ -306,7 +310,7 @@ def tokenize(s: str) -> tuple:
             break
         i += 1
     if i > 0 and i < n and s[i] == ":":
-        r[0] = i
+        r[SCHEME_END] = i
         if upper_at >= 0:
             prob_pos, prob_code = upper_at, _UPPERCASE_SCHEME
         i += 1
@@ -327,7 +331,7 @@ def tokenize(s: str) -> tuple:
         hier = True
     else:
         state = 0
-        r[9] = i
+        r[PATH_START] = i
         hier = False
         auth_start = last_at = colon_user = colon_host = first_colon = -1
         in_brackets = False
@@ -338,11 +342,11 @@ def tokenize(s: str) -> tuple:
             if state == 1:
                 _close_authority(r, s, auth_start, i, last_at, colon_user, colon_host)
             elif state == 0:
-                r[10] = i
+                r[PATH_END] = i
             elif state == 2:
-                r[12] = i
+                r[SEARCH_END] = i
             state = 3
-            r[13] = i + 1
+            r[FRAGMENT_START] = i + 1
             i += 1
             continue
         if state == 1:
@@ -350,10 +354,10 @@ def tokenize(s: str) -> tuple:
                 _close_authority(r, s, auth_start, i, last_at, colon_user, colon_host)
                 if c == 0x2F:
                     state = 0
-                    r[9] = i
+                    r[PATH_START] = i
                 else:
                     state = 2
-                    r[11] = i + 1
+                    r[SEARCH_START] = i + 1
                 i += 1
                 continue
             if c == 0x40:                   # "@"
@@ -372,9 +376,9 @@ def tokenize(s: str) -> tuple:
             elif c == 0x5D:
                 in_brackets = False
         elif state == 0 and hier and c == 0x3F:   # "?" starts the search
-            r[10] = i
+            r[PATH_END] = i
             state = 2
-            r[11] = i + 1
+            r[SEARCH_START] = i + 1
             i += 1
             continue
         # character-level check, in the same walk
@@ -392,13 +396,13 @@ def tokenize(s: str) -> tuple:
     if state == 1:
         _close_authority(r, s, auth_start, n, last_at, colon_user, colon_host)
     elif state == 0:
-        r[10] = n
+        r[PATH_END] = n
     elif state == 2:
-        r[12] = n
+        r[SEARCH_END] = n
     else:
-        r[14] = n
-    r[15] = prob_pos
-    r[16] = prob_code
+        r[FRAGMENT_END] = n
+    r[PROBLEM_POS] = prob_pos
+    r[PROBLEM_CODE] = prob_code
     return tuple(r)
 
 
@@ -408,20 +412,20 @@ def _close_authority(r: list, s: str, start: int, end: int, last_at: int,
     host_start = start
     if last_at >= 0:
         host_start = last_at + 1
-        r[1] = start
+        r[USER_START] = start
         if colon_user >= 0:
-            r[2] = colon_user
-            r[3] = colon_user + 1
-            r[4] = last_at
+            r[USER_END] = colon_user
+            r[PASSWORD_START] = colon_user + 1
+            r[PASSWORD_END] = last_at
         else:
-            r[2] = last_at
-    r[5] = host_start
+            r[USER_END] = last_at
+    r[HOST_START] = host_start
     if colon_host >= 0:
-        r[6] = colon_host
-        r[7] = colon_host + 1
-        r[8] = end
+        r[HOST_END] = colon_host
+        r[PORT_START] = colon_host + 1
+        r[PORT_END] = end
     else:
-        r[6] = end
+        r[HOST_END] = end
 
 
 def tokenize_many(urls: Iterable[str]) -> array:

@@ -6,21 +6,39 @@ number a field or a code differently.
 """
 from __future__ import annotations
 
-#: The tokenizer returns a tuple of ``NFIELDS`` ints in this order. A part that is
-#: absent has start == end == -1; a present but empty part has start == end >= 0.
-FIELDS: tuple[str, ...] = (
-    "scheme_end",        # index of the ":" after the scheme, -1 when there is no scheme
-    "user_start", "user_end",
-    "password_start", "password_end",
-    "host_start", "host_end",
-    "port_start", "port_end",
-    "path_start", "path_end",      # "//" form: from the "/" after hostport; else the schemepart
-    "search_start", "search_end",  # "//" form only: after the first "?", without it
-    "fragment_start", "fragment_end",  # after the first "#", without it
-    "problem_pos",       # position of the first character-level problem, -1 if none
-    "problem_code",      # index into CODES; 0 ("") when there is none
+#: The tokenizer's record: a tuple of ``NFIELDS`` ints, one per field in this order, each
+#: with what it holds (as rust-url's ``Url`` fields: ``scheme_end: u32, // Before ':'``).
+#: A part that is absent has start == end == -1; a present but empty part has
+#: start == end >= 0. ``tools/gen_fields.py`` writes the names for both cores
+#: (``_fields.py``, ``_fields.pxi``).
+URL_FIELDS: tuple[tuple[str, str], ...] = (
+    ("scheme_end", "the ':' after the scheme (RFC 1738 section 2.1); -1: no scheme"),
+    ("user_start", "after '//' (section 3.1 login), when an '@' follows in the login"),
+    ("user_end", "before the ':' of a password, else before the last '@'"),
+    ("password_start", "after the ':' before the last '@'"),
+    ("password_end", "before the last '@'"),
+    ("host_start", "after the last '@', else after '//'"),
+    ("host_end", "before the ':' of a port, else where the login ends"),
+    ("port_start", "after that ':'"),
+    ("port_end", "where the login ends: '/', '?', '#' or the end"),
+    ("path_start", "'//' form: at the '/' after hostport; else the schemepart, after ':'"),
+    ("path_end", "before '?' ('//' form), '#' or the end"),
+    ("search_start", "'//' form only: after the first '?', without it"),
+    ("search_end", "before '#' or the end"),
+    ("fragment_start", "after the first '#', without it"),
+    ("fragment_end", "the end"),
+    ("problem_pos", "position of the first character-level problem, -1 if none"),
+    ("problem_code", "index into CODES; 0 ('') when there is none"),
 )
+#: The fields' names, in their order.
+FIELDS: tuple[str, ...] = tuple(name for name, _ in URL_FIELDS)
 NFIELDS = len(FIELDS)
+#: What the ``_check`` cores' ``parse_tokens`` add after the tokenizer's fields (a URL
+#: object's ``_t`` is that tuple).
+PARSED_FIELDS: tuple[tuple[str, str], ...] = (
+    ("scheme_index", "the scheme's index in the Config's names; len(names): not known"),
+    ("worst_problem", "0: no problem; 1: only problems lenient mode accepts; 2: a fatal one"),
+)
 
 #: Stable problem codes. Index 0 means "no problem". Append only: the index is
 #: what the cores return, and users may have stored the strings.
@@ -65,7 +83,15 @@ MBOX_SEPARATOR = b"\nFrom "
 #: :data:`MBOX_SEPARATOR` at the start of the data, where no newline comes before it.
 FROM_LINE = MBOX_SEPARATOR[1:]
 
-#: The fields of ``join_positions``'s layouts (``_build_py``/``_build_c``) and of
+#: A record of a match, as the text scanner hands it out (``_scan_py``/``_scan_c``) and
+#: the sinks read it (``_records_py``/``_records_c``, :mod:`urlsift.text.sinks`): these
+#: fields, in this order, RECORD_WIDTH int64 each in one ``array('q')`` per batch. The
+#: start and end of the raw span in the buffer scanned, and the flags below.
+RECORD: tuple[str, ...] = ("start", "end", "flags")
+RECORD_WIDTH = len(RECORD)
+R_START, R_END, R_FLAGS = (RECORD.index(name) for name in RECORD)
+
+#: The fields of ``join_positions``'s layouts (``_records_py``/``_records_c``) and of
 #: ``text.files.position_lines``: a match's URL, line number and offset.
 F_URL, F_LINE, F_OFFSET = 0, 1, 2
 

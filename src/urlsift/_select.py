@@ -23,6 +23,7 @@ from typing import Iterator
 CORE_NAMES: dict[str, str] = {
     "core": "_core", "check": "_check", "scan": "_scan", "build": "_build", "pipe": "_pipe",
     "guard": "_guard", "mail": "_mail", "lines": "_lines", "json": "_json", "html": "_html",
+    "records": "_records",
 }
 PURE = os.environ.get("URLSIFT_PURE", "") not in ("", "0")
 

@@ -14,10 +14,11 @@ from ..inputs.kinds import MBOX, TEXT
 from ..inputs import is_plain_file, mbox_match_lists, mbox_url_lines, open_input
 from ..model.equivalence import normalized
 from ..model.parts import cached_by_url
-from ..text.files import F_LINE, F_OFFSET, F_URL, position_lines, url_lines
+from ..text.files import sink_batches
+from ..text.sinks import UrlLines
 from .common import batches, error, read_errors, reason, write_or_fail
-from .grepstyle import POSITION_FIELDS, core_layout, line_template, summary_line, use_color
-from .output import TextWriter, Writer, checks_getter, json_string, parts_getter, plain_value
+from .grepstyle import POSITION_FIELDS, line_template, summary_line, use_color
+from .output import TextWriter, Writer, checks_getter, parts_getter, plain_value
 from .progress import Progress, Relay
 from .filters import url_filter
 from .records import Input, columns_for, iter_records, plan_inputs, scan_options
@@ -100,8 +101,8 @@ def _summaries(args: argparse.Namespace, plan: list[Input], writer: Writer,
         n = 0
         try:
             # -c over the URL lines made in the core (no Match built), where they are made
-            lines = None if args.files_with_matches else _plain_lines(inp, args, ["url"], None,
-                                                                      report)
+            lines = None if args.files_with_matches else _plain_lines(inp, args, ["url"], writer,
+                                                                      None, report)
             if lines is not None:
                 n = sum(sift.lines(chunk).count(b"\n") for chunk in lines)
             else:
@@ -172,7 +173,7 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
                     error(f"cannot read '{inp.name}': {reason(exc)}")
                     status = 2
                 continue
-            lines = _plain_lines(inp, args, columns, progress.update, report)
+            lines = _plain_lines(inp, args, columns, writer, progress.update, report)
             records = () if lines is not None else iter_records(
                 inp, args, [c for c in columns if c != "count"], progress.update, parts, report,
                 checks)
@@ -284,13 +285,13 @@ class _LineSifter:
             counts[key(url) if key is not None else url] += n
 
 
-def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
+def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str], writer: Writer,
                  progress: Optional[Callable[[int], None]],
                  on_error: Callable[[str], None] = error) -> Optional[Iterable[bytes]]:
-    """For ``urlsift extract [-H] [-n] [-b] FILE`` as text or JSON lines with nothing
-    else asked (a plain file, no filter, no bar): the lines made in the core, no Match
-    built; for an mbox, the URLs of each piece of the spool joined at once. None when
-    anything else is asked."""
+    """For ``urlsift extract [-H] [-n] [-b] FILE`` with nothing else asked (a plain
+    file, no filter): the writer's lines made in the core by its sink
+    (:meth:`~urlsift.cli.output.Writer.core_sink`), no Match built; for an mbox, the URLs
+    of each piece of the spool joined at once. None when anything else is asked."""
     cols = [c for c in columns if c != "count"]
     # --unique and the filters are done on the lines (_LineSifter) when only URLs are
     # written as text; the bar is told of each piece scanned
@@ -308,34 +309,22 @@ def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str],
                                  stream=inp.stream, jobs=args.jobs)
         return (("\n".join(map(itemgetter(0), ms)) + "\n").encode("utf-8", "surrogateescape")
                 for ms in lists if ms)
-    positions = cols[:1] == ["url"] and all(c in POSITION_FIELDS for c in cols[1:])
-    if not (plain and positions and args.format in ("text", "jsonl") and inp.kind == TEXT
-            and not args.quoted and not args.log_escapes and scan_options(args) == (None, None)
-            and inp.stream is None and is_plain_file(inp.name)):
+    if not (plain and _core_records(inp, args) and cols[:1] == ["url"]
+            and all(c in POSITION_FIELDS for c in cols[1:])):
         return None
-    if args.format == "jsonl":     # the lines JsonlWriter would write, made in the core
-        return position_lines(inp.name, _jsonl_layout(inp.name, cols), jobs=args.jobs, json=True,
-                              progress=progress)
-    if cols == ["url"] and not color:
-        return url_lines(inp.name, jobs=args.jobs, progress=progress)
-    if narrowed:            # (with colour or positions: the records sift them)
-        return None
-    # FILE:LINE:OFFSET:URL (those asked for), as TextWriter writes them
-    layout = core_layout(line_template(cols, null=args.null, color=color), inp.name)
-    return position_lines(inp.name, layout, jobs=args.jobs, progress=progress)
+    sink = writer.core_sink(inp.name, cols)
+    if sink is None or (narrowed and not isinstance(sink, UrlLines)):
+        return None         # (filters with colour or positions: the records sift them)
+    return sink_batches(inp.name, sink, jobs=args.jobs, progress=progress)
 
 
-def _jsonl_layout(name: str, columns: Sequence[str]) -> tuple:
-    """The layout of ``{"url": ..., "file": ..., "line": ..., "offset": ...}`` lines
-    (the fields in ``columns``), byte for byte what :class:`JsonlWriter` writes."""
-    layout: list = [b'{"url": "', F_URL, b'"']
-    for name_ in columns[1:]:
-        if name_ == "file":
-            layout.append(b', "file": ' + json_string(plain_value(name)).encode("utf-8"))
-        else:
-            layout += [b', "%s": ' % name_.encode(), F_LINE if name_ == "line" else F_OFFSET]
-    layout.append(b"}\n")
-    return tuple(layout)
+def _core_records(inp: Input, args: argparse.Namespace) -> bool:
+    """Whether the scanner's records of ``inp`` go to a sink as they are: a plain text
+    file, read with nothing done to each URL found (no refang, quotes, log escapes,
+    schemes or validity)."""
+    return (inp.kind == TEXT and not args.refang and not args.quoted and not args.log_escapes
+            and scan_options(args) == (None, None) and inp.stream is None
+            and is_plain_file(inp.name))
 
 
 def _normalized_key() -> Callable[[str], str]:

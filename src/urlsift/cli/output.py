@@ -10,7 +10,11 @@ import sys
 from typing import IO, Any, Optional, Sequence
 
 from ..inputs import MissingDependency
-from .grepstyle import line_template
+from ..text.sinks import F_LINE, F_OFFSET, F_URL, LayoutLines, UrlLines
+#: The least rows of a Parquet row group of the Arrow sink's batches (as extract_table's
+#: batches with per-URL columns).
+GROUP_ROWS = 1 << 16
+from .grepstyle import core_layout, line_template
 from ..model.parts import (CHECK_COLUMNS, PART_COLUMNS, TIME_COLUMNS, checks_getter, parquet_schema,
                            parts_getter, plain_value, utf8_text)
 
@@ -32,6 +36,12 @@ class Writer:
 
     def write(self, batch: Sequence[Any]) -> None:
         raise NotImplementedError
+
+    def core_sink(self, name: str, columns: Sequence[str]) -> Any:
+        """The sink (:mod:`urlsift.text.sinks`) that makes this writer's lines of the
+        file ``name`` in the core, the ``columns`` among url, file, line and offset; None
+        when this format is not written so (the records go to :meth:`write`)."""
+        return None
 
     def write_lines(self, data: bytes) -> None:
         """UTF-8 lines already made (the plain fast path): straight to the bytes layer."""
@@ -63,6 +73,13 @@ class TextWriter(Writer):
         """``-0`` (a NUL after the file name) and ``--color`` (SGR sequences)."""
         self.template = line_template(self.columns, null=null, color=color)
         self.plain = self.columns == ["url"] and not color
+        self.null, self.color = null, color
+
+    def core_sink(self, name: str, columns: Sequence[str]) -> Any:
+        if list(columns) == ["url"] and not self.color:
+            return UrlLines()
+        template = line_template(columns, null=self.null, color=self.color)
+        return LayoutLines(core_layout(template, name))
 
     def write(self, batch: Sequence[Any]) -> None:
         if not batch:
@@ -110,7 +127,41 @@ def json_string(text: str) -> str:
     return str(_encoder()(text))
 
 
+#: Stand-ins for the fields of a JSON line laid out in the core (:meth:`JsonlWriter.core_sink`):
+#: the encoder writes a record of these, and the layout is what it wrote around them.
+_FIELD_MARKS = {"url": ("\x00url", F_URL), "line": ("\x00line", F_LINE),
+                "offset": ("\x00offset", F_OFFSET)}
+
+
 class JsonlWriter(Writer):
+    """One JSON object a line (RFC 8259), written by one encoder: the records given to
+    :meth:`write`, and the layout of the lines the core makes (:meth:`core_sink`)."""
+
+    def core_sink(self, name: str, columns: Sequence[str]) -> Any:
+        dumps = _encoder()
+        record = {c: _FIELD_MARKS[c][0] if c in _FIELD_MARKS else plain_value(name)
+                  for c in columns}
+        text = dumps(record) + "\n"
+        layout: list = []
+        for c in columns:
+            if c not in _FIELD_MARKS:
+                continue
+            mark, field = _FIELD_MARKS[c]
+            quoted = dumps(mark)              # '"\\u0000url"'
+            head, _, text = text.partition(quoted)
+            if field == F_URL:                # inside the JSON string: quotes kept
+                layout += [(head + '"').encode("utf-8"), field]
+                text = '"' + text
+            else:                             # a number: no quotes
+                layout += [head.encode("utf-8"), field]
+        layout.append(text.encode("utf-8"))
+        # the octets a URL cannot hold as they are in a JSON string: those the encoder
+        # escapes (RFC 8259 §7: '"', '\\' and the controls); a batch with one is written
+        # from its matches with the same encoder
+        stop = bytes(c < 128 and dumps(chr(c)) != '"%s"' % chr(c) for c in range(256))
+        return LayoutLines(tuple(i for i in layout if i != b""), stop,
+                           lambda url: dumps(url)[1:-1].encode("utf-8"))
+
     def write(self, batch: Sequence[Any]) -> None:
         if not batch:
             return
@@ -161,7 +212,10 @@ def _csv_cell(value: Any) -> Any:
 
 
 class ParquetWriter(Writer):
-    """Row groups of one batch each, written with pyarrow as they come."""
+    """Row groups written with pyarrow as they come: one per batch of records, or the
+    Arrow sink's record batches (:meth:`core_sink`: one a piece of 256 KiB) joined into
+    row groups of at least ``GROUP_ROWS`` rows (many small row groups cost time to write
+    and to read)."""
 
     def __init__(self, out: Any, columns: Sequence[str]) -> None:
         super().__init__(out, columns)
@@ -174,10 +228,35 @@ class ParquetWriter(Writer):
         self._pa = pa
         self._schema = parquet_schema(self.columns)
         self._writer = pq.ParquetWriter(out, self._schema)
+        self._held: list[Any] = []          # the sink's batches not written yet
+        self._held_rows = 0
+
+    def core_sink(self, name: str, columns: Sequence[str]) -> Any:
+        """The Arrow sink (``urlsift.extract_table``'s) of a text file: its ``start`` is
+        the ``offset`` column, ``file`` the name as the records write it."""
+        from ..text.arrow import ArrowSink
+        names = ["start" if c == "offset" else c for c in columns]
+        types = self._pa.schema([self._pa.field(n, self._schema.field(c).type)
+                                 for n, c in zip(names, columns)])
+        return _Renamed(ArrowSink(names, plain_value(name), types), self._schema)
+
+    def write_lines(self, data: Any) -> None:
+        """A record batch made by :meth:`core_sink`'s sink."""
+        self._held.append(data)
+        self._held_rows += data.num_rows
+        if self._held_rows >= GROUP_ROWS:
+            self._write_held()
+
+    def _write_held(self) -> None:
+        if self._held:
+            self._writer.write_table(self._pa.Table.from_batches(self._held, self._schema),
+                                     row_group_size=self._held_rows)
+        self._held, self._held_rows = [], 0
 
     def write(self, batch: Sequence[Any]) -> None:
         if not batch:
             return
+        self._write_held()                  # in the order found
         if self.columns == ["url"]:
             data = {"url": list(batch)}
         else:
@@ -188,9 +267,22 @@ class ParquetWriter(Writer):
         self._writer.write_table(self._pa.table(data, schema=self._schema))
 
     def close(self) -> None:
+        self._write_held()
         self._writer.close()
         if hasattr(self.out, "flush"):
             self.out.flush()
+
+
+class _Renamed:
+    """A sink's record batches with the names of ``schema`` (its types already)."""
+
+    def __init__(self, sink: Any, schema: Any) -> None:
+        self.sink, self.schema = sink, schema
+        self.state = sink.state
+
+    def batch(self, *args: Any) -> Any:
+        for got in self.sink.batch(*args):
+            yield got.from_arrays(got.columns, schema=self.schema)
 
 
 def make_writer(fmt: str, columns: Sequence[str], output: Optional[str]) -> Writer:

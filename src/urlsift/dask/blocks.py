@@ -41,6 +41,8 @@ from ..inputs.kinds import MAILDIR, MBOX, TEXT, file_kind, is_maildir
 from ..inputs.opening import EXTENSIONS, HEAD, compression_of, reading
 from ..text.extraction import filter_matches
 from ..text.extraction import extract_file as extract_text_file
+from .._layout import RECORD_WIDTH, R_END, R_START
+from ..text.arrow import ArrowSink
 from ..text.files import LOOKAHEAD, match_lists
 from ..text.jsonpieces import piece_matches
 from ..text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS
@@ -164,14 +166,18 @@ def scan_text_block(f: Any, spec: Spec, lo: int, hi: int, opts: Options) -> tupl
 
     n = stop - start
     arr = cores.scan.scan(buf, 0, n, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
-    newlines = np.flatnonzero(np.frombuffer(buf, dtype=np.uint8, count=n) == 10)
-    summary = Summary(len(newlines), start + arr[-3] if arr else -1,
-                      start + arr[-2] if arr else -1)
+    lines = buf.count(b"\n", 0, n)
+    last = len(arr) - RECORD_WIDTH        # the last record
+    summary = Summary(lines, start + arr[last + R_START] if arr else -1,
+                      start + arr[last + R_END] if arr else -1)
     found = piece_matches(buf, 0, n, start, 0, arr)   # JSON escapes read (text.jsonpieces)
     if found is not None:
         every = found[0]
-        summary = Summary(len(newlines), every[-1][1] if every else -1,
-                          every[-1][2] if every else -1)
+        summary = Summary(lines, every[-1][1] if every else -1, every[-1][2] if every else -1)
+    if opts.schemes is None and opts.valid is None and not opts.parts and not opts.refang:
+        return _arrow_frame(arr, buf, start, None if found is None else found[0], spec.name,
+                            opts), summary
+    newlines = np.flatnonzero(np.frombuffer(buf, dtype=np.uint8, count=n) == 10)
     lists = match_lists(arr, buf, start, 0, None if found is None else found[0])
     ms = list(filter_matches(lists, opts.schemes, opts.valid))
     offsets = np.fromiter((m[1] for m in ms), dtype=np.int64, count=len(ms))
@@ -181,6 +187,17 @@ def scan_text_block(f: Any, spec: Spec, lo: int, hi: int, opts: Options) -> tupl
     if opts.refang:
         data["refanged"] = [False] * len(ms)
     return frame(data, opts), summary
+
+
+def _arrow_frame(arr: Any, buf: Any, start: int, found: Any, name: str, opts: Options) -> Any:
+    """The frame of a block's records (at ``start`` in the file) made by the Arrow sink
+    (``urlsift.extract_table``'s), no Match built; lines counted from the block's start
+    (0 on its first line), as :func:`scan_text_block` counts them."""
+    sink = ArrowSink(["url", "file", "line", "start"], name)
+    sink.state = [start, 0]
+    [got] = sink.batch(arr, buf, start, 0, found)
+    return frame({"url": got.column(0), "file": got.column(1), "line": got.column(2),
+                  "offset": got.column(3)}, opts)
 
 
 def scan_partition(spec: Spec, index: int, opts: Options) -> tuple[Any, Summary]:

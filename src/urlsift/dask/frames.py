@@ -54,7 +54,9 @@ def _ints(values: Sequence[Any]) -> Any:
 
     if isinstance(values, np.ndarray):
         return pd.array(values, dtype="Int64")
-    return pd.Int64Dtype().__from_arrow__(pa.array(values, type=pa.int64()))
+    column = values.cast(pa.int64()) if isinstance(values, pa.Array) \
+        else pa.array(values, type=pa.int64())
+    return pd.Int64Dtype().__from_arrow__(column)
 
 
 def _times(values: Sequence[Any]) -> Any:
@@ -75,6 +77,8 @@ def _strings(values: Sequence[Any]) -> Any:
     import pandas as pd
     import pyarrow as pa
 
+    if isinstance(values, pa.Array):           # a column of the Arrow sink
+        return pd.arrays.ArrowStringArray(values.cast(pa.large_string()))
     return pd.arrays.ArrowStringArray(pa.array(values, type=pa.large_string()))
 
 

@@ -38,6 +38,7 @@ from typing import Callable, Literal, Optional
 from .. import codec
 from ..charclass import ALPHA, DIGIT, EXTRA, HEX, char_table
 from ..errors import URLSyntaxError
+from .._fields import HOST_END, HOST_START, PATH_END, PATH_START, SCHEME_END
 from .ports import DEFAULT_PORTS
 from .tokens import tokenize
 
@@ -224,17 +225,17 @@ def normalized_text(s: str) -> str:
     """
     check_controls(s)
     o = tokenize(s).offsets   # field order: urlsift._layout.FIELDS
-    if o[0] < 0:
+    if o[SCHEME_END] < 0:
         raise URLSyntaxError("missing-scheme", 0, "not an absolute URL: no scheme", s)
-    scheme = s[:o[0]].lower()
+    scheme = s[:o[SCHEME_END]].lower()
     fragment = _part(s, o, 13)
-    if o[5] < 0:             # not the "//" form: an opaque schemepart, rule 2 only
-        body = _norm_escapes(s[o[9]:o[10]])
+    if o[HOST_START] < 0:    # not the "//" form: an opaque schemepart, rule 2 only
+        body = _norm_escapes(s[o[PATH_START]:o[PATH_END]])
         if scheme == "ftp":
             body = _fold_typecode(body)
     else:
         user, password = _part(s, o, 1), _part(s, o, 3)
-        host = _norm_escapes(_fold(s[o[5]:o[6]]), fold=True)
+        host = _norm_escapes(_fold(s[o[HOST_START]:o[HOST_END]]), fold=True)
         port = _part(s, o, 7)
         if port is not None:
             port = _norm_port(port, scheme)
@@ -373,16 +374,16 @@ def normalized_3986(s: str) -> str:
     """
     check_controls(s)
     o = tokenize(s).offsets
-    if o[0] < 0:
+    if o[SCHEME_END] < 0:
         raise URLSyntaxError("missing-scheme", 0, "not an absolute URL: no scheme", s)
-    scheme = s[:o[0]].lower()
+    scheme = s[:o[SCHEME_END]].lower()
     fragment = _part(s, o, 13)
     esc = _UNRESERVED_3986
-    if o[5] < 0:
-        body = _norm_escapes(s[o[9]:o[10]], False, esc)
+    if o[HOST_START] < 0:
+        body = _norm_escapes(s[o[PATH_START]:o[PATH_END]], False, esc)
     else:
         user, password = _part(s, o, 1), _part(s, o, 3)
-        host = s[o[5]:o[6]]
+        host = s[o[HOST_START]:o[HOST_END]]
         host = host.lower() if host[:1] == "[" else idna_host(host)
         port = _part(s, o, 7)
         if port is not None:

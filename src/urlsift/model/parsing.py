@@ -16,6 +16,7 @@ from itertools import chain
 from typing import TYPE_CHECKING, Iterable, Literal, Optional, Sequence, cast, overload
 
 from . import registry, url
+from .._fields import SCHEME_INDEX
 from .._grammar import PARTS
 from .._layout import CODES
 from .._select import bind, cores
@@ -155,7 +156,7 @@ def _parse_slow(s: str, strict: bool) -> URL:
     text = s[4:] if s[:4] == "URL:" else s
     flat = core.problems(text, cfg)
     t = core.parse_tokens(text, cfg)
-    u = _new(registry.classes()[t[17]])
+    u = _new(registry.classes()[t[SCHEME_INDEX]])
     _set_text(u, text)
     _set_t(u, t)
     _set_x(u, (s, tuple(flat)))

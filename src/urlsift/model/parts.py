@@ -14,9 +14,9 @@ from typing import Any, Callable, Sequence, TypeVar
 
 from .parsing import is_valid, parse
 
-__all__ = ["BOOL_COLUMNS", "CHECK_COLUMNS", "EXTRA_PARTS", "INT_COLUMNS", "LIST_COLUMNS",
+__all__ = ["BOOL_COLUMNS", "CHECK_COLUMNS", "DICT_COLUMNS", "EXTRA_PARTS", "INT_COLUMNS", "LIST_COLUMNS",
            "PART_COLUMNS", "TIME_COLUMNS", "cached_by_url", "checks_getter", "parquet_schema",
-           "parts_getter", "plain_value", "utf8_text"]
+           "parts_getter", "plain_value", "table_schema", "utf8_text"]
 
 #: The parsed parts ``--parts`` adds, in column order (CSV and Parquet have exactly these).
 PART_COLUMNS: tuple[str, ...] = (
@@ -33,10 +33,13 @@ EXTRA_PARTS: tuple[str, ...] = (
 #: The types of the output columns that are not strings, one definition for the command's
 #: Parquet and the Dask frames (``parquet_schema``): integers, booleans, lists of strings,
 #: and a message's Date, a UTC timestamp (docs/decisions-cli.md).
-INT_COLUMNS = frozenset({"count", "line", "offset", "file_offset", "port"})
-BOOL_COLUMNS = frozenset({"refanged", "valid_strict", "wrapped", "hyphen_break", "deceptive"})
+INT_COLUMNS = frozenset({"count", "line", "offset", "file_offset", "port", "start", "end"})
+BOOL_COLUMNS = frozenset({"refanged", "valid_strict", "valid", "wrapped", "hyphen_break",
+                          "deceptive"})
 LIST_COLUMNS = frozenset({"problems", "edits"})
 TIME_COLUMNS = frozenset({"date"})
+#: Columns of ``urlsift.extract_table`` with few distinct values: dictionary-encoded there.
+DICT_COLUMNS = frozenset({"scheme", "host", "file"})
 
 
 def parquet_schema(names: "Sequence[str]") -> Any:
@@ -53,6 +56,19 @@ def parquet_schema(names: "Sequence[str]") -> Any:
                 else pa.list_(pa.string()) if c in LIST_COLUMNS
                 else pa.timestamp("us", tz="UTC") if c in TIME_COLUMNS else pa.string())
     return pa.schema([pa.field(c, kind(c)) for c in names])
+
+
+def table_schema(names: "Sequence[str]") -> Any:
+    """The pyarrow schema of ``urlsift.extract_table``'s columns ``names``: as
+    :func:`parquet_schema`, with :data:`DICT_COLUMNS` dictionary-encoded.
+
+    >>> str(table_schema(["url", "host"]).field("host").type)  # doctest: +SKIP
+    'dictionary<values=string, indices=int32, ordered=0>'
+    """
+    import pyarrow as pa
+    schema = parquet_schema(names)
+    return pa.schema([pa.field(f.name, pa.dictionary(pa.int32(), f.type))
+                      if f.name in DICT_COLUMNS else f for f in schema])
 
 
 #: How many URLs a per-URL cache keeps before it starts again (bounded memory).

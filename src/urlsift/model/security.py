@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from .._fields import FRAGMENT_START, PASSWORD_START, PORT_START, SCHEME_END
 from .._grammar import G_GOPHER
 from .ports import default_port
 from .problems import Problem, excerpt
@@ -35,20 +36,21 @@ def warnings_of(u: "URL") -> tuple[Problem, ...]:
     text = str(u)
     t = u._t
     out = []
-    if t[3] >= 0:
-        out.append(Problem(t[3], "password-in-url",
-                           f"password in the URL {excerpt(text, 0, len(text), t[3])}: URLs are "
+    if t[PASSWORD_START] >= 0:
+        at = t[PASSWORD_START]
+        out.append(Problem(at, "password-in-url",
+                           f"password in the URL {excerpt(text, 0, len(text), at)}: URLs are "
                            f"not secret (RFC 1738 §6)"))
     port = u.port
     default = default_port(u.scheme)
     # a scheme without a known default port has no "other" port to warn about
     if port is not None and default is not None and port != default:
         if port < 1024:
-            out.append(Problem(t[7], "privileged-port",
+            out.append(Problem(t[PORT_START], "privileged-port",
                                f"port {port} is in the reserved range and not the {u.scheme} "
                                f"default ({default}): another protocol may answer (RFC 1738 §6)"))
         else:
-            out.append(Problem(t[7], "non-default-port",
+            out.append(Problem(t[PORT_START], "non-default-port",
                                f"port {port} is not the {u.scheme} default ({default}) (RFC 1738 §6)"))
     escapes = LINE_PROTOCOLS.get(u.scheme)
     if escapes:
@@ -84,8 +86,8 @@ def _ambiguous_search(u: "GopherURL", text: str) -> list[Problem]:
 
 
 def _delimiters(u: "URL", text: str, escapes: tuple[str, ...]) -> list[Problem]:
-    start = u._t[0] + 1
-    end = u._t[13] - 1 if u._t[13] >= 0 else len(text)
+    start = u._t[SCHEME_END] + 1
+    end = u._t[FRAGMENT_START] - 1 if u._t[FRAGMENT_START] >= 0 else len(text)
     upper = text.upper()
     skip_tabs = 2 if u.scheme == "gopher" else 0   # gopher's first two %09 are its syntax
     out = []

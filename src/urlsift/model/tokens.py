@@ -11,7 +11,8 @@ from __future__ import annotations
 from array import array
 from typing import Iterable, NamedTuple, Optional
 
-from .._layout import CODES, FIELDS, NFIELDS
+from .._fields import HOST_END, HOST_START, NFIELDS, PROBLEM_CODE, PROBLEM_POS, SCHEME_END
+from .._layout import CODES, FIELDS
 from .._select import cores
 
 __all__ = ["Tokens", "tokenize", "tokenize_many", "tokenize_offsets", "PARTS"]
@@ -32,7 +33,7 @@ class Tokens(NamedTuple):
     def span(self, part: str) -> Optional[tuple[int, int]]:
         """``(start, end)`` of a part, or None when the part is absent."""
         if part == "scheme":
-            end = self.offsets[0]
+            end = self.offsets[SCHEME_END]
             return None if end < 0 else (0, end)
         i, j = _SPAN_FIELDS[part]
         start = self.offsets[i]
@@ -46,12 +47,12 @@ class Tokens(NamedTuple):
     @property
     def has_login(self) -> bool:
         """True for the ``scheme://login...`` form (RFC 1738 §3.1)."""
-        return self.offsets[5] >= 0
+        return self.offsets[HOST_START] >= 0
 
     @property
     def problem(self) -> Optional[tuple[int, str]]:
         """``(position, code)`` of the first character-level problem, or None."""
-        pos, code = self.offsets[15], self.offsets[16]
+        pos, code = self.offsets[PROBLEM_POS], self.offsets[PROBLEM_CODE]
         return None if code == 0 else (pos, CODES[code])
 
 
@@ -82,7 +83,7 @@ def tokenize_offsets(urls: Iterable[str]) -> array:
     """The offsets of every URL, flat: ``NFIELDS`` ints per URL in one ``array('q')``.
 
     >>> flat = tokenize_offsets(["http://a/b"])
-    >>> len(flat), flat[5], flat[6]          # host_start, host_end
+    >>> len(flat), flat[HOST_START], flat[HOST_END]
     (17, 7, 8)
     """
     return cores.core.tokenize_many(urls)

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, TypeVar, cast
 
+from .._fields import (FRAGMENT_START, HOST_START, NFIELDS, PASSWORD_START, PATH_START, PORT_START,
+                       SCHEME_END, SEARCH_START, USER_START)
 from .._grammar import G_GENERIC
 from .equivalence import Rules, check_rules, normalized_3986
 from .equivalence import normalized_text as _normalized
@@ -70,7 +72,7 @@ class URL:
     """A parsed URL. Immutable, hashable, picklable; parts are computed lazily.
 
     ``_text`` is the URL (without a ``URL:`` prefix), ``_t`` the tokenizer offsets
-    (``urlsift._layout.FIELDS``) followed by the scheme index and the worst problem,
+    followed by the scheme index and the worst problem (read by name: ``urlsift._fields``),
     ``_x`` (optional) is ``(raw, problems)`` when they differ from the defaults.
     """
 
@@ -98,7 +100,8 @@ class URL:
 
     # ---- raw text and offsets ------------------------------------------------
     def _span(self, start: int) -> Optional[str]:
-        """The part whose start/end offsets are at ``_t[start]``, ``_t[start+1]``."""
+        """The part whose start field is ``start`` (``HOST_START``...): every part's end
+        field follows its start (``urlsift._layout.URL_FIELDS``)."""
         a = self._t[start]
         return None if a < 0 else self._text[a:self._t[start + 1]]
 
@@ -132,18 +135,18 @@ class URL:
         >>> parse("ftp://a%40b@h/").written("user")
         'a%40b'
         """
-        return Tokens(self._text, self._t[:17]).part(part)
+        return Tokens(self._text, self._t[:NFIELDS]).part(part)
 
     # ---- common parts --------------------------------------------------------
     @_cached
     def scheme(self) -> str:
         """The scheme, lower-cased (RFC 1738 §2.1: case-ignore)."""
-        return self._text[:self._t[0]].lower()
+        return self._text[:self._t[SCHEME_END]].lower()
 
     @property
     def fragment(self) -> Optional[str]:
         """The text after the first ``#``, as written; None without ``#``."""
-        return self._span(13)
+        return self._span(FRAGMENT_START)
 
     @property
     def host(self) -> Optional[str]:
@@ -251,7 +254,7 @@ class URL:
         if unknown:
             raise TypeError(f"{type(self).__name__} has no part {sorted(unknown)[0]!r} to "
                             f"replace (only 'fragment')")
-        text = self._text if self.fragment is None else self._text[:self._t[13] - 1]
+        text = self._text if self.fragment is None else self._text[:self._t[FRAGMENT_START] - 1]
         value = parts["fragment"]
         fragment = value if encoded and isinstance(value, str) else encode_part("fragment", value)
         return self._reparsed(text + (f"#{fragment}" if fragment is not None else ""))
@@ -305,33 +308,34 @@ class HierURL(URL):
     @_cached
     def user(self) -> Optional[str]:
         """The decoded user; None when absent, "" when empty (§3.1)."""
-        u = self._span(1)
+        u = self._span(USER_START)
         return None if u is None else decode(u)
 
     @_cached
     def password(self) -> Optional[str]:
         """The decoded password; None when absent, "" when empty (§3.1)."""
-        p = self._span(3)
+        p = self._span(PASSWORD_START)
         return None if p is None else decode(p)
 
     @property
     def host(self) -> Optional[str]:
         """The host as written ("" when empty, e.g. ``file:///x``)."""
-        return self._span(5)
+        return self._span(HOST_START)
 
     @_cached
     def port(self) -> Optional[int]:
         """The port as written, as an int; None when absent or empty."""
-        p = self._span(7)
+        p = self._span(PORT_START)
         return int(p) if p and p.isdigit() and p.isascii() else None
 
     def _region(self) -> tuple[int, int]:
         """Offsets of the text after hostport up to the fragment ("/..." or "?...")."""
         t = self._t
-        end = t[13] - 1 if t[13] >= 0 else len(self._text)
-        start = t[9] if t[9] >= 0 else (t[11] - 1 if t[11] >= 0 else end)
-        if t[5] < 0:  # lenient file:/path -- no "//"
-            start = t[9]
+        end = t[FRAGMENT_START] - 1 if t[FRAGMENT_START] >= 0 else len(self._text)
+        start = t[PATH_START] if t[PATH_START] >= 0 else (
+            t[SEARCH_START] - 1 if t[SEARCH_START] >= 0 else end)
+        if t[HOST_START] < 0:  # lenient file:/path -- no "//"
+            start = t[PATH_START]
         return start, end
 
     # ---- building and changing (RFC 1738 §3.1 parts) ------------------------------
@@ -361,7 +365,7 @@ class HierURL(URL):
         written = {name: self.written(name) for name in HIER_PARTS}
         for name, value in parts.items():
             written[name] = value if encoded and isinstance(value, str) else encode_part(name, value)
-        return self._reparsed(from_parts(self._text[:self._t[0]], written))
+        return self._reparsed(from_parts(self._text[:self._t[SCHEME_END]], written))
 
     def with_user(self: H, user: Optional[str]) -> H:
         """:meth:`replace` of the user (decoded; None removes the login's user)."""

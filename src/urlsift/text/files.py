@@ -19,16 +19,22 @@ import sys
 from array import array
 from typing import Any, BinaryIO, Callable, Iterator, Optional, Union
 
-from .._layout import F_LINE, F_OFFSET, F_URL   # the fields of a position_lines layout
+from .._layout import F_LINE, F_OFFSET, F_URL, RECORD_WIDTH, R_END, R_START
 from .._select import cores
-from .jsonpieces import chunked, piece_matches
-from .jsonpieces import url_lines as found_lines
+from .jsonpieces import piece_matches
 from .mapping import Watch
 from .shrinking import regular_size as _regular_size
 from .match import Match
-from .rules import EDITS, CHUNK, KNOWN, TEXT_OCTETS, MAX_LENGTH, MAX_WRAPPER, TABLE
+from .rules import KNOWN, TEXT_OCTETS, MAX_LENGTH, MAX_WRAPPER, TABLE
+from .sinks import LayoutLines, UrlLines, counted_lines, match_lists
 
-__all__ = ["check_counts", "job_count", "F_LINE", "F_OFFSET", "F_URL", "scan_file", "url_lines", "position_lines", "scan_buffer", "BLOCK_SIZE", "PIECE_SIZE", "WINDOW"]
+#: What a sink's ``batch`` is: (records, buffer, input offset of buffer[0], first record
+#: kept, matches made already or None) -> what it makes of them (:mod:`.sinks`).
+Make = Callable[..., Iterator[Any]]
+
+__all__ = ["check_counts", "job_count", "F_LINE", "F_OFFSET", "F_URL", "match_lists", "scan_file",
+           "sink_batches", "url_lines", "position_lines", "scan_buffer", "BLOCK_SIZE",
+           "PIECE_SIZE", "WINDOW"]
 
 #: Size of the pieces a mapped file or a buffer is cut into (one scanner call each).
 #: Small enough that a piece's octets are still in the CPU cache when its matches are
@@ -81,32 +87,12 @@ def _scan_piece(buf: Any, a: int, b: int) -> "array[int]":
 
 
 def _kept(arr: "array[int]", last_end: int) -> tuple[int, int]:
-    """Index of the first triple not inside the previous piece's last match, and the
+    """Index of the first record not inside the previous piece's last match, and the
     end of this piece's last match (or ``last_end`` when it has none)."""
-    i, total = 0, len(arr) // 3
-    while i < total and arr[3 * i] < last_end:
+    i, total = 0, len(arr) // RECORD_WIDTH
+    while i < total and arr[RECORD_WIDTH * i + R_START] < last_end:
         i += 1
-    return i, (arr[-2] if i < total else last_end)
-
-
-def match_lists(arr: "array[int]", buf: Any, base: int, first: int,
-                found: Optional[list[Match]] = None) -> Iterator[list[Match]]:
-    """Matches of triples ``first``... in lists of CHUNK: built while the consumer's
-    cache is warm (a whole piece at once is slower). ``found``: the piece's
-    matches made already (JSON escapes read, :mod:`.jsonpieces`), given out instead."""
-    if found is not None:
-        yield from chunked(found)
-        return
-    build = cores.build.build
-    for i in range(first, len(arr) // 3, CHUNK):
-        yield build(arr, buf, base, Match, EDITS, TABLE, i, i + CHUNK)
-
-
-def _lines(arr: "array[int]", buf: Any, base: int, first: int,
-           found: Optional[list[Match]] = None) -> Iterator[bytes]:
-    """The URLs of triples ``first``... as newline-ended lines of bytes, no Match built
-    (``found``: as :func:`match_lists`)."""
-    yield cores.build.join_urls(arr, buf, TABLE, first) if found is None else found_lines(found)
+    return i, (arr[RECORD_WIDTH * (total - 1) + R_END] if i < total else last_end)
 
 
 def _pieces(buf: Any, n: int, block: int, a: int = 0,
@@ -139,7 +125,7 @@ def _buffer_lists(buf: Any, n: int, block: int, scan: Callable[[Any, int, int], 
 
 
 def _piece_lists(arr: "array[int]", buf: Any, a: int, b: int, last_end: int, base: int = 0,
-                 make: Callable[..., Iterator[Any]] = match_lists,
+                 make: Make = match_lists,
                  json: bool = True) -> tuple[Iterator[Any], int]:
     """What ``make`` gives for the piece ``[a, b)`` of ``buf`` (at ``base`` in the input)
     scanned into ``arr`` — read again when it holds JSON escapes (``json``) — and the end
@@ -149,23 +135,6 @@ def _piece_lists(arr: "array[int]", buf: Any, a: int, b: int, last_end: int, bas
         return make(arr, buf, base, 0, found[0]), found[1]
     first, end = _kept(arr, last_end - base)
     return make(arr, buf, base, first), end + base
-
-
-def _with_lines(ms: list[Match], buf: Any, base: int, state: list[int]) -> list[Match]:
-    """The matches with 1-based line numbers, counting newlines from the last match on.
-
-    ``state`` is ``[input offset counted to, line there]``; ``base`` maps an input
-    offset to an index of ``buf``.
-    """
-    count = cores.scan.count_newlines
-    pos, line = state
-    out = []
-    for m in ms:
-        line += count(buf, pos - base, m[1] - base)
-        pos = m[1]
-        out.append(tuple.__new__(Match, (*m[:7], line)))
-    state[0], state[1] = pos, line
-    return out
 
 
 _PAGE = mmap.PAGESIZE
@@ -184,10 +153,10 @@ def _forget(mm: Any, a: int, b: int) -> None:
 
 
 def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
-            make: Callable[..., Iterator[Any]] = match_lists,
+            make: Make = match_lists,
             progress: Optional[Callable[[int], None]] = None) -> Iterator[Any]:
     """Pieces scanned on ``jobs`` threads (the walk releases the GIL); their matches
-    built here by ``make`` (lists of Match, or lines of bytes), in file order; the
+    given here to the sink ``make`` (:mod:`.sinks`), its output in file order; the
     octets of each piece told to ``progress`` once it is done. With ``jobs`` > 1 the
     pieces are scanned by ``Pipeline`` (compiled core: on threads). A file that
     shrinks meanwhile ends it with FileShrankError (:mod:`.mapping`)."""
@@ -203,7 +172,7 @@ def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
         # a piece cut short by a shrinking file keeps the scanner's matches (an error follows)
         made, last_end = _piece_lists(arr, mm, a, b, last_end, make=make, json=not shrank)
         for ms in made:
-            yield _with_lines(ms, mm, 0, state) if line_numbers else ms
+            yield counted_lines(ms, mm, 0, state) if line_numbers else ms
         if shrank:
             watch.check()       # raises: the matches before the new end are out
         if progress is not None:
@@ -236,11 +205,15 @@ def _mapped(f: BinaryIO, mm: Any, jobs: int, block: int, line_numbers: bool,
 
 
 def _streamed(f: BinaryIO, block: int, line_numbers: bool,
-              progress: Optional[Callable[[int], None]] = None) -> Iterator[list[Match]]:
+              progress: Optional[Callable[[int], None]] = None,
+              make: Make = match_lists, state: Optional[list[int]] = None) -> Iterator[Any]:
+    """The sink's output (``make``) for each block read; ``state``: the sink's line count
+    (``[offset counted to, line there]``), carried to each cut as the matches' is."""
+    carry = line_numbers or state is not None
+    state = [0, 1] if state is None else state
     buf = bytearray()
     base = 0                  # input offset of buf[0]
     last_end = 0
-    state = [0, 1]
     eof = False
     size = _regular_size(f)   # a regular file read to its end must have given this much
     want = block + LOOKAHEAD  # octets held before a cut is looked for
@@ -250,7 +223,7 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool,
                 data = f.read(block)
             except (OSError, EOFError):
                 # a compressed input cut short, a disk error: the matches before it first
-                yield from _streamed_tail(buf, base, last_end, state, line_numbers)
+                yield from _streamed_tail(buf, base, last_end, state, line_numbers, make)
                 raise
             if isinstance(data, str):
                 raise TypeError(f"extract_file needs a binary file, not text: open "
@@ -259,7 +232,7 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool,
                 eof = True
                 if size is not None and base + len(buf) < size:
                     # truncated meanwhile: the matches before the cut, then the error
-                    yield from _streamed_tail(buf, base, last_end, state, line_numbers)
+                    yield from _streamed_tail(buf, base, last_end, state, line_numbers, make)
                     raise Watch.shrank(f, size, _regular_size(f) or base + len(buf))
             else:
                 buf += data
@@ -276,12 +249,13 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool,
                 want = 2 * n
                 continue
             want = block + LOOKAHEAD
-        lists, last_end = _piece_lists(_scan_piece(buf, 0, stop), buf, 0, stop, last_end, base)
+        lists, last_end = _piece_lists(_scan_piece(buf, 0, stop), buf, 0, stop, last_end, base,
+                                       make)
         for ms in lists:
-            yield _with_lines(ms, buf, base, state) if line_numbers else ms
+            yield counted_lines(ms, buf, base, state) if line_numbers else ms
         if eof:
             return
-        if line_numbers:          # carry the line count to the cut
+        if carry:                 # carry the line count to the cut
             state[1] += cores.scan.count_newlines(buf, state[0] - base, stop)
             state[0] = base + stop
         del buf[:stop]
@@ -289,11 +263,12 @@ def _streamed(f: BinaryIO, block: int, line_numbers: bool,
 
 
 def _streamed_tail(buf: bytearray, base: int, last_end: int, state: list[int],
-                   line_numbers: bool) -> Iterator[list[Match]]:
-    """The matches of what is left in ``buf`` when the stream ends early."""
-    lists, _ = _piece_lists(_scan_piece(buf, 0, len(buf)), buf, 0, len(buf), last_end, base)
+                   line_numbers: bool, make: Make = match_lists) -> Iterator[Any]:
+    """The sink's output for what is left in ``buf`` when the stream ends early."""
+    lists, _ = _piece_lists(_scan_piece(buf, 0, len(buf)), buf, 0, len(buf), last_end, base,
+                            make)
     for ms in lists:
-        yield _with_lines(ms, buf, base, state) if line_numbers else ms
+        yield counted_lines(ms, buf, base, state) if line_numbers else ms
 
 
 def job_count(jobs: Any) -> int:
@@ -358,35 +333,18 @@ def url_lines(path: PathArg, *, jobs: int = 1,
               progress: Optional[Callable[[int], None]] = None) -> Iterator[bytes]:
     """The URLs of a file as UTF-8 lines (each URL and a newline), piece by piece: the
     ``url`` of every match of :func:`scan_file`, without building the matches (the
-    command's plain output). The file is opened at once, so a bad path raises here;
-    ``progress`` is told the octets of each piece scanned (or read).
+    command's plain output; :class:`~.sinks.UrlLines`). The file is opened at once, so a
+    bad path raises here; ``progress`` is told the octets of each piece scanned (or read).
     """
-    jobs = job_count(jobs)
-    f, mm = _open(path)
-    if mm is None:     # a pipe, a device, an empty file: the streamed matches
-        matches = _opened(f, mm, jobs, None, False, progress)
-        return ("".join([m[0] + "\n" for m in ms]).encode("utf-8") for ms in matches)
-    return _mapped_lines(f, mm, jobs, progress=progress)
+    return sink_batches(path, UrlLines(), jobs=jobs, progress=progress)
 
 
-def _mapped_lines(f: BinaryIO, mm: Any, jobs: int,
-                  make: Callable[..., Iterator[bytes]] = _lines,
-                  progress: Optional[Callable[[int], None]] = None) -> Iterator[bytes]:
-    try:
-        if hasattr(mmap, "MADV_SEQUENTIAL"):
-            mm.madvise(mmap.MADV_SEQUENTIAL)
-        yield from _mapped(f, mm, jobs, PIECE_SIZE, False, make, progress)
-    finally:
-        mm.close()
-        f.close()
-
-
-def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1, json: bool = False,
+def position_lines(path: PathArg, layout: Union[tuple, LayoutLines], *, jobs: int = 1,
                    progress: Optional[Callable[[int], None]] = None) -> Iterator[bytes]:
-    """One line per URL of a file, laid out by ``layout`` — literal bytes and the fields
-    :data:`F_URL`, :data:`F_LINE` (1-based) and :data:`F_OFFSET` (of the raw span) —
-    piece by piece: made in the core, no Match built (the command's ``--with-position``
-    text and JSON lines). ``json``: the URL stands inside a JSON string, escaped there.
+    """One line per URL of a file, laid out by ``layout`` (a :class:`~.sinks.LayoutLines`,
+    or its layout: literal bytes and the fields :data:`F_URL`, :data:`F_LINE` (1-based)
+    and :data:`F_OFFSET` (of the raw span)), piece by piece: made in the core, no Match
+    built (the command's ``--with-position`` text and JSON lines).
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("wb", delete=False) as f:
@@ -395,50 +353,41 @@ def position_lines(path: PathArg, layout: tuple, *, jobs: int = 1, json: bool = 
     b'log:2:6:http://x.example/\\nlog:4:29:ftp://y.example/\\n'
     >>> os.unlink(f.name)
     """
-    jobs = job_count(jobs)
+    sink = layout if isinstance(layout, LayoutLines) else LayoutLines(layout)
+    return sink_batches(path, sink, jobs=jobs, progress=progress)
+
+
+def sink_batches(path: Union[PathArg, BinaryIO], sink: Any, *, jobs: int = 1,
+                 block_size: Optional[int] = None,
+                 progress: Optional[Callable[[int], None]] = None) -> Iterator[Any]:
+    """What ``sink`` (:mod:`.sinks`: its ``batch``, and its line count ``state`` if it
+    keeps one) makes of each batch of records of a file, in file order: mapped and
+    scanned on ``jobs`` threads when it is a non-empty regular file, else streamed.
+    Opened at once (a bad path raises here)."""
+    jobs = check_counts(jobs, block_size)
+    state = getattr(sink, "state", None)
+    if hasattr(path, "read"):
+        return _streamed(path, block_size or BLOCK_SIZE, False, progress,   # type: ignore
+                         sink.batch, state)
+    if path == "-" or path == b"-":
+        return _streamed(sys.stdin.buffer, block_size or BLOCK_SIZE, False, progress,
+                         sink.batch, state)
     f, mm = _open(path)
-    if mm is None:     # a pipe, a device, an empty file, the pure core: the matches
-        matches = _opened(f, mm, jobs, None, F_LINE in layout, progress)
-        return (_laid_out(ms, layout, json) for ms in matches)
-    state = [0, 1]
-
-    def lines(arr: "array[int]", buf: Any, base: int, first: int,
-              found: Optional[list[Match]] = None) -> Iterator[bytes]:
-        got = None if found is not None else cores.build.join_positions(
-            arr, buf, TABLE, layout, base, state, first, -1, json)
-        if got is None:     # a URL to escape in JSON (a '"' inside <...>), JSON escapes read
-            for ms in match_lists(arr, buf, base, first, found):
-                yield _laid_out(_with_lines(ms, buf, base, state) if F_LINE in layout else ms,
-                                layout, json)
-        else:
-            yield got
-
-    return _mapped_lines(f, mm, jobs, lines, progress)
-
-
-def _laid_out(matches: list[Match], layout: tuple, json: bool) -> bytes:
-    """``layout`` filled in for each match (its ``line`` counted already, if asked)."""
-    import json as _json
-    out = []
-    for m in matches:
-        url = _json.dumps(m.url, ensure_ascii=False)[1:-1] if json else m.url
-        fields = (url.encode("utf-8"), b"%d" % (m.line or 0), b"%d" % m.start)
-        out.append(b"".join(i if isinstance(i, bytes) else fields[i] for i in layout))
-    return b"".join(out)
+    return _opened(f, mm, jobs, block_size, False, progress, sink.batch, state)
 
 
 def _opened(f: BinaryIO, mm: Any, jobs: int, block_size: Optional[int],
-            line_numbers: bool,
-            progress: Optional[Callable[[int], None]] = None) -> Iterator[list[Match]]:
+            line_numbers: bool, progress: Optional[Callable[[int], None]] = None,
+            make: Make = match_lists, state: Optional[list[int]] = None) -> Iterator[Any]:
     if block_size is None:
         block_size = BLOCK_SIZE if mm is None else PIECE_SIZE
     try:
         if mm is None:
-            yield from _streamed(f, block_size, line_numbers, progress)
+            yield from _streamed(f, block_size, line_numbers, progress, make, state)
         else:
             if hasattr(mmap, "MADV_SEQUENTIAL"):
                 mm.madvise(mmap.MADV_SEQUENTIAL)
-            yield from _mapped(f, mm, jobs, block_size, line_numbers, progress=progress)
+            yield from _mapped(f, mm, jobs, block_size, line_numbers, make, progress)
     finally:
         if mm is not None:
             mm.close()

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..._fields import PATH_START, SEARCH_START
 from ..._grammar import G_HTTP
 from ..url import HierURL, _cached, decode
 
@@ -24,15 +25,15 @@ class HttpURL(HierURL):
     @property
     def path(self) -> Optional[str]:
         """The path as written, with its leading "/", or None."""
-        return self._span(9)
+        return self._span(PATH_START)
 
     @property
     def search(self) -> Optional[str]:
         """The search part as written, without "?", or None."""
-        return self._span(11)
+        return self._span(SEARCH_START)
 
     @_cached
     def segments(self) -> tuple[str, ...]:
         """The decoded path segments (after the leading "/"); () without a path."""
-        p = self._span(9)
+        p = self._span(PATH_START)
         return () if p is None else tuple(decode(s) for s in p[1:].split("/"))

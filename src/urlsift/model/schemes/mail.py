@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from ..._fields import FRAGMENT_START, SCHEME_END
 from ..._grammar import G_MAILTO, G_MID, G_NEWS, G_NNTP
 from ..url import HierURL, URL, _cached, decode
 
@@ -20,8 +21,8 @@ class _OpaqueURL(URL):
     def _schemepart(self) -> str:
         """The text after "scheme:" up to the fragment, as written."""
         t = self._t
-        end = t[13] - 1 if t[13] >= 0 else len(self._text)
-        return self._text[t[0] + 1:end]
+        end = t[FRAGMENT_START] - 1 if t[FRAGMENT_START] >= 0 else len(self._text)
+        return self._text[t[SCHEME_END] + 1:end]
 
 
 class MailtoURL(_OpaqueURL):

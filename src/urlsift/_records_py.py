@@ -1,0 +1,196 @@
+"""Pure-Python twin of ``ext/urlsift/_records_c.pyx``: the scanner's triples handed to
+the sinks as plain arrays, never formatted here.
+
+A batch of records is the scanner's triples (``_layout.RECORD``: start, end, flags of
+each match) over the buffer they were found in. The sinks take from it what they write:
+
+- ``join_positions``: one line per record laid out by literal octets and the fields
+  ``_layout.F_URL``, ``F_LINE``, ``F_OFFSET`` (the text and JSON lines sinks' layouts);
+- ``url_column``: the URLs one after the other in UTF-8 and where each starts (an Arrow
+  string column's data and offsets);
+- ``line_numbers``: the 1-based line of each record's start.
+
+No format is known here: a sink that cannot write some octets as they are (a JSON string
+holding a ``"``) gives them in ``stop`` and writes that batch itself.
+"""
+from __future__ import annotations
+
+from array import array
+from typing import Any, Optional
+
+from ._build_py import build
+from ._layout import F_LINE, F_OFFSET, F_URL, N_EDITS, RECORD_WIDTH, R_START
+from ._scan_py import count_newlines
+
+__all__ = ["MAX_LAYOUT", "check_fields", "check_layout", "field_column", "join_positions", "line_numbers", "part_column",
+           "url_column"]
+
+#: At most this many items in a layout of :func:`join_positions`.
+MAX_LAYOUT = 16
+
+
+def _clip(arr: Any, first: int, last: int, name: str) -> tuple[int, int]:
+    """``first``, ``last`` clipped to the records of ``arr`` (an ``array('q')``)."""
+    if not isinstance(arr, array) or arr.typecode != "q":
+        raise TypeError(f"{name} needs an array('q')")
+    total = len(arr) // RECORD_WIDTH
+    last = total if last < 0 or last > total else last
+    return min(max(first, 0), last), last
+
+
+def _urls(arr: "array[int]", buf: Any, table: bytes, first: int, last: int) -> list[bytes]:
+    """The UTF-8 URLs of records ``first`` to ``last`` (as ``build`` cuts them)."""
+    return [m[0].encode("utf-8")
+            for m in build(arr, buf, 0, tuple, ("",) * N_EDITS, table, first, last)]
+
+
+def check_layout(layout: tuple) -> bool:
+    """Whether ``layout`` asks for the line; ValueError for a bad layout."""
+    if len(layout) > MAX_LAYOUT:
+        raise ValueError(f"a layout has at most {MAX_LAYOUT} items")
+    for item in layout:
+        if not isinstance(item, bytes) and (not isinstance(item, int) or isinstance(item, bool)
+                                            or item not in (F_URL, F_LINE, F_OFFSET)):
+            raise ValueError(f"a layout item is bytes or 0, 1, 2, not {item!r}")
+    return F_LINE in [i for i in layout if not isinstance(i, bytes)]
+
+
+def join_positions(arr: "array[int]", buf: Any, table: bytes, layout: tuple, base: int,
+                   state: list, first: int = 0, last: int = -1,
+                   stop: Optional[bytes] = None) -> Optional[bytes]:
+    """One line per record ``first`` to ``last``, laid out by ``layout`` — literal bytes
+    and the fields :data:`F_URL`, :data:`F_LINE`, :data:`F_OFFSET` — as one bytes object
+    (no Match built). ``base`` is the input offset of ``buf[0]``; ``state`` is ``[offset
+    counted to, line there]``, carried from call to call (lines are 1-based, offsets
+    those of the raw spans). ``stop``: 256 octets, one per octet value; None when a URL
+    holds an octet whose entry is not 0 (the sink writes that batch itself).
+
+    >>> from urlsift import _scan_py
+    >>> from urlsift.text.rules import TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH
+    >>> buf = b"a\\nsee http://x.example/ ok"
+    >>> arr = _scan_py.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    >>> join_positions(arr, buf, TABLE, (b"f:", F_LINE, b":", F_OFFSET, b":", F_URL, b"\\n"),
+    ...                0, [0, 1])
+    b'f:2:6:http://x.example/\\n'
+    """
+    lines = check_layout(layout)
+    if stop is not None and len(stop) != 256:
+        raise ValueError("stop must have 256 entries")
+    first, last = _clip(arr, first, last, "join_positions")
+    urls = _urls(arr, buf, table, first, last)
+    pos, line = state[0] - base, state[1]
+    out = []
+    for k, url in zip(range(first, last), urls):
+        s = arr[RECORD_WIDTH * k + R_START]
+        if lines and s > pos:
+            line += count_newlines(buf, pos, s)
+            pos = s
+        if stop is not None and any(stop[c] for c in url):
+            return None
+        fields = (url, b"%d" % line, b"%d" % (base + s))
+        out.append(b"".join(i if isinstance(i, bytes) else fields[i] for i in layout))
+    if lines:
+        state[0], state[1] = pos + base, line
+    return b"".join(out)
+
+
+def url_column(arr: "array[int]", buf: Any, table: bytes, first: int = 0,
+               last: int = -1) -> tuple[bytes, "array[int]"]:
+    """The URLs of records ``first`` to ``last`` one after the other in UTF-8, and
+    ``array('i')`` of where each starts and the last ends (an Arrow string column).
+
+    >>> from urlsift import _scan_py
+    >>> from urlsift.text.rules import TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH
+    >>> buf = b"see http://x.example/ and <URL:ftp://y.example/>"
+    >>> arr = _scan_py.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    >>> url_column(arr, buf, TABLE)
+    (b'http://x.example/ftp://y.example/', array('i', [0, 17, 33]))
+    """
+    first, last = _clip(arr, first, last, "url_column")
+    urls = _urls(arr, buf, table, first, last)
+    offsets = array("i", [0])
+    o = 0
+    for url in urls:
+        o += len(url)
+        offsets.append(o)
+    return b"".join(urls), offsets
+
+
+def line_numbers(arr: "array[int]", buf: Any, base: int, state: list, first: int = 0,
+                 last: int = -1) -> "array[int]":
+    """The 1-based line of the start of each record ``first`` to ``last`` as
+    ``array('q')``; ``base`` and ``state`` as :func:`join_positions`'s.
+
+    >>> from urlsift import _scan_py
+    >>> from urlsift.text.rules import TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH
+    >>> buf = b"http://a.example/\\n\\nsee http://b.example/"
+    >>> arr = _scan_py.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    >>> line_numbers(arr, buf, 0, [0, 1])
+    array('q', [1, 3])
+    """
+    first, last = _clip(arr, first, last, "line_numbers")
+    pos, line = state[0] - base, state[1]
+    out = array("q")
+    for k in range(first, last):
+        s = arr[RECORD_WIDTH * k + R_START]
+        if s > pos:
+            line += count_newlines(buf, pos, s)
+            pos = s
+        out.append(line)
+    state[0], state[1] = pos + base, line
+    return out
+
+
+def part_column(data: bytes, offsets: "array[int]", start_field: int,
+                end_field: int) -> tuple[bytes, "array[int]", bytes]:
+    """One part of each URL of a :func:`url_column` (``data``, ``offsets``), cut where
+    the tokenizer says (``_layout.FIELDS``: from ``start_field``, -1 for the URL's start,
+    to ``end_field``): the parts one after the other in UTF-8, ``array('i')`` of where
+    each starts, and the Arrow validity bitmap (bit ``k`` set: URL ``k`` has the part).
+
+    >>> from urlsift._layout import FIELDS
+    >>> data, offsets = b"http://a.example/x" b"mailto:b@c", array("i", [0, 18, 28])
+    >>> host = FIELDS.index("host_start"), FIELDS.index("host_end")
+    >>> part_column(data, offsets, *host)
+    (b'a.example', array('i', [0, 9, 9]), b'\\x01')
+    >>> part_column(data, offsets, -1, FIELDS.index("scheme_end"))
+    (b'httpmailto', array('i', [0, 4, 10]), b'\\x03')
+    """
+    from ._core_py import tokenize
+    check_fields(start_field, end_field)
+    n = len(offsets) - 1
+    out, starts, bits = [], array("i", [0]), bytearray((n + 7) // 8)
+    o = 0
+    for k in range(n):
+        url = data[offsets[k]:offsets[k + 1]].decode("utf-8", "surrogateescape")
+        r = tokenize(url)
+        a = 0 if start_field < 0 else r[start_field]
+        b = r[end_field]
+        if a >= 0 and b >= a:
+            part = url[a:b].encode("utf-8", "surrogateescape")
+            out.append(part)
+            o += len(part)
+            bits[k >> 3] |= 1 << (k & 7)
+        starts.append(o)
+    return b"".join(out), starts, bytes(bits)
+
+
+def check_fields(start_field: int, end_field: int) -> None:
+    from ._layout import NFIELDS
+    if not (-1 <= start_field < NFIELDS and 0 <= end_field < NFIELDS):
+        raise ValueError(f"fields {start_field}, {end_field}: not fields of a URL's tokens")
+
+
+def field_column(arr: "array[int]", field: int, base: int = 0, first: int = 0,
+                 last: int = -1) -> "array[int]":
+    """The field ``field`` (``_layout.R_START``...) of records ``first`` to ``last`` as
+    ``array('q')``, ``base`` added (an Arrow int64 column's values).
+
+    >>> from ._layout import R_END
+    >>> field_column(array("q", [4, 9, 0, 12, 20, 1]), R_END, 100)
+    array('q', [109, 120])
+    """
+    first, last = _clip(arr, first, last, "field_column")
+    if not 0 <= field < RECORD_WIDTH:
+        raise ValueError(f"a record has fields 0 to {RECORD_WIDTH - 1}, not {field}")
+    return array("q", [arr[RECORD_WIDTH * k + field] + base for k in range(first, last)])
