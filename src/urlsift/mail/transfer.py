@@ -41,13 +41,19 @@ def transfer_decoded(part: Message) -> Optional[bytes]:
     cte = (cores.mail.mechanism(str(value).encode("utf-8", "surrogateescape"))
            if value is not None else b"")
     if cte not in (b"quoted-printable", b"base64"):
-        return part.get_payload(decode=True)   # as it stands, or uuencode as email reads it
+        return _octets(part)                   # as it stands, or uuencode as email reads it
     # the octets as they stand: get_payload(decode=True) decodes only what the field
     # names, so a copy without it (get_payload() would write 8-bit octets as U+FFFD)
     bare = copy.copy(part)
     del bare["content-transfer-encoding"]
-    raw = bare.get_payload(decode=True)
+    raw = _octets(bare)
     if cte == b"quoted-printable":
         return cores.mail.decode_qp(raw)
     decoded = cores.mail.decode_base64(raw)
     return decoded if decoded is not None else cores.mail.decode_base64(_NOT_BASE64.sub(b"", raw))
+
+
+def _octets(part: Message) -> bytes:
+    """``get_payload(decode=True)`` of a leaf part (bytes: its type says more)."""
+    got = part.get_payload(decode=True)
+    return got if isinstance(got, bytes) else b""
