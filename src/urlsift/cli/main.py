@@ -37,6 +37,16 @@ def _silence_stdout() -> None:
         pass
 
 
+def _settle_stdout() -> None:
+    """After an error: stdout flushed, or, when it cannot take what it holds (a full
+    device), pointed at /dev/null, so that the interpreter's own flush at exit neither
+    prints a traceback nor turns the exit status into 120."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        _silence_stdout()
+
+
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the ``urlsift`` command with ``argv`` (default: ``sys.argv[1:]``); the exit status."""
     parser = build_parser()
@@ -50,11 +60,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 141
     except KeyboardInterrupt:
         error("interrupted")
+        _settle_stdout()
         return 130
     except (MissingDependency, OutputError) as exc:
         error(str(exc))
+        _settle_stdout()
         return 2
     except OSError as exc:  # the output file cannot be written, stdin unreadable...
         target = f" '{exc.filename}'" if exc.filename else ""
         error(f"cannot write{target}: {reason(exc)}" if target else reason(exc))
+        _settle_stdout()
         return 2
