@@ -133,7 +133,7 @@ def _summaries(args: argparse.Namespace, plan: list[Input], writer: Writer,
 def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str],
                  writer: Writer, relay: Optional[Relay] = None) -> tuple[bool, bool]:
     """Scan every input of ``plan`` into ``writer``: (a URL was found, an input failed)."""
-    status = 0
+    failed = False
     found = False
     skipped: list[str] = []
 
@@ -143,18 +143,7 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
 
     parts = parts_getter(args.format == "jsonl") if args.parts else None
     checks = checks_getter() if getattr(args, "details", False) else None
-    # --unique (count, normalized): bare URLs are counted (Counter: counted in C); of
-    # records, the first of each URL is kept, with a "count". --unique=plain: each URL
-    # written when first found (nothing held back: works with | head).
-    counting = args.unique in ("count", "normalized")
-    key = _normalized_key() if args.unique == "normalized" else None
-    url_counts: Optional[Counter[str]] = Counter() if counting else None
-    # with -H/-n shown, a URL is counted per file (and line): the rows of one input are
-    # written when it ends, each with its own count (-b alone: the first one's offset)
-    where = [c for c in ("file", "line") if c in columns]
-    ident = _identity(where)
-    url_records: dict[Any, dict[str, Any]] = {}
-    seen: set = set()
+    uniques = _Uniques(args, columns)
     # the same over the URL lines the core makes (text, URLs only): by their octets
     sift = _LineSifter(args) if args.format == "text" and columns in (["url"], ["url", "count"]) \
         else None
@@ -162,16 +151,8 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
     with Progress(args, plan, relay) as progress:
         for inp in plan:
             if context is not None and inp.kind == TEXT:      # -A/-B/-C
-                try:
-                    with contextlib.ExitStack() as opened:
-                        stream = inp.stream or opened.enter_context(open_input(inp.name))
-                        found = context.input(stream, plain_value(inp.name),
-                                              context.scanner(args)) > 0 or found
-                except read_errors() as exc:
-                    if isinstance(exc, BrokenPipeError):
-                        raise
-                    error(f"cannot read '{inp.name}': {reason(exc)}")
-                    status = 2
+                hit, bad = _context_input(context, inp, args)
+                found, failed = found or hit, failed or bad
                 continue
             lines = _plain_lines(inp, args, columns, writer, progress.update, report)
             records = () if lines is not None else iter_records(
@@ -186,40 +167,87 @@ def _extract_all(args: argparse.Namespace, plan: list[Input], columns: list[str]
                         write_or_fail(writer.write_lines, data, args.output)
                 for batch in batches(records):
                     found = True
-                    if key is not None:
-                        batch = _keyed(batch, key)
-                    if args.unique == "plain":
-                        batch = _first_seen(batch, seen, ident)
-                        if batch:
-                            write_or_fail(writer.write, batch, args.output)
-                    elif url_counts is None:
-                        write_or_fail(writer.write, batch, args.output)
-                    elif isinstance(batch[0], str):
-                        url_counts.update(batch)
-                    else:
-                        for rec in batch:
-                            k = ident(rec)
-                            first = url_records.get(k)
-                            if first is None:
-                                url_records[k] = rec
-                                rec["count"] = 1
-                            else:
-                                first["count"] += 1
+                    uniques.take(batch, writer, args.output)
             except read_errors() as exc:
                 if isinstance(exc, BrokenPipeError):
                     raise  # our output closed, not an input error
                 error(f"cannot read '{inp.name}': {reason(exc)}")
-                status = 2
-            if "file" in where and url_records:       # this input's own counts
-                write_or_fail(writer.write, _unique_records(Counter(), url_records, columns),
-                              args.output)
-                url_records = {}
-    if url_counts is not None:
+                failed = True
+            uniques.input_ended(writer, args.output)
+    if uniques.url_counts is not None:
         if sift is not None:
-            sift.counted_into(url_counts, key)
-            found = found or bool(url_counts)
-        write_or_fail(writer.write, _unique_records(url_counts, url_records, columns), args.output)
-    return found, status == 2 or bool(skipped)
+            sift.counted_into(uniques.url_counts, uniques.key)
+            found = found or bool(uniques.url_counts)
+        uniques.write_counts(writer, args.output)
+    return found, failed or bool(skipped)
+
+
+def _context_input(context: Any, inp: Input, args: argparse.Namespace) -> tuple[bool, bool]:
+    """-A/-B/-C on a text input: (a URL was found, the input could not be read)."""
+    try:
+        with contextlib.ExitStack() as opened:
+            stream = inp.stream or opened.enter_context(open_input(inp.name))
+            return context.input(stream, plain_value(inp.name), context.scanner(args)) > 0, False
+    except read_errors() as exc:
+        if isinstance(exc, BrokenPipeError):
+            raise
+        error(f"cannot read '{inp.name}': {reason(exc)}")
+        return False, True
+
+
+class _Uniques:
+    """The record batches written as ``--unique`` asks. ``count``/``normalized``: bare URLs
+    are counted (a Counter: counted in C); of records, the first of each URL is kept, with
+    a "count". ``plain``: each URL written when first found (nothing held back: works with
+    ``| head``). With -H/-n shown, a URL is counted per file (and line): the rows of one
+    input are written when it ends, each with its own count (-b alone: the first one's
+    offset)."""
+
+    def __init__(self, args: argparse.Namespace, columns: list[str]) -> None:
+        self.mode = args.unique
+        self.columns = columns
+        self.key = _normalized_key() if self.mode == "normalized" else None
+        counting = self.mode in ("count", "normalized")
+        self.url_counts: Optional[Counter[str]] = Counter() if counting else None
+        self.where = [c for c in ("file", "line") if c in columns]
+        self.ident = _identity(self.where)
+        self.url_records: dict[Any, dict[str, Any]] = {}
+        self.seen: set = set()
+
+    def take(self, batch: Any, writer: Writer, output: Optional[str]) -> None:
+        """One batch of records (or bare URLs): written, or held and counted."""
+        if self.key is not None:
+            batch = _keyed(batch, self.key)
+        if self.mode == "plain":
+            batch = _first_seen(batch, self.seen, self.ident)
+            if batch:
+                write_or_fail(writer.write, batch, output)
+        elif self.url_counts is None:
+            write_or_fail(writer.write, batch, output)
+        elif isinstance(batch[0], str):
+            self.url_counts.update(batch)
+        else:
+            for rec in batch:
+                k = self.ident(rec)
+                first = self.url_records.get(k)
+                if first is None:
+                    self.url_records[k] = rec
+                    rec["count"] = 1
+                else:
+                    first["count"] += 1
+
+    def input_ended(self, writer: Writer, output: Optional[str]) -> None:
+        """With the file shown, this input's own counts written."""
+        if "file" in self.where and self.url_records:
+            write_or_fail(writer.write, _unique_records(Counter(), self.url_records, self.columns),
+                          output)
+            self.url_records = {}
+
+    def write_counts(self, writer: Writer, output: Optional[str]) -> None:
+        """The counts of the whole run written."""
+        assert self.url_counts is not None
+        write_or_fail(writer.write, _unique_records(self.url_counts, self.url_records,
+                                                    self.columns), output)
 
 
 def _wants_context(args: argparse.Namespace) -> bool:
