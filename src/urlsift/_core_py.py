@@ -284,6 +284,11 @@ def _char_problem(c: int) -> int:
     return 0
 
 
+#: Where the part of each state of :func:`tokenize`'s walk ends: 0 the opaque schemepart
+#: or path, 2 the search, 3 the fragment (1, the authority, is closed by _close_authority).
+_PART_END = {0: PATH_END, 2: SEARCH_END, 3: FRAGMENT_END}
+
+
 def tokenize(s: str) -> tuple:
     """Offsets of the parts of a URL and its first character-level problem.
 
@@ -294,57 +299,26 @@ def tokenize(s: str) -> tuple:
     n = len(s)
     r = [-1] * NFIELDS
     r[PROBLEM_CODE] = 0
-    prob_pos, prob_code = -1, 0
+    i, prob_pos, prob_code = _scheme(s, r)
 
-    # scheme: 1*[ lowalpha | digit | "+" | "-" | "." ] ":" -- uppercase noted
-    i = 0
-    upper_at = -1
-    while i < n:
-        c = ord(s[i])
-        if c < 128 and TABLE[c] & SCHEME:
-            pass
-        elif c < 128 and TABLE[c] & ALPHA:
-            if upper_at < 0:
-                upper_at = i
-        else:
-            break
-        i += 1
-    if i > 0 and i < n and s[i] == ":":
-        r[SCHEME_END] = i
-        if upper_at >= 0:
-            prob_pos, prob_code = upper_at, _UPPERCASE_SCHEME
-        i += 1
+    hier = i + 1 < n and s[i] == "/" and s[i + 1] == "/"
+    # state: 0 opaque schemepart / path, 1 authority, 2 search, 3 fragment (_PART_END)
+    state = 1 if hier else 0
+    # colon_user, colon_host: the first ":" before the last "@", after it (not in [...])
+    auth_start = last_at = colon_user = colon_host = first_colon = -1
+    in_brackets = False
+    if hier:
+        auth_start = i = i + 2
     else:
-        prob_pos, prob_code = 0, _MISSING_SCHEME
-        i = 0
-
-    # state: 0 opaque schemepart / path, 1 authority, 2 search, 3 fragment
-    if i + 1 < n and s[i] == "/" and s[i + 1] == "/":
-        state = 1
-        auth_start = i + 2
-        i += 2
-        last_at = -1
-        colon_user = -1       # first ":" before the last "@"
-        colon_host = -1       # first ":" after the last "@", outside [...]
-        first_colon = -1
-        in_brackets = False
-        hier = True
-    else:
-        state = 0
         r[PATH_START] = i
-        hier = False
-        auth_start = last_at = colon_user = colon_host = first_colon = -1
-        in_brackets = False
 
     while i < n:
         c = ord(s[i])
         if c == 0x23 and state != 3:        # "#": the fragment delimiter
             if state == 1:
                 _close_authority(r, s, auth_start, i, last_at, colon_user, colon_host)
-            elif state == 0:
-                r[PATH_END] = i
-            elif state == 2:
-                r[SEARCH_END] = i
+            else:
+                r[_PART_END[state]] = i
             state = 3
             r[FRAGMENT_START] = i + 1
             i += 1
@@ -381,29 +355,56 @@ def tokenize(s: str) -> tuple:
             r[SEARCH_START] = i + 1
             i += 1
             continue
-        # character-level check, in the same walk
-        if prob_code == 0:
-            if c == 0x25:
-                if not (i + 2 < n and ord(s[i + 1]) < 128 and ord(s[i + 2]) < 128
-                        and TABLE[ord(s[i + 1])] & HEX and TABLE[ord(s[i + 2])] & HEX):
-                    prob_pos, prob_code = i, _BAD_ESCAPE
-            else:
-                p = _char_problem(c)
-                if p:
-                    prob_pos, prob_code = i, p
+        if prob_code == 0:                  # character-level check, in the same walk
+            prob_code = _problem_at(s, i, c)
+            if prob_code:
+                prob_pos = i
         i += 1
 
     if state == 1:
         _close_authority(r, s, auth_start, n, last_at, colon_user, colon_host)
-    elif state == 0:
-        r[PATH_END] = n
-    elif state == 2:
-        r[SEARCH_END] = n
     else:
-        r[FRAGMENT_END] = n
+        r[_PART_END[state]] = n
     r[PROBLEM_POS] = prob_pos
     r[PROBLEM_CODE] = prob_code
     return tuple(r)
+
+
+def _scheme(s: str, r: list) -> tuple[int, int, int]:
+    """The scheme (RFC 1738 §5: ``1*[ lowalpha | digit | "+" | "-" | "." ] ":"``, an
+    uppercase letter noted): its end written into ``r``; where the rest starts, and the
+    problem (position, code) the scheme gives (0: none)."""
+    n = len(s)
+    i = 0
+    upper_at = -1
+    while i < n:
+        c = ord(s[i])
+        if c < 128 and TABLE[c] & SCHEME:
+            pass
+        elif c < 128 and TABLE[c] & ALPHA:
+            if upper_at < 0:
+                upper_at = i
+        else:
+            break
+        i += 1
+    if i > 0 and i < n and s[i] == ":":
+        r[SCHEME_END] = i
+        if upper_at >= 0:
+            return i + 1, upper_at, _UPPERCASE_SCHEME
+        return i + 1, -1, 0
+    return 0, 0, _MISSING_SCHEME
+
+
+def _problem_at(s: str, i: int, c: int) -> int:
+    """The character-level problem of ``s[i]`` (code point ``c``), 0 for none: a ``%``
+    not followed by two hex digits (§2.2), else what :func:`_char_problem` says."""
+    if c == 0x25:
+        n = len(s)
+        if not (i + 2 < n and ord(s[i + 1]) < 128 and ord(s[i + 2]) < 128
+                and TABLE[ord(s[i + 1])] & HEX and TABLE[ord(s[i + 2])] & HEX):
+            return _BAD_ESCAPE
+        return 0
+    return _char_problem(c)
 
 
 def _close_authority(r: list, s: str, start: int, end: int, last_at: int,
