@@ -10,6 +10,7 @@ the clean-up of a value), worked out by hand, not printed by the code.
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, strategies as st
 
 from urlsift.mail.html import whatwg_links
 from urlsift.mail.message import _scan, options
@@ -166,3 +167,42 @@ def test_offsets_are_characters_of_the_text():
     assert (a, b, raw) == (7, 24, "http://a.example/")     # mapped past the reference
     (m, a, b, raw, _), _, _ = hits("éé<a href='http://a.example/'>x</a>")[0]
     assert (a, b) == (11, 11)                               # the value's first character
+
+
+# -- generated: any hiding form before a link in any URL attribute ----------------------
+
+HIDING = ["<!-->", "<!--->", "<!-- x --!>", "<!---->", "<!--<!-->", "<!x>", "<?x>",
+          "<!-- http://hidden.example/ -->", "<!-- a --!> b -->"] + [
+          f"<{e}><!--</{e}>" for e in ("title", "textarea", "xmp", "iframe", "noembed")]
+#: (start tag, attribute, how it is reported, the value around the URL U)
+CARRIERS = [("a", "href", "href", "U"), ("area", "href", "href", "U"),
+            ("form", "action", "action", "U"), ("button", "formaction", "formaction", "U"),
+            ("td", "background", "background", "U"), ("img", "srcset", "srcset", "U 2x"),
+            ("blockquote", "cite", "cite", "U"), ("img", "longdesc", "longdesc", "U"),
+            ("object", "data", "data", "U"), ("video", "poster", "poster", "U"),
+            ("a", "ping", "ping", "U"), ("a", "xlink:href", "xlink:href", "U"),
+            ("div", "style", "style", "background:url(U)"), ("img", "src", "src", "U")]
+
+
+@st.composite
+def hidden_links(draw):
+    """A page: hiding forms, then a link in a URL attribute written in a legal way; the
+    link's URL, and how it is to be reported."""
+    url = f"http://l{draw(st.integers(0, 99))}.example/p"
+    tag, attr, how, around = draw(st.sampled_from(CARRIERS))
+    written = url.replace(":", draw(st.sampled_from([":", "&#58;", "&colon;", "&#x3A;"])))
+    written = written.replace("/", draw(st.sampled_from(["/", "&#x2F;", "&sol;"])))
+    if how == "href":
+        written = draw(st.sampled_from(["", " ", "\t", "\n "])) + written
+    value = around.replace("U", written)
+    quote = draw(st.sampled_from(['"', "'"] + ([""] if " " not in value and "\n" not in value
+                                                and "\t" not in value else [])))
+    case = draw(st.sampled_from([str.lower, str.upper]))
+    hide = "".join(draw(st.lists(st.sampled_from(HIDING), min_size=1, max_size=3)))
+    return f"{hide}<{case(tag)} {case(attr)}={quote}{value}{quote}>x", url, how
+
+
+@given(hidden_links())
+def test_a_link_after_any_hiding_form_in_any_url_attribute_is_found(case):
+    page, url, how = case
+    assert links(page) == [(url, how)]
