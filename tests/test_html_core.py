@@ -272,13 +272,37 @@ def test_anchor_records_come_before_their_tags_attributes(runs):
     assert [f for f, *_ in got] == [A_START, 12, 1]
 
 
+# -- CR: the LF the input stream's preprocessing makes of it (§13.2.3.5) ------------
+
+def test_a_cr_lf_between_a_tag_name_and_an_attribute_is_whitespace(runs):
+    data = b'<a\r\nhref="http://x.example/">t</a\r\n>'
+    got, _ = runs(data, anchors=True)
+    assert got == [(A_START, 0, 29, None), (1, 10, 27, None), (0, 29, 30, None),
+                   (A_END, 30, 36, None)]
+
+
+@pytest.mark.parametrize("data, value", [
+    (b'<a href\r\n="http://x.example/">', b"http://x.example/"),   # after the name
+    (b'<a href=\r"http://x.example/">', b"http://x.example/"),      # before the value
+    (b"<img src=http://x.example/i.png\r\nalt=x>", b"http://x.example/i.png"),  # unquoted
+    (b"<img\rsrc=http://x.example/i.png>", b"http://x.example/i.png"),  # a lone CR
+])
+def test_a_cr_is_whitespace_around_attributes(runs, data, value):
+    assert [v for f, v in _records(runs, data) if f != "#text"] == [value]
+
+
+def test_a_cr_lf_ends_a_raw_text_elements_name(runs):
+    assert _texts(runs, b"<title\r\n><!--</title\r\n>http://y.example/") == [
+        b"<!--", b"http://y.example/"]
+
+
 # -- the twins agree, and the table is the spec's ----------------------------------------
 
 HTMLISH = st.lists(st.sampled_from([
     b"<", b">", b"/", b"!", b"-", b"--", b"&", b";", b"#", b"x", b"=", b"\"", b"'", b" ",
     b"a", b"href", b"style", b"title", b"script", b"xmp", b"meta", b"http-equiv",
     b"refresh", b"content", b"amp", b"copy", b"notin", b"\x00", b"\xc3\xa9", b"9", b"F",
-    b"[CDATA[", b"DOCTYPE", b"?", b"\t", b"<a", b"</a", b"A",
+    b"[CDATA[", b"DOCTYPE", b"?", b"\t", b"<a", b"</a", b"A", b"\r", b"\r\n",
 ]), max_size=60).map(b"".join)
 
 

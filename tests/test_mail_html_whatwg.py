@@ -150,6 +150,18 @@ def test_an_anchor_ends_at_its_end_tag_or_the_next_anchor():
         (AFTER, "href", "x"), ("http://b.example/", "href", "y"), (AFTER, "text", None)]
 
 
+def test_a_crlf_page_reads_as_its_lf_twin():
+    # mail is CR LF; the spec reads each CR as LF (§13.2.3.5): the anchor is an anchor
+    # and an unquoted value ends before the CR (no tab-or-newline edit)
+    page = "<a\nhref=http://x.example/\nclass=x>http://x.example/</a>\n<img\nsrc=U\n>"
+    expected = hits(page.replace("U", "http://y.example/i.png"))
+    got = hits(page.replace("U", "http://y.example/i.png").replace("\n", "\r\n"))
+    assert [(h[0].url, how, shown, h[0].edits) for h, how, shown in got] == [
+        (h[0].url, how, shown, h[0].edits) for h, how, shown in expected] == [
+        ("http://x.example/", "href", "http://x.example/", ()),
+        ("http://y.example/i.png", "src", None, ())]
+
+
 # -- problems and offsets ---------------------------------------------------------------
 
 def test_the_end_inside_a_tag_or_comment_is_a_problem_with_its_offset():

@@ -63,7 +63,8 @@ cdef enum:
 
 
 cdef inline bint is_space(int c) noexcept:
-    return c == 0x09 or c == 0x0A or c == 0x0C or c == 0x20
+    # CR too: the spec reads it as the LF the input stream's preprocessing makes of it
+    return c == 0x09 or c == 0x0A or c == 0x0C or c == 0x0D or c == 0x20
 
 
 cdef inline bint is_alpha(int c) noexcept:

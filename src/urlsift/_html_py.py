@@ -24,7 +24,7 @@ spec says so, and markup dropped inside a run (``a</>b`` is the run ``ab``).
 Where the input ends inside a tag or a comment (which hides what follows from a
 reader), a problem ``(offset, code)`` is noted with the spec's parse error code.
 The input stream's CR/LF normalisation (§13.2.3.5) is not done: spans stay in the
-input's octets. Not modelled: foreign content (SVG/MathML CDATA sections, where
+input's octets, and a CR is whitespace wherever the spec would read its LF. Not modelled: foreign content (SVG/MathML CDATA sections, where
 ``<style>`` is not raw text) and the script data escape states (``<!--`` inside
 ``<script>``): both change only which text is script text, not what a reader sees.
 
@@ -89,7 +89,10 @@ _SWITCH = {b"title": RCDATA, b"textarea": RCDATA, b"style": RAWTEXT, b"xmp": RAW
 _INITIAL = {"data": DATA, "RCDATA": RCDATA, "RAWTEXT": RAWTEXT, "script data": SCRIPT_DATA,
             "PLAINTEXT": PLAINTEXT}
 
-_WHITESPACE = b"\t\n\x0c "
+# The input stream's preprocessing (§13.2.3.5) makes every CR and CR LF an LF before
+# the tokenizer reads it; spans stay in the input's octets, so a CR is read where the
+# spec reads that LF: as whitespace (mail is CR LF: "<a\r\nhref=...>" is an <a>).
+_WHITESPACE = b"\t\n\x0c\r "
 _FFFD = "\ufffd".encode()
 _ALNUM = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _HEX = frozenset(b"0123456789ABCDEFabcdef")
@@ -101,10 +104,10 @@ _STOP = {DATA: re.compile(b"[<&]"), RCDATA: re.compile(b"[<&\x00]"),
          BOGUS_COMMENT: re.compile(b">"), DOCTYPE: re.compile(b">"),
          ATTRIBUTE_VALUE_DOUBLE: re.compile(b'["&\x00]'),
          ATTRIBUTE_VALUE_SINGLE: re.compile(b"['&\x00]"),
-         ATTRIBUTE_VALUE_UNQUOTED: re.compile(b"[\t\n\x0c &>\x00]")}
+         ATTRIBUTE_VALUE_UNQUOTED: re.compile(b"[\t\n\x0c\r &>\x00]")}
 # where each attribute value state ends (a value of no record is not read for references)
 _END = {ATTRIBUTE_VALUE_DOUBLE: re.compile(b'"'), ATTRIBUTE_VALUE_SINGLE: re.compile(b"'"),
-        ATTRIBUTE_VALUE_UNQUOTED: re.compile(b"[\t\n\x0c >]")}
+        ATTRIBUTE_VALUE_UNQUOTED: re.compile(b"[\t\n\x0c\r >]")}
 
 
 # The characters the states look at, by the spec's names (HTML §13.2.5 writes
