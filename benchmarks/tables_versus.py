@@ -1,8 +1,8 @@
 """Issue 22's figures in one run, on the CPU clock, best of N rounds interleaved (the
 machine is shared: a round's wall time doubles while another process is busy).
 
-    python benchmarks/tables_versus.py /work/data/log200.log --rounds 5
-    python benchmarks/tables_versus.py LOG --against /work/wt-head --commands
+    python benchmarks/tables_versus.py LOG --rounds 5          # LOG: a generated log (benchmarks/corpus_log.py)
+    python benchmarks/tables_versus.py LOG --against ../urlsift-main --commands
 
 Rows: ``extract_table`` with url, start, line and with host and valid, beside
 ``extract_file`` -> ``Match`` -> pandas and the peers of ``test_bench_table`` (skipped
