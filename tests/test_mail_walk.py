@@ -1259,7 +1259,7 @@ def fast_spans(msg):
 @pytest.mark.parametrize("msg, chars, octets", [
     (b"\ncaf\xc3\xa9 http://a.example/\n", (5, 22), (6, 23)),
     (b"Content-Type: text/html; charset=utf-8\n\n\xc3\xa9<a href='http://a.example/'>x</a>\n",
-     (1, 1), (2, 2)),                                     # the offset of the tag
+     (10, 10), (11, 11)),                # the value's first character: 1 + 9, 2 + 9
 ])
 def test_offsets_are_octets_in_the_walk_characters_in_the_email_path(msg, chars, octets):
     assert fast_spans(msg) == [("http://a.example/", *octets, "http://a.example/")]
