@@ -51,9 +51,9 @@ _CSS_URL = re.compile(rb"url\(|@import|&", re.IGNORECASE)
 #: a reference in an attribute value that the tokenizer leaves as written (§13.2.5.73:
 #: a name matched without its ";" and followed by an alphanumeric or "=") and
 #: ``html.unescape`` decodes: the names valid without ";" (HTML's legacy ones)
-LEGACY_IN_VALUE = re.compile(b"&(?:" + b"|".join(sorted(
-    (re.escape(k.encode()) for k in html5 if not k.endswith(";")), key=len, reverse=True))
-    + b")[A-Za-z0-9=]")
+_LEGACY_NAMES = sorted((k for k in html5 if not k.endswith(";")), key=len, reverse=True)
+LEGACY_IN_VALUE = re.compile(
+    b"&(?:" + b"|".join(re.escape(k).encode() for k in _LEGACY_NAMES) + b")[A-Za-z0-9=]")
 _SPECIAL = frozenset({b"ftp", b"file", b"http", b"https", b"ws", b"wss"})
 _NAME_END = b"\t\n\f\r />"
 _SPACES = b"\t\n\f\r "

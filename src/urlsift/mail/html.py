@@ -111,8 +111,8 @@ def whatwg_links(text: str, scan: Scan, on_problem: Optional[Problem] = None
     link came from; ``hit`` is ``(match, start, end, raw, refanged)``; ``shown``, for
     the ``href`` of an ``<a>``, the text the reader sees on the link
     (:func:`urlsift.mail.anchors.anchor_text`), else None. Read by the HTML tokenizer
-    core (WHATWG HTML §13.2.5, through :func:`urlsift.mail.htmllinks.html_links`): HTML5 comment ends, raw text and RCDATA
-    elements, the spec's character references, every URL attribute of the attribute
+    core (WHATWG HTML §13.2.5, through :func:`urlsift.mail.htmllinks.html_links`):
+    HTML5 comment ends, raw text and RCDATA elements, the spec's character references, every URL attribute of the attribute
     index (a field's name is the ``how``: ``srcset``, ``action``, ``style``...; a
     ``<style>`` block's URLs are ``"#style"``), each value cleaned as the URL Standard
     does (its edits added to the match's; ``raw`` is the value as written) and resolved
