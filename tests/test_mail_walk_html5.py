@@ -41,6 +41,10 @@ CASES = [
                                                           "http://b.example/bg.gif")], False),
     ('<meta http-equiv="Refresh" content="0; url=http://r.example/">',
      [(T + " refresh content", "http://r.example/")], False),
+    ('<meta http-equiv="&#82;efresh" content="0; url=http://r.example/">',
+     [(T + " refresh content", "http://r.example/")], False),        # a reference in it
+    ('<meta http-equiv="Content-Type" content="text/html; charset=utf-8">http://a.example/',
+     [(T, "http://a.example/")], True),
     ("<div style=\"background:url('http://st.example/b.png')\">",
      [(T + " style", "http://st.example/b.png")], False),
     ("<style>p{background:URL(http://st.example/c.png)}</style>",

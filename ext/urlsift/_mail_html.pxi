@@ -217,7 +217,7 @@ cdef bint other_url(cbuf d, Tag *t, Py_ssize_t an_a, Py_ssize_t an_e, Py_ssize_t
                     Py_ssize_t ve) noexcept nogil:
     """Attribute ``d[an_a:an_e]`` with value ``d[va:ve]`` holds a URL the walk does not
     lay out: another URL attribute of the attribute index (``data`` of ``<object>``),
-    a ``style`` with ``url(``, a ``<meta http-equiv>`` naming refresh."""
+    a ``style`` with ``url(``, a ``<meta http-equiv>`` naming refresh (or a reference)."""
     cdef Py_ssize_t p
     if (eq_lower(d, an_a, an_e, "action") or eq_lower(d, an_a, an_e, "formaction")
             or eq_lower(d, an_a, an_e, "background") or eq_lower(d, an_a, an_e, "cite")
@@ -230,6 +230,8 @@ cdef bint other_url(cbuf d, Tag *t, Py_ssize_t an_a, Py_ssize_t an_e, Py_ssize_t
     if eq_lower(d, an_a, an_e, "style"):
         return css_url(d, va, ve)
     if eq_lower(d, an_a, an_e, "http-equiv") and eq_lower(d, t.na, t.ne, "meta"):
+        if memchr(d + va, AMP, ve - va) != NULL:
+            return True                        # "&#114;efresh" is refresh too
         for p in range(va, ve - 6):
             if eq_lower(d, p, p + 7, "refresh"):
                 return True

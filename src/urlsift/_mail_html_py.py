@@ -126,7 +126,8 @@ def _values(w: Walker, index: int, data: bytes, name: bytes,
             if va < ve and (attr in _OTHER_URL_ATTRS or (attr == b"data" and name == b"object")
                             or (attr == b"style" and _CSS_URL.search(data, va, ve))
                             or (attr == b"http-equiv" and name == b"meta"
-                                and b"refresh" in data[va:ve].lower())):
+                                and (b"refresh" in data[va:ve].lower()
+                                     or AMP in data[va:ve]))):
                 raise Fallback                   # a URL the email path reads
             continue
         if kind in seen:
