@@ -92,13 +92,13 @@ cdef int html_element(_Walk w, Py_ssize_t index, cbuf d, Py_ssize_t n, Py_ssize_
         return 0
     if eq_lower(d, t.na, t.ne, "a"):
         anchor[0] = t.href
-    if eq_lower(d, t.na, t.ne, "plaintext"):  # text to the end (section 13.2.5.5)
+    raw = raw_text(d, t.na, t.ne)
+    if raw < 0:
+        return 0
+    if raw == RAW_PLAIN:                       # text to the end (section 13.2.5.5)
         if html_text(w, index, d, at[0], n, la, lb, anchor[0], False) == FB:
             return FB
         at[0] = n
-        return 0
-    raw = raw_text(d, t.na, t.ne)
-    if raw < 0:
         return 0
     stop = raw_end(d, n, at[0], d + t.na, t.ne - t.na)
     if raw == RAW_CSS:                         # CSS, not text: its url()s are links
@@ -114,19 +114,27 @@ cdef enum:
     RAW_RCDATA = 1      # title, textarea: text, references decoded
     RAW_TEXT = 2        # script, xmp, iframe, noembed, noframes: text as written
     RAW_CSS = 3         # style
+    RAW_PLAIN = 4       # plaintext: text to the end
 
 
 cdef int raw_text(cbuf d, Py_ssize_t na, Py_ssize_t ne) noexcept nogil:
     """What the element named ``d[na:ne]`` holds when the tokenizer reads its content
-    as text (section 13.2.6.4: RCDATA, RAWTEXT, script data); -1 for markup."""
-    if eq_lower(d, na, ne, "title") or eq_lower(d, na, ne, "textarea"):
-        return RAW_RCDATA
-    if eq_lower(d, na, ne, "style"):
-        return RAW_CSS
-    if (eq_lower(d, na, ne, "script") or eq_lower(d, na, ne, "xmp")
-            or eq_lower(d, na, ne, "iframe") or eq_lower(d, na, ne, "noembed")
-            or eq_lower(d, na, ne, "noframes")):
-        return RAW_TEXT
+    as text (section 13.2.6.4: RCDATA, RAWTEXT, script data, PLAINTEXT); -1 for markup.
+    The first letter picks the names to compare (every start tag comes here)."""
+    cdef unsigned char c = lower(d[na]) if na < ne else 0
+    if c == 116:                                                    # t
+        return RAW_RCDATA if eq_lower(d, na, ne, "title") or eq_lower(d, na, ne, "textarea") else -1
+    if c == 115:                                                    # s
+        return (RAW_CSS if eq_lower(d, na, ne, "style")
+                else RAW_TEXT if eq_lower(d, na, ne, "script") else -1)
+    if c == 120:                                                    # x
+        return RAW_TEXT if eq_lower(d, na, ne, "xmp") else -1
+    if c == 105:                                                    # i
+        return RAW_TEXT if eq_lower(d, na, ne, "iframe") else -1
+    if c == 110:                                                    # n
+        return RAW_TEXT if eq_lower(d, na, ne, "noembed") or eq_lower(d, na, ne, "noframes") else -1
+    if c == 112:                                                    # p
+        return RAW_PLAIN if eq_lower(d, na, ne, "plaintext") else -1
     return -1
 
 
@@ -219,17 +227,28 @@ cdef bint other_url(cbuf d, Tag *t, Py_ssize_t an_a, Py_ssize_t an_e, Py_ssize_t
     lay out: another URL attribute of the attribute index (``data`` of ``<object>``),
     a ``style`` with ``url(``, a ``<meta http-equiv>`` naming refresh (or a reference)."""
     cdef Py_ssize_t p
-    if (eq_lower(d, an_a, an_e, "action") or eq_lower(d, an_a, an_e, "formaction")
-            or eq_lower(d, an_a, an_e, "background") or eq_lower(d, an_a, an_e, "cite")
-            or eq_lower(d, an_a, an_e, "longdesc") or eq_lower(d, an_a, an_e, "poster")
-            or eq_lower(d, an_a, an_e, "xlink:href") or eq_lower(d, an_a, an_e, "srcset")
-            or eq_lower(d, an_a, an_e, "ping")):
-        return True
-    if eq_lower(d, an_a, an_e, "data"):
-        return eq_lower(d, t.na, t.ne, "object")
-    if eq_lower(d, an_a, an_e, "style"):
-        return css_url(d, va, ve)
-    if eq_lower(d, an_a, an_e, "http-equiv") and eq_lower(d, t.na, t.ne, "meta"):
+    cdef unsigned char c = lower(d[an_a])      # picks the names to compare
+    if c == 97:                                                     # a
+        return eq_lower(d, an_a, an_e, "action")
+    if c == 98:                                                     # b
+        return eq_lower(d, an_a, an_e, "background")
+    if c == 99:                                                     # c
+        return eq_lower(d, an_a, an_e, "cite")
+    if c == 100:                                                    # d
+        return eq_lower(d, an_a, an_e, "data") and eq_lower(d, t.na, t.ne, "object")
+    if c == 102:                                                    # f
+        return eq_lower(d, an_a, an_e, "formaction")
+    if c == 108:                                                    # l
+        return eq_lower(d, an_a, an_e, "longdesc")
+    if c == 112:                                                    # p
+        return eq_lower(d, an_a, an_e, "poster") or eq_lower(d, an_a, an_e, "ping")
+    if c == 120:                                                    # x
+        return eq_lower(d, an_a, an_e, "xlink:href")
+    if c == 115:                                                    # s
+        if eq_lower(d, an_a, an_e, "style"):
+            return css_url(d, va, ve)
+        return eq_lower(d, an_a, an_e, "srcset")
+    if c == 104 and eq_lower(d, an_a, an_e, "http-equiv") and eq_lower(d, t.na, t.ne, "meta"):
         if memchr(d + va, AMP, ve - va) != NULL:
             return True                        # "&#114;efresh" is refresh too
         for p in range(va, ve - 6):
@@ -367,21 +386,25 @@ cdef bint has_scheme(cbuf v, Py_ssize_t n) noexcept nogil:
 
 cdef int strip_value(cbuf *v, Py_ssize_t *n) noexcept nogil:
     """FB when the URL Standard's clean-up would change the value ``v[0][:n[0]]``: a C0
-    control anywhere, a space or a non-ASCII octet at either end, a ``\\``, a special
-    scheme without its ``//`` (``http:host``); the email path reads it, with its edit."""
-    cdef Py_ssize_t i, colon = -1
+    control or space at either end, a tab or newline anywhere (the only ones it takes
+    from inside), a non-ASCII octet at either end, a ``\\``, a special scheme without
+    its ``//`` (``http:host``); the email path reads it, with its edit."""
     cdef cbuf s = v[0]
-    if n[0] == 0:
+    cdef Py_ssize_t k = n[0], colon
+    cdef const void *hit
+    if k == 0:
         return 0
-    if s[0] == SPACE or s[n[0] - 1] == SPACE or s[0] >= 0x80 or s[n[0] - 1] >= 0x80:
+    if s[0] <= SPACE or s[k - 1] <= SPACE or s[0] >= 0x80 or s[k - 1] >= 0x80:
         return FB
-    for i in range(n[0]):
-        if s[i] < 0x20 or s[i] == BACKSLASH:
-            return FB
-        if colon < 0 and s[i] == COLON:
-            colon = i
+    if (memchr(s, TAB, k) != NULL or memchr(s, LF, k) != NULL or memchr(s, CR, k) != NULL
+            or memchr(s, BACKSLASH, k) != NULL):
+        return FB
+    hit = memchr(s, COLON, k)
+    if hit == NULL:
+        return 0
+    colon = <cbuf>hit - s
     if colon > 0 and special_scheme(s, colon) and not (
-            colon + 2 < n[0] and s[colon + 1] == SLASH and s[colon + 2] == SLASH):
+            colon + 2 < k and s[colon + 1] == SLASH and s[colon + 2] == SLASH):
         return FB
     return 0
 

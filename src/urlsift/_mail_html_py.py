@@ -30,7 +30,7 @@ import re
 from html.entities import html5
 from typing import Optional
 
-from ._mail_records import (AMP, BACKSLASH, BANG, DQUOTE, EQUALS, GT, K_HREF, K_HTML_TEXT, K_SRC,
+from ._mail_records import (AMP, BANG, DQUOTE, EQUALS, GT, K_HREF, K_HTML_TEXT, K_SRC,
                             QUESTION, QUOTE, SEG, SLASH, SPACE)
 from ._mail_walker_py import Fallback, Walker
 
@@ -211,14 +211,15 @@ def unescaped(w: Walker, raw: bytes) -> bytes:
 
 
 def _strip(value: bytes) -> bytes:
-    """``value`` as it stands when the URL Standard's clean-up would leave it so: a
-    C0 control anywhere (tabs and newlines go, leading and trailing ones too), a space
-    or a non-ASCII octet at either end, a ``\\`` (``/`` for a special scheme) or a
-    special scheme without its ``//`` (``http:host``) falls back, with its edit."""
+    """``value`` as it stands when the URL Standard's clean-up would leave it so: a C0
+    control or space at either end, a tab or newline anywhere (the only ones it takes
+    from inside), a non-ASCII octet at either end, a ``\\`` (``/`` for a special
+    scheme) or a special scheme without its ``//`` (``http:host``) falls back, with its
+    edit."""
     if not value:
         return value
-    if (value[0] == SPACE or value[-1] == SPACE or value[0] >= 0x80 or value[-1] >= 0x80
-            or BACKSLASH in value or min(value) < 0x20):
+    if (value[0] <= SPACE or value[-1] <= SPACE or value[0] >= 0x80 or value[-1] >= 0x80
+            or any(c in value for c in b"\t\n\r\\")):
         raise Fallback
     colon = value.find(b":")
     if (colon > 0 and value[:colon].lower() in _SPECIAL
