@@ -341,7 +341,7 @@ cdef int unescaped_value(_Walk w, cbuf d, Py_ssize_t a, Py_ssize_t e, cbuf *v,
 
 
 cdef bint legacy_in_value(cbuf d, Py_ssize_t a, Py_ssize_t e) except -1 with gil:
-    return LEGACY_IN_VALUE.search(PyBytes_FromStringAndSize(<char *>d + a, e - a)) is not None
+    return _legacy_in_value(PyBytes_FromStringAndSize(<char *>d + a, e - a))
 
 
 cdef int unescaped_by_python(_Walk w, cbuf d, Py_ssize_t a, Py_ssize_t e) except -1 with gil:

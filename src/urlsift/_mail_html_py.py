@@ -27,14 +27,14 @@ b'see \\x00http://a.example/\\x00it\\x00'
 from __future__ import annotations
 
 import re
-from html.entities import html5
+from functools import lru_cache
 from typing import Optional
 
 from ._mail_records import (AMP, BANG, DQUOTE, EQUALS, GT, K_HREF, K_HTML_TEXT, K_SRC,
                             QUESTION, QUOTE, SEG, SLASH, SPACE)
 from ._mail_walker_py import Fallback, Walker
 
-__all__ = ["html", "tag", "unescaped", "references", "LEGACY_IN_VALUE"]
+__all__ = ["html", "tag", "unescaped", "references", "legacy_in_value"]
 
 _SCHEME = re.compile(rb"[A-Za-z][A-Za-z0-9+.\-]*:")
 #: the elements whose text the tokenizer reads as text, not tags (§13.2.6.4), and
@@ -48,12 +48,6 @@ _OTHER_URL_ATTRS = frozenset({b"action", b"formaction", b"background", b"cite", 
                               b"poster", b"xlink:href", b"srcset", b"ping"})
 #: CSS that may hold a URL (``url(``, ``@import``; ``&`` for one written as a reference)
 _CSS_URL = re.compile(rb"url\(|@import|&", re.IGNORECASE)
-#: a reference in an attribute value that the tokenizer leaves as written (§13.2.5.73:
-#: a name matched without its ";" and followed by an alphanumeric or "=") and
-#: ``html.unescape`` decodes: the names valid without ";" (HTML's legacy ones)
-_LEGACY_NAMES = sorted((k for k in html5 if not k.endswith(";")), key=len, reverse=True)
-LEGACY_IN_VALUE = re.compile(
-    b"&(?:" + b"|".join(re.escape(k).encode() for k in _LEGACY_NAMES) + b")[A-Za-z0-9=]")
 _SPECIAL = frozenset({b"ftp", b"file", b"http", b"https", b"ws", b"wss"})
 _NAME_END = b"\t\n\f\r />"
 _SPACES = b"\t\n\f\r "
@@ -153,9 +147,29 @@ def _values(w: Walker, index: int, data: bytes, name: bytes,
 def _attribute_unescaped(w: Walker, raw: bytes) -> bytes:
     """An attribute value's references undone as the tokenizer does; a value where
     it reads one otherwise than ``html.unescape`` (``&copy=1``) falls back."""
-    if AMP in raw and references(raw) is None and LEGACY_IN_VALUE.search(raw):
+    if AMP in raw and references(raw) is None and legacy_in_value(raw):
         raise Fallback
     return unescaped(w, raw)
+
+
+def legacy_in_value(raw: bytes) -> bool:
+    """``raw`` (an attribute value) holds a reference the tokenizer leaves as written
+    (§13.2.5.73: a name matched without its ``;`` and followed by an alphanumeric or
+    ``=``) and ``html.unescape`` decodes: one of HTML's names valid without ``;``.
+
+    >>> legacy_in_value(b"?a=1&copy=2"), legacy_in_value(b"?a=1&b=2&amp;c")
+    (True, False)
+    """
+    return _legacy_pattern().search(raw) is not None
+
+
+@lru_cache(maxsize=1)
+def _legacy_pattern() -> "re.Pattern[bytes]":
+    # built at the first value that needs it: a scan that meets none pays nothing
+    from html.entities import html5
+    names = sorted((k for k in html5 if not k.endswith(";")), key=len, reverse=True)
+    return re.compile(b"&(?:" + b"|".join(re.escape(k).encode() for k in names)
+                      + b")[A-Za-z0-9=]")
 
 
 def _markup_end(data: bytes, j: int, c: int) -> int:
