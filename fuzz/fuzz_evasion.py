@@ -3,9 +3,15 @@
 A message with one link goes through random re-encodings a mail client reads through,
 each legal (RFC 2045, RFC 2046, HTML):
 
-- the part: ``text/plain`` or ``text/html``; in HTML the link is an ``href`` (quoted
-  with ``"``, ``'`` or not at all, tag and attribute names in any case, character
-  references for some of its characters) or text, after a comment;
+- the part: ``text/plain`` or ``text/html``; in HTML the link is text or the value of
+  a URL attribute of HTML's attribute index (``<a href>``, ``<area href>``, ``<form
+  action>``, ``<button formaction>``, ``<td background>``, ``<img src>``/``srcset``,
+  ``cite``, ``poster``, a ``style`` attribute's ``url()``, a meta refresh), quoted with
+  ``"``, ``'`` or not at all, tag and attribute names in any case, character references
+  for some of its characters, blanks or C0 controls around it (a browser strips them),
+  after comments and raw-text elements in any of HTML5's forms (``<!-->``, ``<!--->``,
+  ``--!>``, ``<!--`` inside ``<title>``, ``<textarea>``, ``<xmp>``, ``<iframe>``,
+  ``<noembed>``, ``<noframes>``, ``<style>``);
 - the Content-Transfer-Encoding: 7bit, quoted-printable (soft breaks anywhere, with or
   without transport blanks after the ``=``, every octet or only ``=`` encoded) or
   base64 (lines of any multiple of 4, or each line encoded by itself, padded), the
@@ -15,10 +21,6 @@ each legal (RFC 2045, RFC 2046, HTML):
 
 Asserts, on both cores: the walk (``mail.walk.spool_urls``) and the ``email`` path
 (``iter_spool_urls``) each find the link, and agree on every URL.
-
-Not yet among the re-encodings: HTML5's own comment ends (``<!-->``, ``--!>``) and
-raw-text elements, the URL attributes other than ``href``, and hrefs a browser cleans
-(the walker's HTML room does not read HTML as the WHATWG tokenizer does yet).
 
 Input: the choice bytes (see ``Input``), one per decision.
 """
@@ -39,7 +41,18 @@ with _common.instrumented():
 FROM = b"From sender@example.org Mon Oct 12 09:00:00 2026\n"
 LINKS = [b"http://evil.example/login?next=%2Fa&id=7", b"https://b\xc3\xbccher.example/caf\xc3\xa9",
          b"ftp://files.example/pub/x.zip", b"http://evil.example/a=b/c"]
-COMMENTS = [b"", b"<!-- hidden -->", b"<!---->", b"<!-- a -- b -->", b"<!--\n-->"]
+COMMENTS = [b"", b"<!-- hidden -->", b"<!---->", b"<!-- a -- b -->", b"<!--\n-->",
+            b"<!-->", b"<!--->", b"<!-- x --!>", b"<!--<!-->", b"<!-- a --!b -->"] + [
+            b"<%s><!--</%s>" % (e, e) for e in (b"title", b"textarea", b"xmp", b"iframe",
+                                                  b"noembed", b"noframes", b"style")]
+#: (tag, attribute, the value around the link V) of the URL attributes
+CARRIERS = [(b"a", b"href", b"V"), (b"area", b"href", b"V"), (b"form", b"action", b"V"),
+            (b"button", b"formaction", b"V"), (b"td", b"background", b"V"),
+            (b"img", b"src", b"V"), (b"img", b"srcset", b"V 2x"), (b"q", b"cite", b"V"),
+            (b"video", b"poster", b"V"), (b"div", b"style", b"background:url(V)"),
+            (b"meta http-equiv=refresh", b"content", b"0; url=V")]
+#: what a browser strips around a URL value (the URL Standard's C0-or-space clean-up)
+PADDING = [b"", b" ", b"\n ", b"\t", b"\x01"]
 
 
 def _reference(c: int, inp: Input) -> bytes:
@@ -75,13 +88,18 @@ def _html(link: bytes, inp: Input) -> bytes:
     value = _html_value(link, inp)
     if inp.byte() % 2:
         return b"<html><body>" + comment + b"<p>see " + value + b" now</p></body></html>\n"
+    tag, attr, around = inp.pick(CARRIERS)
+    if around == b"V":
+        value = inp.pick(PADDING) + value + inp.pick(PADDING)
+    value = around.replace(b"V", value)
     quote = inp.pick([b'"', b"'", b""])
-    if not quote and any(c in value for c in b" \"'=<>`"):
+    if not quote and any(c in value for c in b" \t\n\x01\"'=<>`"):
         quote = b'"'
-    a, href = _cased(b"a", inp), _cased(b"href", inp)
+    a, href = _cased(tag, inp), _cased(attr, inp)
+    name = a.split(b" ")[0]
     blank = inp.pick([b"", b" ", b"\n"])
     return (b"<html><body>" + comment + b"<" + a + b" " + href + blank + b"=" + blank
-            + quote + value + quote + b">click</" + a + b"></body></html>\n")
+            + quote + value + quote + b">click</" + name + b"></body></html>\n")
 
 
 def _quoted_printable(body: bytes, inp: Input) -> bytes:

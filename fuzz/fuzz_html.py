@@ -6,7 +6,11 @@ is a span of the input, the records come in the order of their spans' starts wit
 one tag, and a text run's span never overlaps another text run's; a record with nothing
 decoded means its span as written.
 
-Input: one choice byte (bit 0: every attribute, not only the URL ones), then the HTML.
+An anchor record (``<a>``/``</a>``) is the span of a tag: it starts with ``<`` and ends
+after ``>``, and means its octets.
+
+Input: one choice byte (bit 0: every attribute, not only the URL ones; bit 1: anchor
+records), then the HTML.
 """
 from __future__ import annotations
 
@@ -16,9 +20,10 @@ from _common import Input, ok, on_twins, require
 
 def TestOneInput(data: bytes) -> None:  # noqa: N802 - atheris's name
     inp = Input(data)
-    every = bool(inp.byte() & 1)
+    choice = inp.byte()
+    every, anchors = bool(choice & 1), bool(choice & 2)
     html = inp.rest()
-    result = on_twins("_html", "html_runs", html, every)
+    result = on_twins("_html", "html_runs", html, every, "data", b"", anchors)
     if not ok(result):
         return
     records, problems = result[1]
@@ -26,6 +31,9 @@ def TestOneInput(data: bytes) -> None:  # noqa: N802 - atheris's name
     for field, start, end, decoded in records:
         require(0 <= start <= end <= len(html), "a span outside the input", html, records)
         require(decoded is None or isinstance(decoded, bytes), "decoded", decoded)
+        if field in (18, 19):
+            require(anchors and decoded is None and html[start:start + 1] == b"<"
+                    and html[end - 1:end] == b">", "anchor record", html, records)
         if field in (0, 16):
             require(start >= last_text_end, "text runs overlap", html, records)
             last_text_end = end

@@ -222,22 +222,97 @@ def test_markup_inside_a_run_is_left_out_of_what_it_means(runs):
     assert got == [(0, 0, 5, b"ab")]
 
 
+# -- anchors: where an <a> opens and closes (the walker's link texts) ----------------
+
+A_START, A_END = 18, 19
+
+
+def test_the_anchor_fields_are_named():
+    fields = TWINS["python"].FIELDS
+    assert (fields[A_START], fields[A_END]) == ("<a>", "</a>")
+
+
+def test_an_anchor_is_its_tags_spans_around_its_text(runs):
+    start = b'<a href="http://x.example/">'
+    data = b"see " + start + b"it</a> now"
+    got, problems = runs(data, anchors=True)
+    a = data.index(b"<a")
+    close = data.index(b"</a>")
+    href = data.index(b"http")
+    assert got == [(0, 0, 4, None), (A_START, a, a + len(start), None),
+                   (1, href, href + len(b"http://x.example/"), None),
+                   (0, a + len(start), close, None), (A_END, close, close + 4, None),
+                   (0, close + 4, len(data), None)]
+    assert problems == []
+
+
+def test_without_anchors_there_are_no_anchor_records(runs):
+    got, _ = runs(b'<a href="http://x.example/">it</a>')
+    assert [f for f, *_ in got] == [1, 0]
+
+
+@pytest.mark.parametrize("data, spans", [
+    (b"<A HREF=x>t</A>", [(A_START, 0, 10), (A_END, 11, 15)]),       # names in any case
+    (b"<a/>t", [(A_START, 0, 4)]),                   # self-closing: a start tag all the same
+    (b"<a\tx='>'>t</a\n foo=bar>", [(A_START, 0, 9), (A_END, 10, 23)]),  # ">" in a value
+    (b"<abbr>t</abbr><area href=x>", []),             # other elements whose names begin with a
+    (b"<!-- <a href=x> -->t</a>", [(A_END, 20, 24)]),  # inside a comment: no tag
+    (b"<title><a>t</a></title>", []),                 # RCDATA: "<a>" is text there
+    (b"<xmp></a></xmp><a>", [(A_START, 15, 18)]),     # RAWTEXT likewise
+    (b"</a>", [(A_END, 0, 4)]),                       # an end tag with no start: still one
+    (b"<a href='x", []),                              # never closed: no tag (eof-in-tag)
+])
+def test_anchor_tags_as_the_tokenizer_reads_them(runs, data, spans):
+    got, _ = runs(data, anchors=True)
+    assert [(f, a, b) for f, a, b, _ in got if f in (A_START, A_END)] == spans
+
+
+def test_anchor_records_come_before_their_tags_attributes(runs):
+    got, _ = runs(b"<a ping=p href=h>", anchors=True)
+    assert [f for f, *_ in got] == [A_START, 12, 1]
+
+
+# -- CR: the LF the input stream's preprocessing makes of it (§13.2.3.5) ------------
+
+def test_a_cr_lf_between_a_tag_name_and_an_attribute_is_whitespace(runs):
+    data = b'<a\r\nhref="http://x.example/">t</a\r\n>'
+    got, _ = runs(data, anchors=True)
+    assert got == [(A_START, 0, 29, None), (1, 10, 27, None), (0, 29, 30, None),
+                   (A_END, 30, 36, None)]
+
+
+@pytest.mark.parametrize("data, value", [
+    (b'<a href\r\n="http://x.example/">', b"http://x.example/"),   # after the name
+    (b'<a href=\r"http://x.example/">', b"http://x.example/"),      # before the value
+    (b"<img src=http://x.example/i.png\r\nalt=x>", b"http://x.example/i.png"),  # unquoted
+    (b"<img\rsrc=http://x.example/i.png>", b"http://x.example/i.png"),  # a lone CR
+])
+def test_a_cr_is_whitespace_around_attributes(runs, data, value):
+    assert [v for f, v in _records(runs, data) if f != "#text"] == [value]
+
+
+def test_a_cr_lf_ends_a_raw_text_elements_name(runs):
+    assert _texts(runs, b"<title\r\n><!--</title\r\n>http://y.example/") == [
+        b"<!--", b"http://y.example/"]
+
+
 # -- the twins agree, and the table is the spec's ----------------------------------------
 
 HTMLISH = st.lists(st.sampled_from([
     b"<", b">", b"/", b"!", b"-", b"--", b"&", b";", b"#", b"x", b"=", b"\"", b"'", b" ",
     b"a", b"href", b"style", b"title", b"script", b"xmp", b"meta", b"http-equiv",
     b"refresh", b"content", b"amp", b"copy", b"notin", b"\x00", b"\xc3\xa9", b"9", b"F",
-    b"[CDATA[", b"DOCTYPE", b"?", b"\t",
+    b"[CDATA[", b"DOCTYPE", b"?", b"\t", b"<a", b"</a", b"A", b"\r", b"\r\n",
 ]), max_size=60).map(b"".join)
 
 
 @pytest.mark.twins
 @given(HTMLISH | st.binary(max_size=200), st.booleans(),
        st.sampled_from(["data", "RCDATA", "RAWTEXT", "script data", "PLAINTEXT"]),
-       st.sampled_from([b"", b"title", b"style", b"xmp", b"script"]))
-def test_twins_agree(data, every, state, last):
-    results = {k: m.html_runs(data, every_attribute=every, state=state, last_start_tag=last)
+       st.sampled_from([b"", b"title", b"style", b"xmp", b"script"]), st.booleans())
+def test_twins_agree(data, every, state, last, anchors):
+    results = {k: m.html_runs(data, every_attribute=every, state=state, last_start_tag=last,
+                              anchors=anchors)
                for k, m in TWINS.items()}
     assert len({repr(r) for r in results.values()}) == 1, results
 

@@ -325,12 +325,25 @@ def html_pieces(draw, wild=True):
             b'<a href="relative/page.html">rel</a>', b"<a name=top>", b"<a href>x</a>",
             b'<a href="">empty</a>', b'<a href="  http://space.example/  ">s</a>',
             b"<A HREF=http://upper.example/>u</A>", b"<div\nclass=x>", b"<td>",
-            b'<a href="mailto:a@b.example?subject=x&amp;body=y">m</a>']))
+            b'<a href="mailto:a@b.example?subject=x&amp;body=y">m</a>',
+            # issue 25's forms (HTML5 comment ends, raw text, the other URL attributes,
+            # values the URL Standard cleans): the walk reads them or falls back
+            b"<!-->", b"<!--->", b"<!-- a --!>", b"<title>a<!--</title>",
+            b"<textarea>&amp; <b></textarea>", b"<xmp><a href=http://xmp.example/></xmp>",
+            b"<iframe><!--</iframe>", b"<style>p { color: red }</style>",
+            b'<form action="http://form.example/post">',
+            b'<img srcset="http://s1.example/a.png 1x, http://s2.example/b.png 2x">',
+            b"<td background=http://bg.example/i.gif>",
+            b'<meta http-equiv=refresh content="0;url=http://refresh.example/">',
+            b"<div style=\"background:url('http://st.example/')\">",
+            b'<a href="http:\\bs.example\\x">b</a>', b'<a href=" http:/one.example/">o</a>',
+            b'<a href="http://q.example/?a=1&copy=2">q</a>',
+            b'<a href="http://d1.example/" href="http://d2.example/">d</a>']))
     return draw(st.sampled_from([                          # malformed, rare
         b"<!x>", b"</ x>", b"<a href='http://open.example/", b"<!-- never closed",
         b'<base href="http://base.example/">', b"<![CDATA[ http://cdata.example/ ]]>",
         b"<a href=\"http://\xc2\xa0nb.example/\">x</a>", b"<a href=\x1chttp://fs.example/>x</a>",
-        b"<p", b"<", b"&"]))
+        b"<p", b"<", b"&", b"<plaintext><!-- ", b"x\x00y"]))
 
 
 @st.composite
@@ -1259,7 +1272,7 @@ def fast_spans(msg):
 @pytest.mark.parametrize("msg, chars, octets", [
     (b"\ncaf\xc3\xa9 http://a.example/\n", (5, 22), (6, 23)),
     (b"Content-Type: text/html; charset=utf-8\n\n\xc3\xa9<a href='http://a.example/'>x</a>\n",
-     (1, 1), (2, 2)),                                     # the offset of the tag
+     (10, 10), (11, 11)),                # the value's first character: 1 + 9, 2 + 9
 ])
 def test_offsets_are_octets_in_the_walk_characters_in_the_email_path(msg, chars, octets):
     assert fast_spans(msg) == [("http://a.example/", *octets, "http://a.example/")]

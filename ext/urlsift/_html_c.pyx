@@ -29,6 +29,8 @@ cdef enum:
     REFRESH = 14
     STYLE_TEXT = 16
     OTHER = 17
+    A_START = 18
+    A_END = 19
 
 cdef dict _URL_ATTRIBUTES = {name.encode(): i for i, name in enumerate(FIELDS)
                              if 1 <= i <= 12 or i == 15}
@@ -61,7 +63,8 @@ cdef enum:
 
 
 cdef inline bint is_space(int c) noexcept:
-    return c == 0x09 or c == 0x0A or c == 0x0C or c == 0x20
+    # CR too: the spec reads it as the LF the input stream's preprocessing makes of it
+    return c == 0x09 or c == 0x0A or c == 0x0C or c == 0x0D or c == 0x20
 
 
 cdef inline bint is_alpha(int c) noexcept:
@@ -198,7 +201,7 @@ cdef class Tokenizer:
     cdef State text_state
     cdef bytes last
     cdef Run run
-    cdef bint every_attribute
+    cdef bint every_attribute, anchors
 
     cdef void text(self, Py_ssize_t a, Py_ssize_t b, object what):
         if self.run is None:
@@ -216,13 +219,17 @@ cdef class Tokenizer:
             self.runs.append((field, self.run.start, self.run.end, self.run.decoded(self.data)))
             self.run = None
 
-    cdef State emit_tag(self, bint end_tag, bytes tag, list attributes):
-        """The tag is done: its records, and the state it leaves the tokenizer in."""
+    cdef State emit_tag(self, bint end_tag, bytes tag, list attributes, Py_ssize_t start,
+                        Py_ssize_t end):
+        """The tag ``data[start:end]`` is done: its records, and the state it leaves the
+        tokenizer in."""
         cdef bint refresh = False
         cdef Run value
         cdef object meaning
         cdef int field
         self.close_run()
+        if self.anchors and tag == b"a":
+            self.runs.append((A_END if end_tag else A_START, start, end, None))
         if end_tag:
             self.text_state = DATA
             return DATA
@@ -318,7 +325,7 @@ cdef class Tokenizer:
                     st = SELF_CLOSING_START_TAG
                 elif c == GT:
                     pos += 1
-                    st = self.emit_tag(end_tag, bytes(name), attributes)
+                    st = self.emit_tag(end_tag, bytes(name), attributes, tag_start, pos)
                     continue
                 elif c == 0:
                     name += _FFFD
@@ -367,7 +374,7 @@ cdef class Tokenizer:
                     pos += 1
                 elif c == GT:
                     pos += 1
-                    st = self.emit_tag(end_tag, bytes(name), attributes)
+                    st = self.emit_tag(end_tag, bytes(name), attributes, tag_start, pos)
                 elif c == EQUALS_SIGN and st == AFTER_ATTRIBUTE_NAME:
                     st = BEFORE_ATTRIBUTE_VALUE
                     pos += 1
@@ -412,7 +419,7 @@ cdef class Tokenizer:
                         attribute[1] = Run(pos)
                 elif c == GT:
                     pos += 1
-                    st = self.emit_tag(end_tag, bytes(name), attributes)
+                    st = self.emit_tag(end_tag, bytes(name), attributes, tag_start, pos)
                 else:
                     if attribute is not None:
                         attribute[1] = Run(pos)
@@ -456,7 +463,7 @@ cdef class Tokenizer:
                 elif st == ATTRIBUTE_VALUE_UNQUOTED:
                     pos += 1
                     if c == GT:
-                        st = self.emit_tag(end_tag, bytes(name), attributes)
+                        st = self.emit_tag(end_tag, bytes(name), attributes, tag_start, pos)
                     else:
                         st = BEFORE_ATTRIBUTE_NAME
                 else:
@@ -470,7 +477,7 @@ cdef class Tokenizer:
                     break
                 if c == GT:
                     pos += 1
-                    st = self.emit_tag(end_tag, bytes(name), attributes)
+                    st = self.emit_tag(end_tag, bytes(name), attributes, tag_start, pos)
                 else:
                     st = BEFORE_ATTRIBUTE_NAME
             elif st == MARKUP_DECLARATION_OPEN:
@@ -559,7 +566,8 @@ cdef class Tokenizer:
         return 0
 
 
-def html_runs(data, bint every_attribute=False, state="data", last_start_tag=b""):
+def html_runs(data, bint every_attribute=False, state="data", last_start_tag=b"",
+              bint anchors=False):
     """See ``urlsift._html_py.html_runs``."""
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"HTML is bytes, not {type(data).__name__}")
@@ -575,5 +583,6 @@ def html_runs(data, bint every_attribute=False, state="data", last_start_tag=b""
     t.last = bytes(last_start_tag).lower()
     t.run = None
     t.every_attribute = every_attribute
+    t.anchors = anchors
     t.run_all(t.text_state)
     return t.runs, t.problems

@@ -1,19 +1,21 @@
-# Included by _mail_c.pyx: the HTML of a text/html part (twin: _mail_html_py.py): the
-# values of its href and src attributes and its text runs, in document order, read on
-# the decoded octets as the tokenizer of urlsift.mail.html reads them (HTML 4.01
-# section 3.2: tags, attributes, comments; section 5.3: character references);
-# anything it would report as malformed, and <base href> (section 12.4), fall back.
+# Included by _mail_c.pyx: the HTML of a text/html part (twin: _mail_html_py.py): its
+# URL values and text runs, in document order, read on the decoded octets as the WHATWG
+# tokenizer (_html, HTML section 13.2.5) and the email path's reader
+# (urlsift.mail.html.whatwg_links) read them: HTML5 comment ends, RCDATA and RAWTEXT
+# elements, href and src values that need no clean-up. What the walk does not lay out as
+# that reader does falls back (the list is in the twin's docstring).
 #
 # The one entry point is html_part(w, index, d, n, la, lb): it takes the decoded HTML
 # octets and reports each run through the walker (w.segment): K_HREF/K_SRC for a value
-# that starts with a scheme, K_HTML_TEXT for a text run with the segment of the href of
-# the <a> it is in. Another tokenizer plugs in there.
+# that starts with a scheme (its part offset: the value's first octet), K_HTML_TEXT for
+# a text run with the segment of the href of the <a> it is in.
 
 cdef struct Tag:
     Py_ssize_t j            # where its "<" is
     Py_ssize_t na, ne       # its name
     bint closing            # "</name"
     Py_ssize_t href         # the segment of its href value; -2: one without a scheme; -1
+    int seen                # bits: an href (1) and a src (2) read (a duplicate falls back)
 
 
 cdef int html_part(_Walk w, Py_ssize_t index, cbuf d, Py_ssize_t n, int64_t la,
@@ -24,6 +26,8 @@ cdef int html_part(_Walk w, Py_ssize_t index, cbuf d, Py_ssize_t n, int64_t la,
     cdef const void *hit
     cdef unsigned char c
     cdef bint letter
+    if n and memchr(d, 0, n) != NULL:
+        return FB                              # a NUL: the spec replaces it in places
     while True:
         hit = memchr(d + i, LT, n - i) if i < n else NULL
         if hit == NULL:
@@ -38,8 +42,8 @@ cdef int html_part(_Walk w, Py_ssize_t index, cbuf d, Py_ssize_t n, int64_t la,
             continue
         if html_text(w, index, d, run, j, la, lb, anchor, True) == FB:
             return FB
-        if c == SLASH and j + 2 < n and d[j + 2] == GT:       # "</>": nothing
-            i = j + 3
+        if c == SLASH and j + 2 < n and d[j + 2] == GT:
+            return FB                          # "</>": the runs around it are one
         elif letter or (c == SLASH and j + 2 < n and is_letter(d[j + 2])):
             if html_element(w, index, d, n, j, la, lb, &i, &anchor) == FB:
                 return FB
@@ -59,9 +63,11 @@ cdef int html_element(_Walk w, Py_ssize_t index, cbuf d, Py_ssize_t n, Py_ssize_
     ``anchor[0]``: the ``<a>`` the text after it is in."""
     cdef Tag t
     cdef Py_ssize_t p, an_a, an_e, va, ve, stop
+    cdef int raw
     t.j = j
     t.closing = d[j + 1] == SLASH
     t.href = -1
+    t.seen = 0
     p = j + 2 if t.closing else j + 1
     t.na = p
     p = past(d, n, p, "\t\n\f\r />", False)
@@ -86,12 +92,63 @@ cdef int html_element(_Walk w, Py_ssize_t index, cbuf d, Py_ssize_t n, Py_ssize_
         return 0
     if eq_lower(d, t.na, t.ne, "a"):
         anchor[0] = t.href
-    if eq_lower(d, t.na, t.ne, "script") or eq_lower(d, t.na, t.ne, "style"):
-        stop = raw_end(d, n, at[0], d + t.na, t.ne - t.na)
-        if html_text(w, index, d, at[0], stop, la, lb, anchor[0], False) == FB:
+    raw = raw_text(d, t.na, t.ne)
+    if raw < 0:
+        return 0
+    if raw == RAW_PLAIN:                       # text to the end (section 13.2.5.5)
+        if html_text(w, index, d, at[0], n, la, lb, anchor[0], False) == FB:
             return FB
-        at[0] = stop
+        at[0] = n
+        return 0
+    stop = raw_end(d, n, at[0], d + t.na, t.ne - t.na)
+    if raw == RAW_CSS:                         # CSS, not text: its url()s are links
+        if css_url(d, at[0], stop):
+            return FB
+    elif html_text(w, index, d, at[0], stop, la, lb, anchor[0], raw == RAW_RCDATA) == FB:
+        return FB
+    at[0] = stop
     return 0
+
+
+cdef enum:
+    RAW_RCDATA = 1      # title, textarea: text, references decoded
+    RAW_TEXT = 2        # script, xmp, iframe, noembed, noframes: text as written
+    RAW_CSS = 3         # style
+    RAW_PLAIN = 4       # plaintext: text to the end
+
+
+cdef int raw_text(cbuf d, Py_ssize_t na, Py_ssize_t ne) noexcept nogil:
+    """What the element named ``d[na:ne]`` holds when the tokenizer reads its content
+    as text (section 13.2.6.4: RCDATA, RAWTEXT, script data, PLAINTEXT); -1 for markup.
+    The first letter picks the names to compare (every start tag comes here)."""
+    cdef unsigned char c = lower(d[na]) if na < ne else 0
+    if c == 116:                                                    # t
+        return RAW_RCDATA if eq_lower(d, na, ne, "title") or eq_lower(d, na, ne, "textarea") else -1
+    if c == 115:                                                    # s
+        return (RAW_CSS if eq_lower(d, na, ne, "style")
+                else RAW_TEXT if eq_lower(d, na, ne, "script") else -1)
+    if c == 120:                                                    # x
+        return RAW_TEXT if eq_lower(d, na, ne, "xmp") else -1
+    if c == 105:                                                    # i
+        return RAW_TEXT if eq_lower(d, na, ne, "iframe") else -1
+    if c == 110:                                                    # n
+        return RAW_TEXT if eq_lower(d, na, ne, "noembed") or eq_lower(d, na, ne, "noframes") else -1
+    if c == 112:                                                    # p
+        return RAW_PLAIN if eq_lower(d, na, ne, "plaintext") else -1
+    return -1
+
+
+cdef bint css_url(cbuf d, Py_ssize_t a, Py_ssize_t e) noexcept nogil:
+    """CSS ``d[a:e]`` may hold a URL: ``url(``, ``@import`` (any case) or an ``&``."""
+    cdef Py_ssize_t p
+    for p in range(a, e):
+        if d[p] == AMP:
+            return True
+        if e - p >= 4 and eq_lower(d, p, p + 4, "url("):
+            return True
+        if e - p >= 7 and eq_lower(d, p, p + 7, "@import"):
+            return True
+    return False
 
 
 cdef Py_ssize_t attribute(cbuf d, Py_ssize_t n, Py_ssize_t p, Py_ssize_t *an_e, Py_ssize_t *va,
@@ -129,16 +186,23 @@ cdef int html_value(_Walk w, Py_ssize_t index, cbuf d, Tag *t, Py_ssize_t an_a, 
                     Py_ssize_t va, Py_ssize_t ve, int64_t la, int64_t lb) except -1 nogil:
     """The value ``d[va:ve]`` of attribute ``d[an_a:an_e]`` of tag ``t``: an ``href`` or
     ``src`` with a scheme laid out as a segment (``t.href``: the segment of an href)."""
-    cdef int kind
+    cdef int kind, bit
     cdef cbuf v
     cdef Py_ssize_t vn, seg
     if eq_lower(d, an_a, an_e, "href"):
-        kind = C_K_HREF
+        kind, bit = C_K_HREF, 1
     elif eq_lower(d, an_a, an_e, "src"):
-        kind = C_K_SRC
+        kind, bit = C_K_SRC, 2
     else:
+        if va < ve and other_url(d, t, an_a, an_e, va, ve):
+            return FB                          # a URL the email path reads
         return 0
-    if unescaped(w, d, va, ve, &v, &vn) == FB:
+    if t.seen & bit:
+        return FB                              # a duplicate: the tokenizer drops it
+    t.seen |= bit
+    if va < 0:
+        return 0
+    if unescaped_value(w, d, va, ve, &v, &vn) == FB:
         return FB
     if strip_value(&v, &vn) == FB:
         return FB
@@ -148,7 +212,7 @@ cdef int html_value(_Walk w, Py_ssize_t index, cbuf d, Tag *t, Py_ssize_t an_a, 
         return FB                              # relative links resolve against it
     seg = w.segs.n // (NSEG * 8)
     if has_scheme(v, vn):
-        w.segment(index, v, 0, vn, la, lb, kind, t.j, -1, -1)
+        w.segment(index, v, 0, vn, la, lb, kind, va, -1, -1)
         grow_byte(&w.out, 0)
         if kind == C_K_HREF:
             t.href = seg
@@ -157,14 +221,53 @@ cdef int html_value(_Walk w, Py_ssize_t index, cbuf d, Tag *t, Py_ssize_t an_a, 
     return 0
 
 
+cdef bint other_url(cbuf d, Tag *t, Py_ssize_t an_a, Py_ssize_t an_e, Py_ssize_t va,
+                    Py_ssize_t ve) noexcept nogil:
+    """Attribute ``d[an_a:an_e]`` with value ``d[va:ve]`` holds a URL the walk does not
+    lay out: another URL attribute of the attribute index (``data`` of ``<object>``),
+    a ``style`` with ``url(``, a ``<meta http-equiv>`` naming refresh (or a reference)."""
+    cdef Py_ssize_t p
+    cdef unsigned char c = lower(d[an_a])      # picks the names to compare
+    if c == 97:                                                     # a
+        return eq_lower(d, an_a, an_e, "action")
+    if c == 98:                                                     # b
+        return eq_lower(d, an_a, an_e, "background")
+    if c == 99:                                                     # c
+        return eq_lower(d, an_a, an_e, "cite")
+    if c == 100:                                                    # d
+        return eq_lower(d, an_a, an_e, "data") and eq_lower(d, t.na, t.ne, "object")
+    if c == 102:                                                    # f
+        return eq_lower(d, an_a, an_e, "formaction")
+    if c == 108:                                                    # l
+        return eq_lower(d, an_a, an_e, "longdesc")
+    if c == 112:                                                    # p
+        return eq_lower(d, an_a, an_e, "poster") or eq_lower(d, an_a, an_e, "ping")
+    if c == 120:                                                    # x
+        return eq_lower(d, an_a, an_e, "xlink:href")
+    if c == 115:                                                    # s
+        if eq_lower(d, an_a, an_e, "style"):
+            return css_url(d, va, ve)
+        return eq_lower(d, an_a, an_e, "srcset")
+    if c == 104 and eq_lower(d, an_a, an_e, "http-equiv") and eq_lower(d, t.na, t.ne, "meta"):
+        if memchr(d + va, AMP, ve - va) != NULL:
+            return True                        # "&#114;efresh" is refresh too
+        for p in range(va, ve - 6):
+            if eq_lower(d, p, p + 7, "refresh"):
+                return True
+    return False
+
+
 cdef Py_ssize_t markup_end(cbuf d, Py_ssize_t n, Py_ssize_t j, unsigned char c) noexcept nogil:
-    """The offset after a comment, ``<!DOCTYPE ...>`` or ``<?...>`` at ``d[j]``; -1 when
+    """The offset after a comment (HTML5's ends: ``-->``, ``--!>``, and ``<!-->``,
+    ``<!--->`` closing at once), ``<!DOCTYPE ...>`` or ``<?...>`` at ``d[j]``; -1 when
     it is never closed, or a bogus comment."""
-    cdef Py_ssize_t k
     cdef const void *hit
     if starts(d, j, n, "<!--", 4):
-        k = find3(d, j + 4, n)
-        return -1 if k < 0 else k + 3
+        if j + 4 < n and d[j + 4] == GT:
+            return j + 5                       # abrupt-closing-of-empty-comment
+        if j + 5 < n and d[j + 4] == DASH and d[j + 5] == GT:
+            return j + 6
+        return comment_end(d, j + 4, n)
     hit = memchr(d + j + 2, GT, n - j - 2) if j + 2 < n else NULL
     if hit == NULL:
         return -1
@@ -199,6 +302,7 @@ cdef int unescaped(_Walk w, cbuf d, Py_ssize_t a, Py_ssize_t e, cbuf *v,
     cdef Py_ssize_t p = a, k
     cdef unsigned char c
     cdef bint slow = False
+    w.esc_slow = False
     if memchr(d + a, AMP, e - a) == NULL if a < e else True:
         v[0] = d + a
         vn[0] = e - a
@@ -219,9 +323,25 @@ cdef int unescaped(_Walk w, cbuf d, Py_ssize_t a, Py_ssize_t e, cbuf *v,
         w.esc.n += 1
     if slow and unescaped_by_python(w, d, a, e) == FB:
         return FB
+    w.esc_slow = slow
     v[0] = <cbuf>w.esc.p
     vn[0] = w.esc.n
     return 0
+
+
+cdef int unescaped_value(_Walk w, cbuf d, Py_ssize_t a, Py_ssize_t e, cbuf *v,
+                         Py_ssize_t *vn) except -1 nogil:
+    """An attribute value's references undone as the tokenizer does (``unescaped``);
+    FB where it reads one otherwise than ``html.unescape`` (``&copy=1``)."""
+    if unescaped(w, d, a, e, v, vn) == FB:
+        return FB
+    if w.esc_slow and legacy_in_value(d, a, e):
+        return FB
+    return 0
+
+
+cdef bint legacy_in_value(cbuf d, Py_ssize_t a, Py_ssize_t e) except -1 with gil:
+    return _legacy_in_value(PyBytes_FromStringAndSize(<char *>d + a, e - a))
 
 
 cdef int unescaped_by_python(_Walk w, cbuf d, Py_ssize_t a, Py_ssize_t e) except -1 with gil:
@@ -238,11 +358,15 @@ cdef int unescaped_by_python(_Walk w, cbuf d, Py_ssize_t a, Py_ssize_t e) except
     return 0
 
 
-cdef Py_ssize_t find3(cbuf d, Py_ssize_t p, Py_ssize_t n) noexcept nogil:
-    """Where ``-->`` is at or after ``p``, or -1."""
+cdef Py_ssize_t comment_end(cbuf d, Py_ssize_t p, Py_ssize_t n) noexcept nogil:
+    """The offset after the first ``-->`` or ``--!>`` (incorrectly-closed-comment) at or
+    after ``p``, or -1."""
     while p + 3 <= n:
-        if d[p] == DASH and d[p + 1] == DASH and d[p + 2] == GT:
-            return p
+        if d[p] == DASH and d[p + 1] == DASH:
+            if d[p + 2] == GT:
+                return p + 3
+            if p + 4 <= n and d[p + 2] == BANG and d[p + 3] == GT:
+                return p + 4
         p += 1
     return -1
 
@@ -261,20 +385,34 @@ cdef bint has_scheme(cbuf v, Py_ssize_t n) noexcept nogil:
 
 
 cdef int strip_value(cbuf *v, Py_ssize_t *n) noexcept nogil:
-    """An attribute value without the ASCII white space around it (``bytes.strip``);
-    FB with a non-ASCII octet or an information separator at either end."""
-    cdef unsigned char c0, c1
-    while n[0] and (v[0][0] == SPACE or TAB <= v[0][0] <= CR):
-        v[0] += 1
-        n[0] -= 1
-    while n[0] and (v[0][n[0] - 1] == SPACE or TAB <= v[0][n[0] - 1] <= CR):
-        n[0] -= 1
-    if n[0]:
-        c0 = v[0][0]
-        c1 = v[0][n[0] - 1]
-        if c0 >= 0x80 or c1 >= 0x80 or 0x1c <= c0 <= 0x1f or 0x1c <= c1 <= 0x1f:
-            return FB
+    """FB when the URL Standard's clean-up would change the value ``v[0][:n[0]]``: a C0
+    control or space at either end, a tab or newline anywhere (the only ones it takes
+    from inside), a non-ASCII octet at either end, a ``\\``, a special scheme without
+    its ``//`` (``http:host``); the email path reads it, with its edit."""
+    cdef cbuf s = v[0]
+    cdef Py_ssize_t k = n[0], colon
+    cdef const void *hit
+    if k == 0:
+        return 0
+    if s[0] <= SPACE or s[k - 1] <= SPACE or s[0] >= 0x80 or s[k - 1] >= 0x80:
+        return FB
+    if (memchr(s, TAB, k) != NULL or memchr(s, LF, k) != NULL or memchr(s, CR, k) != NULL
+            or memchr(s, BACKSLASH, k) != NULL):
+        return FB
+    hit = memchr(s, COLON, k)
+    if hit == NULL:
+        return 0
+    colon = <cbuf>hit - s
+    if colon > 0 and special_scheme(s, colon) and not (
+            colon + 2 < k and s[colon + 1] == SLASH and s[colon + 2] == SLASH):
+        return FB
     return 0
+
+
+cdef bint special_scheme(cbuf s, Py_ssize_t k) noexcept nogil:
+    """``s[:k]`` is a special scheme of the URL Standard (section 4.1), any case."""
+    return (eq_lower(s, 0, k, "http") or eq_lower(s, 0, k, "https") or eq_lower(s, 0, k, "ftp")
+            or eq_lower(s, 0, k, "file") or eq_lower(s, 0, k, "ws") or eq_lower(s, 0, k, "wss"))
 
 
 cdef inline bint in_set(unsigned char c, const char *s) noexcept nogil:

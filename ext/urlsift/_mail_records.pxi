@@ -12,7 +12,7 @@ cdef enum:
     SEG_KIND = 4  # what it is: K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC
     SEG_LABEL_START = 5  # its part's label ("1.2 text/html") in the names
     SEG_LABEL_END = 6  # end of the label
-    SEG_PART_OFFSET = 7  # offset of text[start] in its decoded part (the tag's for a value)
+    SEG_PART_OFFSET = 7  # offset of text[start] in its decoded part (a value's: its first octet)
     SEG_ANCHOR = 8  # HTML text in an <a>: the segment of its href (-2: no URL), else -1
     NMSG = 8  # integers per message
     MSG_FROM_LINE = 0  # offset of its From line (RFC 4155), -1 for text before the first

@@ -135,6 +135,7 @@ cdef class _Walk:
     cdef Grow fields          # Field records of the header block being read
     cdef Grow dec             # a decoded body
     cdef Grow esc             # an HTML value with its references undone
+    cdef bint esc_slow        # esc came from the caller's unescape
     cdef Grow lab             # the label being made
     cdef int64_t recent[NRECENT][2]   # the last labels written: (start, end) in names
     cdef int nrecent

@@ -24,7 +24,7 @@ spec says so, and markup dropped inside a run (``a</>b`` is the run ``ab``).
 Where the input ends inside a tag or a comment (which hides what follows from a
 reader), a problem ``(offset, code)`` is noted with the spec's parse error code.
 The input stream's CR/LF normalisation (§13.2.3.5) is not done: spans stay in the
-input's octets. Not modelled: foreign content (SVG/MathML CDATA sections, where
+input's octets, and a CR is whitespace wherever the spec would read its LF. Not modelled: foreign content (SVG/MathML CDATA sections, where
 ``<style>`` is not raw text) and the script data escape states (``<!--`` inside
 ``<script>``): both change only which text is script text, not what a reader sees.
 
@@ -50,9 +50,9 @@ __all__ = ["FIELDS", "STATES", "html_runs"]
 FIELDS: tuple[str, ...] = (
     "#text", "href", "src", "action", "formaction", "background", "cite", "longdesc",
     "data", "poster", "xlink:href", "srcset", "ping", "base href", "refresh content",
-    "style", "#style", "#attribute",
+    "style", "#style", "#attribute", "<a>", "</a>",
 )
-TEXT, BASE_HREF, REFRESH, STYLE_TEXT, OTHER = 0, 13, 14, 16, 17
+TEXT, BASE_HREF, REFRESH, STYLE_TEXT, OTHER, A_START, A_END = 0, 13, 14, 16, 17, 18, 19
 #: attribute name -> field, whatever the element (``data``: of ``<object>`` only)
 _URL_ATTRIBUTES = {name.encode(): i for i, name in enumerate(FIELDS) if 1 <= i <= 12 or i == 15}
 #: the attributes kept while a tag is read (the others are passed over)
@@ -89,7 +89,10 @@ _SWITCH = {b"title": RCDATA, b"textarea": RCDATA, b"style": RAWTEXT, b"xmp": RAW
 _INITIAL = {"data": DATA, "RCDATA": RCDATA, "RAWTEXT": RAWTEXT, "script data": SCRIPT_DATA,
             "PLAINTEXT": PLAINTEXT}
 
-_WHITESPACE = b"\t\n\x0c "
+# The input stream's preprocessing (§13.2.3.5) makes every CR and CR LF an LF before
+# the tokenizer reads it; spans stay in the input's octets, so a CR is read where the
+# spec reads that LF: as whitespace (mail is CR LF: "<a\r\nhref=...>" is an <a>).
+_WHITESPACE = b"\t\n\x0c\r "
 _FFFD = "\ufffd".encode()
 _ALNUM = frozenset(b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz")
 _HEX = frozenset(b"0123456789ABCDEFabcdef")
@@ -101,10 +104,10 @@ _STOP = {DATA: re.compile(b"[<&]"), RCDATA: re.compile(b"[<&\x00]"),
          BOGUS_COMMENT: re.compile(b">"), DOCTYPE: re.compile(b">"),
          ATTRIBUTE_VALUE_DOUBLE: re.compile(b'["&\x00]'),
          ATTRIBUTE_VALUE_SINGLE: re.compile(b"['&\x00]"),
-         ATTRIBUTE_VALUE_UNQUOTED: re.compile(b"[\t\n\x0c &>\x00]")}
+         ATTRIBUTE_VALUE_UNQUOTED: re.compile(b"[\t\n\x0c\r &>\x00]")}
 # where each attribute value state ends (a value of no record is not read for references)
 _END = {ATTRIBUTE_VALUE_DOUBLE: re.compile(b'"'), ATTRIBUTE_VALUE_SINGLE: re.compile(b"'"),
-        ATTRIBUTE_VALUE_UNQUOTED: re.compile(b"[\t\n\x0c >]")}
+        ATTRIBUTE_VALUE_UNQUOTED: re.compile(b"[\t\n\x0c\r >]")}
 
 
 # The characters the states look at, by the spec's names (HTML §13.2.5 writes
@@ -208,16 +211,21 @@ def _field(tag: bytes, name: bytes, refresh: bool, every_attribute: bool) -> int
 
 
 def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
-              last_start_tag: bytes = b"") -> tuple[list[tuple[int, int, int, Optional[bytes]]],
-                                                   list[tuple[int, str]]]:
+              last_start_tag: bytes = b"", anchors: bool = False
+              ) -> tuple[list[tuple[int, int, int, Optional[bytes]]], list[tuple[int, str]]]:
     """The text runs and URL attribute values of HTML ``data``, and the problems met.
 
     ``every_attribute`` gives every start tag attribute (field ``"#attribute"`` for the
     others); ``state`` (``"data"``, ``"RCDATA"``, ``"RAWTEXT"``, ``"script data"``,
-    ``"PLAINTEXT"``) and ``last_start_tag`` start the machine inside an element.
+    ``"PLAINTEXT"``) and ``last_start_tag`` start the machine inside an element;
+    ``anchors`` adds a record for each ``<a>`` start tag and ``</a>`` end tag (fields
+    ``"<a>"``, ``"</a>"``, the span of the tag): which text a link is on is the
+    walker's ("a link text that is its own URL counts once", a link's shown text).
 
     >>> html_runs(b"<!--->http://a.example/<textarea><!--</textarea>")
     ([(0, 6, 23, None), (0, 33, 37, None)], [])
+    >>> html_runs(b'<a href=x>y</A >', anchors=True)
+    ([(18, 0, 10, None), (1, 8, 9, None), (0, 10, 11, None), (19, 11, 16, None)], [])
     """
     if not isinstance(data, (bytes, bytearray, memoryview)):
         raise TypeError(f"HTML is bytes, not {type(data).__name__}")
@@ -270,10 +278,12 @@ def html_runs(data: bytes, every_attribute: bool = False, state: str = "data",
     def emit_tag() -> None:
         nonlocal st, text_state, last
         close_run()
+        tag = bytes(name)
+        if anchors and tag == b"a":     # the tag's span: from its "<" to after its ">"
+            runs.append((A_END if end_tag else A_START, tag_start, pos, None))
         if end_tag:
             st = text_state = DATA
             return
-        tag = bytes(name)
         refresh = False
         if tag == b"meta":
             for key, value in attributes:

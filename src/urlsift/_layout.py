@@ -150,7 +150,7 @@ MAIL_SEGMENT: tuple[tuple[str, str], ...] = (
     ("kind", "what it is: K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC"),
     ("label_start", "its part's label (\"1.2 text/html\") in the names"),
     ("label_end", "end of the label"),
-    ("part_offset", "offset of text[start] in its decoded part (the tag's for a value)"),
+    ("part_offset", "offset of text[start] in its decoded part (a value's: its first octet)"),
     ("anchor", "HTML text in an <a>: the segment of its href (-2: no URL), else -1"),
 )
 #: A message of the spool.

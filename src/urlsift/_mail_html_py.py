@@ -1,15 +1,22 @@
-"""The HTML of a ``text/html`` part (twin of ``_mail_html.pxi``): the values of its
-``href`` and ``src`` attributes and its text runs, in document order, read on the
-decoded octets as the tokenizer of :mod:`urlsift.mail.html` (``html.parser``) reads
-them (HTML 4.01 section 3.2: tags, attributes, comments; section 5.3: character
-references); anything it would report as malformed, and ``<base href>`` (relative
-links resolve against it, section 12.4), fall back.
+"""The HTML of a ``text/html`` part (twin of ``_mail_html.pxi``): its URL values and
+text runs, in document order, read on the decoded octets as the WHATWG tokenizer
+(``urlsift._html_py``, HTML §13.2.5) and the ``email`` path's reader
+(``urlsift.mail.html.whatwg_links``) read them: HTML5 comment ends (``<!-->``,
+``<!--->``, ``--!>``), RCDATA (``title``, ``textarea``) and RAWTEXT (``script``,
+``xmp``, ``iframe``, ``noembed``, ``noframes``; ``plaintext`` to the end) elements,
+``href`` and ``src`` values that need no clean-up. Anything the walk does not lay out
+as that reader does falls back (the message is read by the ``email`` path): another
+URL attribute of the attribute index with a value, a ``style`` attribute or
+``<style>`` block with ``url(``/``@import``, a meta refresh, ``<base href>``, a value
+the URL Standard cleans (blanks or C0 controls, ``\\``, ``http:host``), a duplicate
+``href``/``src``, a reference in a value the spec reads otherwise than
+``html.unescape``, a bogus comment, ``</>``, a NUL, a tag or comment never closed.
 
 The one entry point is :func:`html` (``html(w, index, data, label)``): it takes the
 decoded HTML octets and reports each run through the walker (``Walker.segment``):
-:data:`K_HREF`/:data:`K_SRC` for a value that starts with a scheme, and
-:data:`K_HTML_TEXT` for a text run, with the segment of the ``href`` of the ``<a>``
-it is in. Another tokenizer plugs in there.
+:data:`K_HREF`/:data:`K_SRC` for a value that starts with a scheme (its part offset is
+the value's first octet), and :data:`K_HTML_TEXT` for a text run, with the segment of
+the ``href`` of the ``<a>`` it is in.
 
 >>> from urlsift._mail_walker_py import Walker
 >>> w = Walker(b"", 0, [], [], 8, None)
@@ -20,24 +27,37 @@ b'see \\x00http://a.example/\\x00it\\x00'
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Optional
 
-from ._mail_records import (AMP, BANG, DQUOTE, EQUALS, GT, K_HREF, K_HTML_TEXT, K_SRC, QUESTION,
-                            QUOTE, SEG, SLASH)
+from ._mail_records import (AMP, BANG, DQUOTE, EQUALS, GT, K_HREF, K_HTML_TEXT, K_SRC,
+                            QUESTION, QUOTE, SEG, SLASH, SPACE)
 from ._mail_walker_py import Fallback, Walker
 
-__all__ = ["html", "tag", "unescaped", "references"]
+__all__ = ["html", "tag", "unescaped", "references", "legacy_in_value"]
 
 _SCHEME = re.compile(rb"[A-Za-z][A-Za-z0-9+.\-]*:")
-_RAW_TEXT = (b"script", b"style")
+#: the elements whose text the tokenizer reads as text, not tags (§13.2.6.4), and
+#: whether their character references are decoded (RCDATA) or not (RAWTEXT, script)
+_RAW_TEXT = {b"title": True, b"textarea": True, b"script": False, b"xmp": False,
+             b"iframe": False, b"noembed": False, b"noframes": False}
 _HTML_ATTRS = {b"href": K_HREF, b"src": K_SRC}
+#: the other URL attributes of HTML's attribute index (``data``: of ``<object>``):
+#: the walk leaves a tag with one of them to the ``email`` path
+_OTHER_URL_ATTRS = frozenset({b"action", b"formaction", b"background", b"cite", b"longdesc",
+                              b"poster", b"xlink:href", b"srcset", b"ping"})
+#: CSS that may hold a URL (``url(``, ``@import``; ``&`` for one written as a reference)
+_CSS_URL = re.compile(rb"url\(|@import|&", re.IGNORECASE)
+_SPECIAL = frozenset({b"ftp", b"file", b"http", b"https", b"ws", b"wss"})
 _NAME_END = b"\t\n\f\r />"
 _SPACES = b"\t\n\f\r "
 _MARKUP_START = bytes((SLASH, BANG, QUESTION))
 
 
 def html(w: Walker, index: int, data: bytes, label: tuple[int, int]) -> None:
-    """``href``/``src`` values and text runs of the HTML ``data``, in document order."""
+    """URL values and text runs of the HTML ``data``, in document order."""
+    if b"\x00" in data:
+        raise Fallback                           # the spec replaces it in places
     n = len(data)
     i = run = 0
     anchor = -1                  # the segment of the href of the <a> we are in
@@ -51,9 +71,8 @@ def html(w: Walker, index: int, data: bytes, label: tuple[int, int]) -> None:
             i = j + 1
             continue
         _text_run(w, index, data, run, j, label, anchor, True)
-        if c == SLASH and j + 2 < n and data[j + 2] == GT:        # "</>": nothing
-            i = run = j + 3
-            continue
+        if c == SLASH and j + 2 < n and data[j + 2] == GT:
+            raise Fallback                       # "</>": the runs around it are one
         if letter or (c == SLASH and j + 2 < n and _letter(data[j + 2])):
             i, anchor = _element(w, index, data, j, label, anchor)
         else:
@@ -64,34 +83,53 @@ def html(w: Walker, index: int, data: bytes, label: tuple[int, int]) -> None:
 
 def _element(w: Walker, index: int, data: bytes, j: int, label: tuple[int, int],
              anchor: int) -> tuple[int, int]:
-    """The tag at ``data[j]`` and, for ``<script>``/``<style>``, its raw text: the
+    """The tag at ``data[j]`` and, for a raw text or RCDATA element, its text: the
     offset after them, and the ``<a>`` the text after them is in."""
     end, closing, name, attrs = tag(data, j)
     if end < 0:
         raise Fallback                           # never closed
     if closing:
         return end, (-1 if name == b"a" else anchor)
-    href = _values(w, index, data, j, name, attrs, label)
+    href = _values(w, index, data, name, attrs, label)
     if name == b"a":
         anchor = href
-    if name in _RAW_TEXT:
+    if name == b"plaintext":                     # text to the end (§13.2.5.5)
+        _text_run(w, index, data, end, len(data), label, anchor, False)
+        return len(data), anchor
+    if name == b"style" or name in _RAW_TEXT:
         m = re.compile(b"</" + name + rb"[\t\n\f\r />]", re.IGNORECASE).search(data, end)
         stop = m.start() if m else len(data)
-        _text_run(w, index, data, end, stop, label, anchor, False)
+        if name == b"style":                     # CSS, not text: its url()s are links
+            if _CSS_URL.search(data, end, stop):
+                raise Fallback
+        else:
+            _text_run(w, index, data, end, stop, label, anchor, _RAW_TEXT[name])
         return stop, anchor
     return end, anchor
 
 
-def _values(w: Walker, index: int, data: bytes, j: int, name: bytes,
+def _values(w: Walker, index: int, data: bytes, name: bytes,
             attrs: list[tuple[bytes, int, int]], label: tuple[int, int]) -> int:
-    """The ``href``/``src`` values of the tag at ``j`` laid out; the segment of its
+    """The ``href``/``src`` values of a start tag ``name`` laid out; the segment of its
     ``href`` (-2 for one without a scheme, -1 for none)."""
     href = -1
+    seen: set[int] = set()
     for attr, va, ve in attrs:
         kind = _HTML_ATTRS.get(attr)
-        if kind is None or va < 0:
+        if kind is None:
+            if va < ve and (attr in _OTHER_URL_ATTRS or (attr == b"data" and name == b"object")
+                            or (attr == b"style" and _CSS_URL.search(data, va, ve))
+                            or (attr == b"http-equiv" and name == b"meta"
+                                and (b"refresh" in data[va:ve].lower()
+                                     or AMP in data[va:ve]))):
+                raise Fallback                   # a URL the email path reads
             continue
-        value = _strip(unescaped(w, data[va:ve]))
+        if kind in seen:
+            raise Fallback                       # a duplicate: the tokenizer drops it
+        seen.add(kind)
+        if va < 0:
+            continue
+        value = _strip(_attribute_unescaped(w, data[va:ve]))
         if not value:
             continue
         if name == b"base" and kind == K_HREF:
@@ -99,20 +137,57 @@ def _values(w: Walker, index: int, data: bytes, j: int, name: bytes,
         seg = len(w.segs) // SEG
         has_scheme = _SCHEME.match(value) is not None
         if has_scheme:
-            w.segment(index, 0, len(value), label, kind, j, value, -1)
+            w.segment(index, 0, len(value), label, kind, va, value, -1)
             w.out.append(0)
         if kind == K_HREF:
             href = seg if has_scheme else -2
     return href
 
 
+def _attribute_unescaped(w: Walker, raw: bytes) -> bytes:
+    """An attribute value's references undone as the tokenizer does; a value where
+    it reads one otherwise than ``html.unescape`` (``&copy=1``) falls back."""
+    if AMP in raw and references(raw) is None and legacy_in_value(raw):
+        raise Fallback
+    return unescaped(w, raw)
+
+
+def legacy_in_value(raw: bytes) -> bool:
+    """``raw`` (an attribute value) holds a reference the tokenizer leaves as written
+    (§13.2.5.73: a name matched without its ``;`` and followed by an alphanumeric or
+    ``=``) and ``html.unescape`` decodes: one of HTML's names valid without ``;``.
+
+    >>> legacy_in_value(b"?a=1&copy=2"), legacy_in_value(b"?a=1&b=2&amp;c")
+    (True, False)
+    """
+    return _legacy_pattern().search(raw) is not None
+
+
+@lru_cache(maxsize=1)
+def _legacy_pattern() -> "re.Pattern[bytes]":
+    # built at the first value that needs it: a scan that meets none pays nothing
+    from html.entities import html5
+    names = sorted((k for k in html5 if not k.endswith(";")), key=len, reverse=True)
+    return re.compile(b"&(?:" + b"|".join(re.escape(k).encode() for k in names)
+                      + b")[A-Za-z0-9=]")
+
+
 def _markup_end(data: bytes, j: int, c: int) -> int:
-    """The offset after a comment, ``<!DOCTYPE ...>`` or ``<?...>`` at ``data[j]``."""
+    """The offset after a comment (HTML5's ends: ``-->``, ``--!>``, and ``<!-->``,
+    ``<!--->`` closing at once), ``<!DOCTYPE ...>`` or ``<?...>`` at ``data[j]``."""
     if data.startswith(b"<!--", j):
-        k = data.find(b"-->", j + 4)
-        if k < 0:
-            raise Fallback
-        return k + 3
+        if data.startswith(b">", j + 4):
+            return j + 5                         # abrupt-closing-of-empty-comment
+        if data.startswith(b"->", j + 4):
+            return j + 6
+        k = data.find(b"--", j + 4)
+        while k >= 0:
+            if data.startswith(b">", k + 2):
+                return k + 3
+            if data.startswith(b"!>", k + 2):
+                return k + 4                     # incorrectly-closed-comment
+            k = data.find(b"--", k + 1)
+        raise Fallback
     k = data.find(b">", j + 2)
     if k < 0 or not (c == QUESTION or data[j + 2:j + 9].lower() == b"doctype"):
         raise Fallback                           # never closed, or a bogus comment
@@ -150,12 +225,19 @@ def unescaped(w: Walker, raw: bytes) -> bytes:
 
 
 def _strip(value: bytes) -> bytes:
-    """``value`` without the ASCII white space around it; with a non-ASCII octet or an
-    information separator at either end (``str.strip`` would take U+00A0...) the
-    message falls back."""
-    value = value.strip()
-    if value and (value[0] >= 0x80 or value[-1] >= 0x80 or 0x1c <= value[0] <= 0x1f
-                  or 0x1c <= value[-1] <= 0x1f):
+    """``value`` as it stands when the URL Standard's clean-up would leave it so: a C0
+    control or space at either end, a tab or newline anywhere (the only ones it takes
+    from inside), a non-ASCII octet at either end, a ``\\`` (``/`` for a special
+    scheme) or a special scheme without its ``//`` (``http:host``) falls back, with its
+    edit."""
+    if not value:
+        return value
+    if (value[0] <= SPACE or value[-1] <= SPACE or value[0] >= 0x80 or value[-1] >= 0x80
+            or any(c in value for c in b"\t\n\r\\")):
+        raise Fallback
+    colon = value.find(b":")
+    if (colon > 0 and value[:colon].lower() in _SPECIAL
+            and not value.startswith(b"//", colon + 1)):
         raise Fallback
     return value
 

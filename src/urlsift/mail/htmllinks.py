@@ -13,7 +13,10 @@ reads them); what it gives is turned here into what a URL finder needs:
   ``url(…)`` or ``@import`` string of a ``style`` attribute or ``<style>`` block;
 - ``<base href>`` (the first one, as HTML takes it) is given as the field
   ``"base href"``: relative links are resolved against it by the caller, and a value
-  whose scheme is the base's own is read relative to it as the URL Standard does.
+  whose scheme is the base's own is read relative to it as the URL Standard does;
+- with ``anchors``, each ``<a>`` start tag and ``</a>`` end tag (fields ``"<a>"`` and
+  ``"</a>"``, the tag's span; a start tag's comes before its attributes' links), for
+  the caller's rules on a link's text.
 
 >>> [(x.field, x.value, x.edits) for x in html_links(
 ...     b'<a href=" http://evil.example/a">x &amp; y</a><img srcset="a.png 1x, b.png 2x">')]
@@ -23,7 +26,7 @@ reads them); what it gives is turned here into what a URL finder needs:
 from __future__ import annotations
 
 import re
-from typing import Iterator, NamedTuple, Optional
+from typing import Callable, Iterator, NamedTuple, Optional
 
 from .._select import cores
 from .hrefs import SPECIAL_SCHEMES, clean_href
@@ -36,6 +39,8 @@ _CSS_URL = re.compile(r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^)\s("']+))"""
                       r"""|@import\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE)
 #: what each field's value holds
 _TEXT, _STYLE_TEXT = "#text", "#style"
+#: the tags of an anchor (``anchors=True``): spans, no value to read
+_ANCHOR_TAGS = frozenset({"<a>", "</a>"})
 
 
 class HtmlLink(NamedTuple):
@@ -156,15 +161,22 @@ def _octets(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
-def html_links(data: bytes) -> list[HtmlLink]:
+def html_links(data: bytes, anchors: bool = False,
+               on_problem: Optional[Callable[[int, str], None]] = None) -> list[HtmlLink]:
     """The text runs and links of the HTML part ``data`` (its octets, transfer encoding
-    undone), in the order of the part; see the module's docstring.
+    undone), in the order of the part; see the module's docstring. ``on_problem(offset,
+    code)`` hears where the part ends inside a tag or comment (the spec's ``eof-in-*``).
 
     >>> [x.value for x in html_links(b"<!--->http://a.example/<title><!--</title>")]
     [b'http://a.example/', b'<!--']
+    >>> [x.field for x in html_links(b"<a href=http://a.example/>x</a>", anchors=True)]
+    ['<a>', 'href', '#text', '</a>']
     """
     html = cores.html
-    records, _ = html.html_runs(data)
+    records, problems = html.html_runs(data, anchors=anchors)
+    if on_problem is not None:
+        for offset, code in problems:
+            on_problem(offset, code)
     fields = html.FIELDS
     base_scheme = ""
     for field, start, end, decoded in records:
@@ -181,7 +193,7 @@ def _links(data: bytes, records: list, fields: tuple, base_scheme: str) -> Itera
         field = fields[number]
         raw = data[start:end]
         value = raw if decoded is None else decoded
-        if field == _TEXT:
+        if field == _TEXT or field in _ANCHOR_TAGS:
             yield HtmlLink(field, start, end, value, raw, ())
             continue
         text = _text(value)

@@ -28,7 +28,7 @@ from ..text.extraction import Validity
 from ..text.rewrite import extract_rewritten
 from .anchors import is_deceptive
 from .charsets import decode_part
-from .html import html_links
+from .html import whatwg_links
 from .spool import Message
 from .params import repaired
 from .transfer import transfer_decoded
@@ -214,7 +214,7 @@ def _message_urls(data: bytes, source: str, offset: Optional[int], opts: ScanOpt
                 failed(label, problem)
             if ctype == "text/html":
                 problems: list[tuple[int, str]] = []
-                hits = html_links(text, partial(_scan, opts=opts, quoted=False),
+                hits = whatwg_links(text, partial(_scan, opts=opts, quoted=False),
                                   lambda at, what: problems.append((at, what)))
                 try:
                     for hit, how, shown in hits:
