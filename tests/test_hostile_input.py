@@ -140,25 +140,15 @@ def test_entities_in_text_keep_offsets_into_the_part():
 
 # -- 2. mail that stalls the walk ------------------------------------------------------
 
-def _html_seconds(body: str) -> float:
-    msg = b"Content-Type: text/html\n\n" + body.encode()
-    best = float("inf")
-    for _ in range(2):
-        t = time.perf_counter()
-        assert list(iter_message_urls(msg, on_error=lambda line: None)) == []
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
 @pytest.mark.parametrize("shape", ["<a ", "</"])
-def test_html_that_stalled_html_parser_is_linear(shape):
-    # html.parser: '<a ' * 50000 did not end in 120 s, '</' * 200000 took 22 s.
-    n = 50_000
-    small = _html_seconds(shape * n)
-    assert small < 10
-    large = _html_seconds(shape * (4 * n))
-    # linear: about 4 times; quadratic would be 16. The slack absorbs a shared machine.
-    assert large < 8 * small + 0.5
+def test_html_that_stalled_html_parser_is_read_to_its_end(shape):
+    # html.parser: '<a ' * 50000 did not end in 120 s, '</' * 200000 took 22 s. That
+    # the walk is linear in them is measured, not asserted here (no timing in tests/):
+    # benchmarks/test_linear_time.py ("mail html: n '<a '", "mail html: n '</'").
+    msg = b"Content-Type: text/html\n\n" + (shape * 50_000).encode() + b"http://after.example/"
+    urls = [m.url for m in iter_message_urls(msg, on_error=lambda line: None)]
+    # the tag never closes, so what follows is inside it: no URL, no error
+    assert urls == []
 
 
 # -- 3. unbounded and silent reads -----------------------------------------------------
