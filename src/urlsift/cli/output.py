@@ -1,4 +1,4 @@
-"""Writers for ``urlsift extract``: text, JSON lines, CSV and Parquet.
+"""Writers for ``urlsift extract``: text, JSON lines and CSV (Parquet: :mod:`.parquet`).
 
 A writer gets whole batches of records (dicts, or bare URL strings on the fast path)
 and writes each batch with one call, so the cost per URL stays a string join.
@@ -9,16 +9,12 @@ import io
 import sys
 from typing import IO, Any, Optional, Sequence
 
-from ..inputs import MissingDependency
 from ..text.sinks import F_LINE, F_OFFSET, F_URL, LayoutLines, UrlLines
-#: The least rows of a Parquet row group of the Arrow sink's batches (as extract_table's
-#: batches with per-URL columns).
-GROUP_ROWS = 1 << 16
 from .grepstyle import core_layout, line_template
-from ..model.parts import (CHECK_COLUMNS, PART_COLUMNS, TIME_COLUMNS, checks_getter, parquet_schema,
-                           parts_getter, plain_value, utf8_text)
+from ..model.parts import (CHECK_COLUMNS, PART_COLUMNS, checks_getter, parts_getter,
+                           plain_value, utf8_text)
 
-__all__ = ["DETAIL_COLUMNS", "PART_COLUMNS", "checks_getter", "json_string", "make_writer", "parts_getter", "plain_value", "reconfigure_stdout",
+__all__ = ["DETAIL_COLUMNS", "PART_COLUMNS", "checks_getter", "json_string", "parts_getter", "plain_value", "reconfigure_stdout",
            "utf8_text"]
 
 
@@ -209,101 +205,6 @@ def _csv_cell(value: Any) -> Any:
     if isinstance(value, list):       # problem codes, edits: no code holds a space
         return " ".join(value)
     return value
-
-
-class ParquetWriter(Writer):
-    """Row groups written with pyarrow as they come: one per batch of records, or the
-    Arrow sink's record batches (:meth:`core_sink`: one a piece of 256 KiB) joined into
-    row groups of at least ``GROUP_ROWS`` rows (many small row groups cost time to write
-    and to read)."""
-
-    def __init__(self, out: Any, columns: Sequence[str]) -> None:
-        super().__init__(out, columns)
-        try:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-        except ImportError:
-            raise MissingDependency(
-                "--format parquet needs pyarrow (pip install 'urlsift[parquet]')") from None
-        self._pa = pa
-        self._schema = parquet_schema(self.columns)
-        self._writer = pq.ParquetWriter(out, self._schema)
-        self._held: list[Any] = []          # the sink's batches not written yet
-        self._held_rows = 0
-
-    def core_sink(self, name: str, columns: Sequence[str]) -> Any:
-        """The Arrow sink (``urlsift.extract_table``'s) of a text file: its ``start`` is
-        the ``offset`` column, ``file`` the name as the records write it."""
-        from ..text.arrow import ArrowSink
-        names = ["start" if c == "offset" else c for c in columns]
-        types = self._pa.schema([self._pa.field(n, self._schema.field(c).type)
-                                 for n, c in zip(names, columns)])
-        return _Renamed(ArrowSink(names, plain_value(name), types), self._schema)
-
-    def write_lines(self, data: Any) -> None:
-        """A record batch made by :meth:`core_sink`'s sink."""
-        self._held.append(data)
-        self._held_rows += data.num_rows
-        if self._held_rows >= GROUP_ROWS:
-            self._write_held()
-
-    def _write_held(self) -> None:
-        if self._held:
-            self._writer.write_table(self._pa.Table.from_batches(self._held, self._schema),
-                                     row_group_size=self._held_rows)
-        self._held, self._held_rows = [], 0
-
-    def write(self, batch: Sequence[Any]) -> None:
-        if not batch:
-            return
-        self._write_held()                  # in the order found
-        if self.columns == ["url"]:
-            data = {"url": list(batch)}
-        else:
-            data = {c: [r.get(c) for r in batch] for c in self.columns}
-            for c in TIME_COLUMNS.intersection(data):
-                from ..mail.dates import date_instant    # with mail only (loads the mail layer)
-                data[c] = [date_instant(v) for v in data[c]]
-        self._writer.write_table(self._pa.table(data, schema=self._schema))
-
-    def close(self) -> None:
-        self._write_held()
-        self._writer.close()
-        if hasattr(self.out, "flush"):
-            self.out.flush()
-
-
-class _Renamed:
-    """A sink's record batches with the names of ``schema`` (its types already)."""
-
-    def __init__(self, sink: Any, schema: Any) -> None:
-        self.sink, self.schema = sink, schema
-        self.state = sink.state
-
-    def batch(self, *args: Any) -> Any:
-        for got in self.sink.batch(*args):
-            yield got.from_arrays(got.columns, schema=self.schema)
-
-
-def make_writer(fmt: str, columns: Sequence[str], output: Optional[str]) -> Writer:
-    """The writer for ``--format fmt`` to ``output`` (None: standard output)."""
-    if fmt == "parquet":
-        if output is None:
-            if sys.stdout.isatty():
-                raise MissingDependency(
-                    "--format parquet writes binary data: give -o FILE or redirect stdout")
-            target: Any = sys.stdout.buffer
-        else:
-            target = output
-        return ParquetWriter(target, columns)
-    errors = "surrogateescape" if fmt == "text" else "backslashreplace"
-    if output is None:
-        reconfigure_stdout(errors)
-        out: IO[str] = sys.stdout
-    else:
-        out = open(output, "w", encoding="utf-8", errors=errors, newline="")
-    cls = {"text": TextWriter, "jsonl": JsonlWriter, "csv": CsvWriter}[fmt]
-    return cls(out, columns)
 
 
 def reconfigure_stdout(errors: str) -> None:

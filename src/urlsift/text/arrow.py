@@ -22,8 +22,8 @@ from .match import Match
 from .rules import EDITS, TABLE
 from .sinks import counted_lines, match_lists
 
-__all__ = ["ArrowSink", "DEFAULT_COLUMNS", "MATCH_COLUMNS", "PER_URL_COLUMNS", "TEXT_COLUMNS",
-           "column_as", "need_pyarrow", "per_url_columns", "plain"]
+__all__ = ["ArrowSink", "DEFAULT_COLUMNS", "MATCH_COLUMNS", "PER_URL_COLUMNS", "RecordColumns",
+           "TEXT_COLUMNS", "column_as", "need_pyarrow", "per_url_columns", "plain"]
 
 #: The columns of a text's table: the Match's fields (``raw`` left out), the file, and
 #: what is worked out per distinct URL.
@@ -43,6 +43,49 @@ def need_pyarrow() -> Any:
     except ImportError:
         raise ImportError("extract_table needs pyarrow: pip install 'urlsift[arrow]'") from None
     return pa
+
+
+class RecordColumns:
+    """What the Arrow sink takes of each batch of records, made without pyarrow (so the
+    scan may start while pyarrow is imported, and the Arrow arrays be made on another
+    thread): ``(n, {name: values})`` — ``url`` the UTF-8 octets and offsets of the
+    column made in the core (``_records.url_column``), ``start``/``end``/``line``/
+    ``flags`` an ``array('q')`` each, as ``columns`` need — or, for a piece whose
+    matches were made already (``found``), the list of those matches (lines counted).
+
+    >>> from urlsift.text.rules import KNOWN, MAX_WRAPPER, MAX_LENGTH
+    >>> buf = b"a\\nsee <URL:http://x.example/> ok"
+    >>> arr = cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    >>> [(n, got)] = RecordColumns(["url", "line"]).batch(arr, buf, 0, 0)
+    >>> n, got["url"], got["line"]
+    (1, (b'http://x.example/', array('i', [0, 17])), array('q', [2]))
+    """
+
+    def __init__(self, columns: Sequence[str]) -> None:
+        self.columns = list(columns)
+        self.state = [0, 1]          # the line count: [input offset counted to, line there]
+        self.flags = any(c in ("wrapped", "hyphen_break", "edits") for c in self.columns)
+
+    def batch(self, arr: "array[int]", buf: Any, base: int, first: int,
+              found: Optional[list[Match]] = None) -> Iterator[Any]:
+        """What is taken of the records ``first``... of ``arr`` over ``buf`` (at ``base``
+        in the input), or of ``found``."""
+        if found is not None:
+            yield [m for ms in match_lists(arr, buf, base, first, found)
+                   for m in (counted_lines(ms, buf, base, self.state)
+                             if "line" in self.columns else ms)]
+            return
+        records = cores.records
+        got: dict[str, Any] = {"url": records.url_column(arr, buf, TABLE, first)}
+        for c in self.columns:
+            if c in ("start", "end"):
+                got[c] = records.field_column(arr, R_START if c == "start" else R_END, base,
+                                              first)
+            elif c == "line":
+                got[c] = records.line_numbers(arr, buf, base, self.state, first)
+        if self.flags:
+            got["flags"] = records.field_column(arr, R_FLAGS, 0, first)
+        yield len(arr) // RECORD_WIDTH - first, got
 
 
 class ArrowSink:
@@ -72,7 +115,8 @@ class ArrowSink:
         # ``schema``: other types for the columns (the command's Parquet: no dictionaries)
         self.schema = schema if schema is not None else table_schema(self.columns)
         self.file = file
-        self.state = [0, 1]          # the line count: [input offset counted to, line there]
+        self.records = RecordColumns(self.columns)
+        self.state = self.records.state
         wanted = [c for c in columns if c in PER_URL_COLUMNS]
         self.per_url = per_url_columns(wanted)
         # with per-URL columns a batch carries the url and the sink's own columns, and
@@ -88,37 +132,32 @@ class ArrowSink:
               found: Optional[list[Match]] = None) -> Iterator[Any]:
         """One record batch for the records ``first``... of ``arr`` over ``buf`` (at
         ``base`` in the input), or for ``found``, the piece's matches made already."""
-        if found is not None:
-            yield self.matches([m for ms in match_lists(arr, buf, base, first, found)
-                                for m in (counted_lines(ms, buf, base, self.state)
-                                          if "line" in self.columns else ms)])
-            return
+        for got in self.records.batch(arr, buf, base, first, found):
+            yield self.assemble(got)
+
+    def assemble(self, got: Any) -> Any:
+        """The record batch of what :class:`RecordColumns` took of a batch of records."""
+        if isinstance(got, list):
+            return self.matches(got)
         pa, pc = self.pa, _compute()
-        n = len(arr) // RECORD_WIDTH - first
-        records = cores.records
-        data, offsets = records.url_column(arr, buf, TABLE, first)
+        n, raw = got
+        data, offsets = raw["url"]
         url = pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
 
         def ints(values: "array[int]") -> Any:
             return pa.Array.from_buffers(pa.int64(), n, [None, pa.py_buffer(values)])
 
-        got: dict[str, Any] = {"url": url}
-        flags = None
+        columns: dict[str, Any] = {"url": url}
+        flags = ints(raw["flags"]) if "flags" in raw else None
         for c in self.columns:
-            if c in ("start", "end"):
-                got[c] = ints(records.field_column(arr, R_START if c == "start" else R_END,
-                                                   base, first))
-            elif c == "line":
-                got[c] = ints(records.line_numbers(arr, buf, base, self.state, first))
-            elif c in ("wrapped", "hyphen_break", "edits"):
-                flags = flags if flags is not None else ints(
-                    records.field_column(arr, R_FLAGS, 0, first))
-                if c == "edits":
-                    got[c] = self._edits_of(flags, url)
-                else:
-                    bit = WRAPPED if c == "wrapped" else HYPHEN_BREAK
-                    got[c] = pc.not_equal(pc.bit_wise_and(flags, bit), 0)
-        yield self._batch(got, n)
+            if c in ("start", "end", "line"):
+                columns[c] = ints(raw[c])
+            elif c == "edits":
+                columns[c] = self._edits_of(flags, url)
+            elif c in ("wrapped", "hyphen_break"):
+                bit = WRAPPED if c == "wrapped" else HYPHEN_BREAK
+                columns[c] = pc.not_equal(pc.bit_wise_and(flags, bit), 0)
+        return self._batch(columns, n)
 
     def matches(self, ms: Sequence[Any]) -> Any:
         """One record batch of Match objects (a piece read through JSON escapes)."""
