@@ -300,3 +300,31 @@ def field_column(array.array arr, Py_ssize_t field, int64_t base=0, Py_ssize_t f
     for k in range(first, last):
         dst[k - first] = a[W * k + field] + base
     return out
+
+
+def segment_column(array.array arr, Py_ssize_t field, array.array starts, int64_t shift=0,
+                   Py_ssize_t first=0, Py_ssize_t last=-1):
+    """array('q'): for each record, the index of the last of ``starts`` (ascending) at or
+    before its field ``field`` plus ``shift`` (bisect_right - 1; -1 before the first)."""
+    clip_triples(arr, "segment_column", &first, &last)
+    if not 0 <= field < W:
+        raise ValueError(f"a record has fields 0 to {W - 1}, not {field}")
+    if starts.typecode != "q":
+        raise TypeError("segment_column needs starts as an array('q')")
+    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
+    cdef const int64_t *s = <const int64_t *>starts.data.as_voidptr
+    cdef Py_ssize_t n = len(starts), k, lo, hi, mid
+    cdef int64_t x
+    cdef array.array out = array.clone(_LONGS, last - first, zero=False)
+    cdef int64_t *dst = <int64_t *>out.data.as_voidptr
+    for k in range(first, last):
+        x = a[W * k + field] + shift
+        lo, hi = 0, n                   # bisect_right: the first start above x
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if s[mid] <= x:
+                lo = mid + 1
+            else:
+                hi = mid
+        dst[k - first] = lo - 1
+    return out

@@ -22,7 +22,6 @@ from typing import IO, Any, Iterable, Iterator, Optional, Sequence
 from .common import OutputError, reason, write_or_fail
 from ..inputs import MissingDependency
 from .output import CsvWriter, JsonlWriter, TextWriter, Writer, reconfigure_stdout
-from .parquet import ParquetWriter
 
 __all__ = ["make_writer", "open_writer", "refuse_input_as_output", "write_text_file"]
 
@@ -155,6 +154,7 @@ def make_writer(fmt: str, columns: Sequence[str], output: Optional[str]) -> Writ
             target: Any = sys.stdout.buffer
         else:
             target = output
+        from .parquet import ParquetWriter     # pyarrow's side: loaded for Parquet only
         return ParquetWriter(target, columns)
     errors = "surrogateescape" if fmt == "text" else "backslashreplace"
     if output is None:

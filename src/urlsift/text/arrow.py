@@ -23,7 +23,7 @@ from .rules import EDITS, TABLE
 from .sinks import counted_lines, match_lists
 
 __all__ = ["ArrowSink", "DEFAULT_COLUMNS", "MATCH_COLUMNS", "PER_URL_COLUMNS", "RecordColumns",
-           "TEXT_COLUMNS", "column_as", "need_pyarrow", "per_url_columns", "plain"]
+           "TEXT_COLUMNS", "column_as", "flag_columns", "need_pyarrow", "per_url_columns", "plain"]
 
 #: The columns of a text's table: the Match's fields (``raw`` left out), the file, and
 #: what is worked out per distinct URL.
@@ -126,7 +126,6 @@ class ArrowSink:
         self.own_schema = self.pa.schema([self.schema.field(c) if c in self.columns
                                           else table_schema([c]).field(c) for c in self.own]) \
             if wanted else self.schema
-        self._edits: Any = None
 
     def batch(self, arr: "array[int]", buf: Any, base: int, first: int,
               found: Optional[list[Match]] = None) -> Iterator[Any]:
@@ -139,7 +138,7 @@ class ArrowSink:
         """The record batch of what :class:`RecordColumns` took of a batch of records."""
         if isinstance(got, list):
             return self.matches(got)
-        pa, pc = self.pa, _compute()
+        pa = self.pa
         n, raw = got
         data, offsets = raw["url"]
         url = pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
@@ -148,15 +147,11 @@ class ArrowSink:
             return pa.Array.from_buffers(pa.int64(), n, [None, pa.py_buffer(values)])
 
         columns: dict[str, Any] = {"url": url}
-        flags = ints(raw["flags"]) if "flags" in raw else None
         for c in self.columns:
             if c in ("start", "end", "line"):
                 columns[c] = ints(raw[c])
-            elif c == "edits":
-                columns[c] = self._edits_of(flags, url)
-            elif c in ("wrapped", "hyphen_break"):
-                bit = WRAPPED if c == "wrapped" else HYPHEN_BREAK
-                columns[c] = pc.not_equal(pc.bit_wise_and(flags, bit), 0)
+        if "flags" in raw:
+            columns.update(flag_columns(self.columns, ints(raw["flags"]), url))
         return self._batch(columns, n)
 
     def matches(self, ms: Sequence[Any]) -> Any:
@@ -200,12 +195,19 @@ class ArrowSink:
         arrays = [column_as(got[c], f.type) for c, f in zip(self.own, self.own_schema)]
         return pa.RecordBatch.from_arrays(arrays, schema=self.own_schema)
 
-    def _edits_of(self, flags: Any, url: Any) -> Any:
-        """The ``edits`` of each record: the entry of the edits table its flags and URL
-        say (``_build_py.edits_index``), taken with Arrow's kernels."""
-        pa, pc = self.pa, _compute()
-        if self._edits is None:
-            self._edits = pa.array([list(e) for e in EDITS], pa.list_(pa.string()))
+
+def flag_columns(names: Sequence[str], flags: Any, url: Any) -> dict[str, Any]:
+    """The columns ``wrapped``, ``hyphen_break`` and ``edits`` among ``names`` of records'
+    ``flags`` (an int64 column) and their ``url`` column, taken with Arrow's kernels:
+    ``edits`` is the entry of the edits table the flags and the URL say
+    (``_build_py.edits_index``)."""
+    pa, pc = need_pyarrow(), _compute()
+    got: dict[str, Any] = {}
+    for c in ("wrapped", "hyphen_break"):
+        if c in names:
+            bit = WRAPPED if c == "wrapped" else HYPHEN_BREAK
+            got[c] = pc.not_equal(pc.bit_wise_and(flags, bit), 0)
+    if "edits" in names:
         low = pc.bit_wise_and(flags, 255)
         high = pc.bit_wise_and(pc.shift_right(flags, HIGH_SHIFT), 7)
         trim = pc.bit_wise_and(pc.shift_right(flags, TRIM_SHIFT), TRIM_MASK)
@@ -213,7 +215,19 @@ class ArrowSink:
         index = pc.add(pc.multiply(pc.bit_wise_or(pc.shift_left(high, 8), low), 2),
                        pc.cast(pc.greater(trim, soft), pa.int64()))
         index = pc.add(index, pc.if_else(pc.string_is_ascii(url), 0, EDITS_NON_ASCII))
-        return self._edits.take(index)
+        got["edits"] = _edits_table().take(index)
+    return got
+
+
+_EDITS: list[Any] = []
+
+
+def _edits_table() -> Any:
+    """The edits table (``rules.EDITS``) as an Arrow list column, made once."""
+    if not _EDITS:
+        pa = need_pyarrow()
+        _EDITS.append(pa.array([list(e) for e in EDITS], pa.list_(pa.string())))
+    return _EDITS[0]
 
 
 def per_url_columns(names: Sequence[str]) -> Callable[[Any], dict[str, Any]]:
