@@ -12,9 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import urlsift
 import test_inputs_one_path as one_path
+import test_mail_walk as walk_tests
 
 pa = pytest.importorskip("pyarrow")
 ROOT = Path(__file__).resolve().parent.parent
@@ -235,6 +237,16 @@ def test_mail_rows_of_a_compressed_spool_and_a_maildir(tmp_path):
         (md / sub).mkdir(parents=True)
     (md / "new" / "1.eml").write_bytes(MAIL_CORPORA["quoted"].split(b"\n", 1)[1])
     assert urlsift.extract_table(md, MAIL_ROW).to_pylist() == _mail_file_rows(md, 1)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(spool=walk_tests.spools(), jobs=st.integers(1, 4))
+def test_mail_rows_of_generated_spools_are_extract_file_rows(tmp_path_factory, spool, jobs):
+    # test_mail_walk's generated spools: multiparts, charsets, encodings, HTML, quotes
+    path = tmp_path_factory.mktemp("gen") / "g.mbox"
+    path.write_bytes(spool[0])
+    assert urlsift.extract_table(path, MAIL_ROW, mbox=True, jobs=jobs).to_pylist() == \
+        _mail_file_rows(path, jobs)
 
 
 # ---- the reader, errors ------------------------------------------------------------------
