@@ -232,3 +232,16 @@ def test_twins_give_the_same_segments(points, starts, shift):
     got = [core.segment_column(arr, field, starts, shift) for core in TWINS.values()
            for field in (R_START, R_END)]
     assert got[:2] == got[2:]
+
+
+def test_a_line_count_standing_before_the_buffer_is_refused(core_kind):
+    # the count says offset 0 while the buffer starts at 100 of the input: the newlines
+    # between are not there to count (a read before the buffer, not a wrong line)
+    core = _select.cores.records
+    buf = b"a\nhttp://a.example/\n"
+    arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    with pytest.raises(ValueError, match="before the buffer"):
+        core.line_numbers(arr, buf, 100, [0, 1])
+    with pytest.raises(ValueError, match="before the buffer"):
+        core.join_positions(arr, buf, TABLE, (F_LINE, b"\n"), 100, [0, 1])
+    assert core.line_numbers(arr, buf, 100, [100, 1]) == array("q", [2])

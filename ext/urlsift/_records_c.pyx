@@ -146,7 +146,7 @@ def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t b
     if not inp.has_view:            # a str: its characters made UTF-8 by the twin
         inp.close()
         return _twin.join_positions(arr, buf, table, layout, base, state, first, last, stop)
-    pos = <Py_ssize_t>state[0] - base
+    pos = _twin.counted_to(state, base) if lines else 0    # without lines: not counted
     line = state[1]
     try:
         for k in range(first, last):
@@ -230,7 +230,7 @@ def line_numbers(array.array arr, buf, Py_ssize_t base, list state, Py_ssize_t f
     clip_triples(arr, "line_numbers", &first, &last)
     cdef _Input inp = _Input(buf)
     cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
-    pos = <Py_ssize_t>state[0] - base
+    pos = _twin.counted_to(state, base)
     line = state[1]
     try:
         out = array.clone(_LONGS, last - first, zero=False)

@@ -26,7 +26,7 @@ from ._layout import F_LINE, F_OFFSET, F_URL, N_EDITS, RECORD_WIDTH, R_START
 from ._scan_py import count_newlines
 
 __all__ = ["MAX_LAYOUT", "check_fields", "check_layout", "field_column", "join_positions", "line_numbers", "part_column",
-           "segment_column", "url_column"]
+           "counted_to", "segment_column", "url_column"]
 
 #: At most this many items in a layout of :func:`join_positions`.
 MAX_LAYOUT = 16
@@ -81,7 +81,7 @@ def join_positions(arr: "array[int]", buf: Any, table: bytes, layout: tuple, bas
         raise ValueError("stop must have 256 entries")
     first, last = _clip(arr, first, last, "join_positions")
     urls = _urls(arr, buf, table, first, last)
-    pos, line = state[0] - base, state[1]
+    pos, line = (counted_to(state, base) if lines else 0), state[1]
     out = []
     for k, url in zip(range(first, last), urls):
         s = arr[RECORD_WIDTH * k + R_START]
@@ -95,6 +95,20 @@ def join_positions(arr: "array[int]", buf: Any, table: bytes, layout: tuple, bas
     if lines:
         state[0], state[1] = pos + base, line
     return b"".join(out)
+
+
+def counted_to(state: list, base: int) -> int:
+    """Where in the buffer (at ``base`` in the input) the line count ``state`` stands;
+    ValueError when it stands before the buffer (its newlines are not there to count).
+
+    >>> counted_to([120, 4], 100)
+    20
+    """
+    pos = state[0] - base
+    if pos < 0:
+        raise ValueError(f"the line count stands at offset {state[0]}, before the buffer "
+                         f"(at {base})")
+    return pos
 
 
 def url_column(arr: "array[int]", buf: Any, table: bytes, first: int = 0,
@@ -132,7 +146,7 @@ def line_numbers(arr: "array[int]", buf: Any, base: int, state: list, first: int
     array('q', [1, 3])
     """
     first, last = _clip(arr, first, last, "line_numbers")
-    pos, line = state[0] - base, state[1]
+    pos, line = counted_to(state, base), state[1]
     out = array("q")
     for k in range(first, last):
         s = arr[RECORD_WIDTH * k + R_START]

@@ -116,7 +116,6 @@ class ArrowSink:
         self.schema = schema if schema is not None else table_schema(self.columns)
         self.file = file
         self.records = RecordColumns(self.columns)
-        self.state = self.records.state
         wanted = [c for c in columns if c in PER_URL_COLUMNS]
         self.per_url = per_url_columns(wanted)
         # with per-URL columns a batch carries the url and the sink's own columns, and
@@ -126,6 +125,16 @@ class ArrowSink:
         self.own_schema = self.pa.schema([self.schema.field(c) if c in self.columns
                                           else table_schema([c]).field(c) for c in self.own]) \
             if wanted else self.schema
+
+    @property
+    def state(self) -> list[int]:
+        """The line count: ``[input offset counted to, line there]`` (settable: a Dask
+        block counts from its own start)."""
+        return self.records.state
+
+    @state.setter
+    def state(self, value: list[int]) -> None:
+        self.records.state = value
 
     def batch(self, arr: "array[int]", buf: Any, base: int, first: int,
               found: Optional[list[Match]] = None) -> Iterator[Any]:
