@@ -75,7 +75,7 @@ class ParquetWriter(Writer):
         group's rows are there, and handed over together (a hand-over to a thread
         waiting for the GIL costs up to a switch interval, 5 ms: once a row group)."""
         self._held.append(data)
-        self._held_rows += data[0] if isinstance(data, tuple) else len(data)
+        self._held_rows += len(data) if isinstance(data, list) else data.n
         if self._held_rows >= GROUP_ROWS:
             self._hand_held()
 

@@ -12,7 +12,7 @@ as ``--details``) and spread over its rows by index. The column types are :func:
 from __future__ import annotations
 
 from array import array
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence
 
 from .._layout import (EDITS_NON_ASCII, FIELDS, HIGH_SHIFT, HYPHEN_BREAK, RECORD_WIDTH,
                        R_END, R_FLAGS, R_START, SOFT_BREAK, TRIM_MASK, TRIM_SHIFT, WRAPPED)
@@ -23,7 +23,8 @@ from .rules import EDITS, TABLE
 from .sinks import counted_lines, match_lists
 
 __all__ = ["ArrowSink", "DEFAULT_COLUMNS", "MATCH_COLUMNS", "PER_URL_COLUMNS", "RecordColumns",
-           "TEXT_COLUMNS", "column_as", "flag_columns", "need_pyarrow", "per_url_columns", "plain"]
+           "TEXT_COLUMNS", "Taken", "column_as", "flag_columns", "need_pyarrow",
+           "per_url_columns", "plain"]
 
 #: The columns of a text's table: the Match's fields (``raw`` left out), the file, and
 #: what is worked out per distinct URL.
@@ -45,10 +46,21 @@ def need_pyarrow() -> Any:
     return pa
 
 
+class Taken(NamedTuple):
+    """What :class:`RecordColumns` took of a batch of records: ``n`` rows, the
+    ``columns`` by name. False when it has no row (as an empty record batch)."""
+
+    n: int
+    columns: dict[str, Any]
+
+    def __bool__(self) -> bool:
+        return self.n > 0
+
+
 class RecordColumns:
     """What the Arrow sink takes of each batch of records, made without pyarrow (so the
     scan may start while pyarrow is imported, and the Arrow arrays be made on another
-    thread): ``(n, {name: values})`` — ``url`` the UTF-8 octets and offsets of the
+    thread): a :class:`Taken` of ``n`` rows and ``{name: values}`` — ``url`` the UTF-8 octets and offsets of the
     column made in the core (``_records.url_column``), ``start``/``end``/``line``/
     ``flags`` an ``array('q')`` each, as ``columns`` need — or, for a piece whose
     matches were made already (``found``), the list of those matches (lines counted).
@@ -85,7 +97,7 @@ class RecordColumns:
                 got[c] = records.line_numbers(arr, buf, base, self.state, first)
         if self.flags:
             got["flags"] = records.field_column(arr, R_FLAGS, 0, first)
-        yield len(arr) // RECORD_WIDTH - first, got
+        yield Taken(len(arr) // RECORD_WIDTH - first, got)
 
 
 class ArrowSink:
