@@ -34,7 +34,7 @@ def extract_table(source: Any, columns: Sequence[str] = DEFAULT_COLUMNS, *,
                   block_size: Optional[int] = None) -> Any:
     """Every URL of a file as a ``pyarrow.Table``, one row per URL in file order: the
     rows of :func:`urlsift.extract_file` (``line_numbers=True``), made without a Python
-    object per URL for text.
+    object per URL for text and an mbox.
 
     ``source``, ``mbox``, ``jobs`` and ``block_size`` are as ``extract_file``'s. The
     ``columns`` (in that order) are of ``url``, ``start``, ``end``, ``line``, ``file``
