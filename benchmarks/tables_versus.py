@@ -8,7 +8,7 @@ Rows: ``extract_table`` with url, start, line and with host and valid, beside
 ``extract_file`` -> ``Match`` -> pandas and the peers of ``test_bench_table`` (skipped
 when not installed); MB/s (10**6 bytes a second) and the ratio of the first row to each.
 ``--commands``: ``python -m urlsift extract`` with the options of the hot paths (plain,
-``-u``, ``-c``, ``-f jsonl``, ``-n -b``, ``-f parquet``), this checkout and
+``-u``, ``-c``, ``-f jsonl``, ``-n -b``, ``-f parquet``, ``-f csv``), this checkout and
 ``--against`` (a checkout, its ``src`` on ``PYTHONPATH``) round by round, CPU time of the
 child (``RUSAGE_CHILDREN``), interpreter start included; the best wall time beside it
 (``-f parquet`` writes on a thread of its own: its wall time is below its CPU time when
@@ -30,7 +30,8 @@ import test_bench_table as peers          # noqa: E402  (the same calls as the s
 
 HERE = Path(__file__).resolve().parent.parent
 COMMANDS = {"plain": [], "-u": ["-u"], "-c": ["-c"], "-f jsonl": ["-f", "jsonl"],
-            "-n -b": ["-n", "-b"], "-f parquet": ["-f", "parquet", "-o", os.devnull]}
+            "-n -b": ["-n", "-b"], "-f parquet": ["-f", "parquet", "-o", os.devnull],
+            "-f csv": ["-f", "csv"], "-f csv -n": ["-f", "csv", "-n"]}
 
 
 def _calls(path: Path) -> dict[str, Callable[[], object]]:
