@@ -282,3 +282,18 @@ def test_parquet_rows_of_several_row_groups_in_file_order(tmp_path):
     t = f.read()
     assert t.column("url").to_pylist() == [f"http://h{i % 97}.example/p{i}" for i in range(150_000)]
     assert t.column("line").to_pylist() == list(range(1, 150_001))
+
+
+def test_parquet_rows_of_several_files_name_their_own_file(tmp_path):
+    # each input's rows are made by its own sink (its file name), in the order given,
+    # though the rows of a file are handed to the writer thread a row group at a time
+    pq = pytest.importorskip("pyarrow.parquet")
+    a, b = tmp_path / "a.log", tmp_path / "b.log"
+    a.write_bytes(b"http://a.example/1\nhttp://a.example/2\n")
+    b.write_bytes(b"x http://b.example/1\n")
+    out = tmp_path / "u.parquet"
+    assert main(["extract", "-f", "parquet", "-H", "-n", "-o", str(out), str(a), str(b)]) == 0
+    assert pq.read_table(out).to_pylist() == [
+        {"url": "http://a.example/1", "file": str(a), "line": 1},
+        {"url": "http://a.example/2", "file": str(a), "line": 2},
+        {"url": "http://b.example/1", "file": str(b), "line": 1}]

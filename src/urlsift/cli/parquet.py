@@ -67,6 +67,7 @@ class ParquetWriter(Writer):
         the records write it. Their record batches are made on the writer thread."""
         names = ["start" if c == "offset" else c for c in columns]
         sink = RecordColumns(names)
+        self._hand_held()                   # the rows of the inputs before: their sink
         self._put(("sink", names, plain_value(name)))
         return sink
 
