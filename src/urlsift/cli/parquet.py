@@ -30,8 +30,9 @@ from .output import Writer
 
 __all__ = ["COMPRESSION", "DEPTH", "DICTIONARY_PAGE", "ParquetWriter"]
 
-#: Items (a batch of records of a 256 KiB piece, or a batch of rows) the queue holds.
-DEPTH = 16
+#: Items the queue holds: a row group's columns (64 Ki rows or more, a few MB) or a batch
+#: of records; enough to ride out a slow write, little memory.
+DEPTH = 4
 #: The columns' compression (docs/arrow.md, "Parquet"): pyarrow's default, which every
 #: Parquet reader reads; on a thread of its own it costs the scan nothing when a core
 #: is free.
