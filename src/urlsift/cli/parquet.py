@@ -33,9 +33,9 @@ __all__ = ["COMPRESSION", "DEPTH", "DICTIONARY_PAGE", "ParquetWriter"]
 #: Items the queue holds: a row group's columns (64 Ki rows or more, a few MB) or a batch
 #: of records; enough to ride out a slow write, little memory.
 DEPTH = 4
-#: The columns' compression (docs/arrow.md, "Parquet from the command"): pyarrow's default, which every
-#: Parquet reader reads; on a thread of its own it costs the scan nothing when a core
-#: is free.
+#: The columns' compression (docs/arrow.md, "Parquet from the command"): pyarrow's
+#: default, which every Parquet reader reads; on a thread of its own it costs the scan
+#: nothing when a core is free.
 COMPRESSION = "snappy"
 #: The largest dictionary page of a column chunk (pyarrow's default: 1 MiB). The URLs
 #: of a row group of a log fill more than 1 MiB of distinct octets, and past the limit
