@@ -1,7 +1,9 @@
 """urlsift.dask on a LocalCluster against ``extract_file(jobs=N)`` on one machine, and
 the size and build time of its task graph against the number of blocks.
 
-Not a test: prints MB/s. Each Dask run builds every partition's DataFrame on the
+Not a test: prints MB/s, of the wall clock and, for Dask, of the CPU clock (the worker
+processes' and this one's: on a machine shared with other work, the wall time says
+more about the others than about the scan), and the load average. Each Dask run builds every partition's DataFrame on the
 workers (``len`` of each comes back; with ``--parquet`` they are written instead);
 ``extract_file`` runs consume every match (``line_numbers=True`` too, as the Dask rows
 have line numbers). The file is read once before timing (page cache). An mbox works
@@ -24,9 +26,13 @@ import shutil
 import statistics
 import tempfile
 import time
+from typing import Optional
 
 
-def _dask_run(path: str, workers: int, blocksize: str, parquet: bool, runs: int) -> list[float]:
+def _dask_run(path: str, workers: int, blocksize: str, parquet: bool, runs: int,
+              cpu: list[float]) -> list[float]:
+    """Wall times of ``runs`` runs; ``cpu`` gets the CPU time of each run, summed over
+    the worker processes (their own clocks, ``time.process_time``) and this one."""
     from distributed import Client, LocalCluster
 
     import urlsift.dask as udask
@@ -37,6 +43,8 @@ def _dask_run(path: str, workers: int, blocksize: str, parquet: bool, runs: int)
         client.run(lambda: __import__("urlsift.dask.blocks"))     # warm the workers
         for _ in range(runs):
             out = tempfile.mkdtemp(prefix="dask-bench-")
+            before = client.run(time.process_time)
+            c = time.process_time()
             t = time.perf_counter()
             df = udask.extract(path, blocksize=blocksize)
             if parquet:
@@ -45,6 +53,8 @@ def _dask_run(path: str, workers: int, blocksize: str, parquet: bool, runs: int)
             else:
                 n = int(df.map_partitions(len).sum().compute())
             times.append(time.perf_counter() - t)
+            after = client.run(time.process_time)
+            cpu.append(time.process_time() - c + sum(after[w] - before[w] for w in after))
             shutil.rmtree(out, ignore_errors=True)
         print(f"  ({n if n is not None else 'written'} rows, {df.npartitions} partitions)")
     return times
@@ -96,7 +106,8 @@ def main() -> None:
     ap.add_argument("--graph", type=int, nargs="+", metavar="BLOCKS",
                     help="graph size and build time for files of so many blocks")
     ap.add_argument("--workers", type=int, nargs="+", default=[1, 2])
-    ap.add_argument("--jobs", type=int, nargs="+", default=[2])
+    ap.add_argument("--jobs", type=int, nargs="*", default=[2],
+                    help="extract_file(jobs=N) rows (none: --jobs alone)")
     ap.add_argument("--blocksize", default="64MiB")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--parquet", action="store_true", help="write Parquet instead of counting")
@@ -111,10 +122,12 @@ def main() -> None:
             pass
     mb = size / 1e6
 
-    def report(label: str, times: list[float]) -> None:
+    def report(label: str, times: list[float], cpu: Optional[list[float]] = None) -> None:
         med = statistics.median(times)
         print(f"{label:<44} median {med:6.2f} s  best {min(times):6.2f} s  "
-              f"{mb / med:7.1f} MB/s")
+              f"{mb / med:7.1f} MB/s (best {mb / min(times):7.1f})"
+              + (f"  CPU best {min(cpu):6.2f} s {mb / min(cpu):7.1f} MB/s per CPU-second"
+                 if cpu else "") + f"  load {os.getloadavg()[0]:.2f}")
 
     for jobs in args.jobs:
         report(f"extract_file(jobs={jobs})", _file_run(args.path, jobs, False, args.runs))
@@ -122,8 +135,9 @@ def main() -> None:
                _file_run(args.path, jobs, True, args.runs))
     for w in args.workers:
         what = "to_parquet" if args.parquet else "len"
+        cpu: list[float] = []
         report(f"dask LocalCluster {w} worker(s), {what}",
-               _dask_run(args.path, w, args.blocksize, args.parquet, args.runs))
+               _dask_run(args.path, w, args.blocksize, args.parquet, args.runs, cpu), cpu)
 
 
 if __name__ == "__main__":

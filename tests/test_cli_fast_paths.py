@@ -1,5 +1,5 @@
 """The command's lines made in the core (no Match built) are byte for byte the lines its
-writers make from the records: ``extract`` as text or JSON lines, with or without
+writers make from the records: ``extract`` as text, JSON lines or CSV, with or without
 ``--with-position``, on one thread or two, over files cut into many pieces.
 
 The records path is what every other option takes; here it is forced by making
@@ -51,7 +51,7 @@ def _run(args: list[str], out: str) -> bytes:
         return f.read()
 
 
-@pytest.mark.parametrize("fmt", ["text", "jsonl"])
+@pytest.mark.parametrize("fmt", ["text", "jsonl", "csv"])
 @pytest.mark.parametrize("position", [False, True])
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_core_lines_are_the_writers_lines(big_log, tmp_path, monkeypatch, fmt, position, jobs):
@@ -76,6 +76,29 @@ def test_jsonl_with_position_escapes_a_quote_and_names_the_file(tmp_path):
         {"url": 'http://b.example/say"hi"', "file": path, "line": 2, "offset": 30},
     ]
     assert got.splitlines()[1].startswith(b'{"url": "http://b.example/say\\"hi\\"", "file": ')
+
+
+def test_csv_is_laid_out_in_the_core_quoting_as_the_csv_module(tmp_path, monkeypatch):
+    # worked out by hand: line 1 is 26 octets, its URL at 4; line 2 (28 octets), holding
+    # a comma, at 26 + 4 = 30; line 3's raw span (its "<"; the URL holds '"') at
+    # 26 + 28 + 4 = 58. RFC 4180: a field holding a comma or a quote is quoted, and a
+    # quote in it doubled
+    path = str(tmp_path / "a,b.log")
+    with open(path, "wb") as f:
+        f.write(b"see http://a.example/x ok\nand http://c.example/a,b ok\nand <http://b.example/s\"h\">\n")
+
+    def no_records(*a, **k):
+        raise AssertionError("the records path was taken")
+
+    monkeypatch.setattr(extract_cmd, "iter_records", no_records)
+    got = _run(["-f", "csv", "--with-position", path], str(tmp_path / "out"))
+    quoted = '"' + path + '"'
+    assert got.decode().splitlines() == [
+        "url,file,line,offset",
+        f"http://a.example/x,{quoted},1,4",
+        f'"http://c.example/a,b",{quoted},2,30',
+        f'"http://b.example/s""h""",{quoted},3,58',
+    ]
 
 
 def test_jsonl_file_name_that_is_not_utf8_becomes_percent_octets(tmp_path):

@@ -228,3 +228,72 @@ def test_a_skipped_mail_message_makes_the_status_2(tmp_path):
         assert proc.stderr.count(b"\n") == 1 and b"skipp" in proc.stderr
     assert run("extract", spool).stdout.splitlines() == [b"http://one.example/",
                                                           b"http://three.example/"]
+
+
+# ---- -f parquet: the writer thread's errors -----------------------------------------------
+
+def _many_urls(tmp_path, n=150_000):
+    """A log of ``n`` URLs, one a line: more than one row group (``GROUP_ROWS``), so the
+    writer thread is handed rows (and fails) while the scan still goes on."""
+    path = tmp_path / "many.log"
+    path.write_text("".join(f"GET http://h{i % 97}.example/p{i}\n" for i in range(n)))
+    return path
+
+
+@pytest.mark.parametrize("to", ["-o", "stdout"])
+def test_parquet_on_a_full_device_mid_run_is_one_line_and_status_2(tmp_path, to):
+    # the error comes from the writer thread: said on the command's thread, once, no hang
+    pytest.importorskip("pyarrow")
+    log = _many_urls(tmp_path)
+    if to == "-o":
+        proc = run("extract", "-f", "parquet", "-o", "/dev/full", log, timeout=60)
+        named = "/dev/full"
+    else:
+        with open("/dev/full", "wb") as full:
+            proc = run("extract", "-f", "parquet", log, stdout=full, timeout=60)
+        named = "<stdout>"
+    assert (proc.returncode, proc.stderr.decode()) == (
+        2, f"urlsift: cannot write '{named}': No space left on device\n")
+
+
+def test_parquet_to_a_closed_pipe_ends_quietly(tmp_path):
+    # "| head -c 100": the reader goes away; the writer thread's broken pipe ends the run
+    # as a closed pipe ends the other formats: quietly, status 141 (or 0 if all was taken)
+    pytest.importorskip("pyarrow")
+    log = _many_urls(tmp_path, 200_000)
+    env = dict(os.environ, PYTHONPATH=str(SRC))
+    proc = subprocess.Popen([sys.executable, "-m", "urlsift", "extract", "-f", "parquet", str(log)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert proc.stdout.read(4) == b"PAR1"        # a Parquet file's magic number
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert (proc.wait(timeout=60), err) == (141, b"")
+
+
+def test_parquet_rows_of_several_row_groups_in_file_order(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    log = _many_urls(tmp_path)
+    out = tmp_path / "u.parquet"
+    assert main(["extract", "-f", "parquet", "-n", "-o", str(out), str(log)]) == 0
+    f = pq.ParquetFile(out)
+    rows = [f.metadata.row_group(i).num_rows for i in range(f.metadata.num_row_groups)]
+    # row groups of at least 65 536 rows (text.arrow.GROUP_ROWS), the last fewer
+    assert len(rows) > 1 and min(rows[:-1]) >= 1 << 16 and sum(rows) == 150_000
+    t = f.read()
+    assert t.column("url").to_pylist() == [f"http://h{i % 97}.example/p{i}" for i in range(150_000)]
+    assert t.column("line").to_pylist() == list(range(1, 150_001))
+
+
+def test_parquet_rows_of_several_files_name_their_own_file(tmp_path):
+    # each input's rows are made by its own sink (its file name), in the order given,
+    # though the rows of a file are handed to the writer thread a row group at a time
+    pq = pytest.importorskip("pyarrow.parquet")
+    a, b = tmp_path / "a.log", tmp_path / "b.log"
+    a.write_bytes(b"http://a.example/1\nhttp://a.example/2\n")
+    b.write_bytes(b"x http://b.example/1\n")
+    out = tmp_path / "u.parquet"
+    assert main(["extract", "-f", "parquet", "-H", "-n", "-o", str(out), str(a), str(b)]) == 0
+    assert pq.read_table(out).to_pylist() == [
+        {"url": "http://a.example/1", "file": str(a), "line": 1},
+        {"url": "http://a.example/2", "file": str(a), "line": 2},
+        {"url": "http://b.example/1", "file": str(b), "line": 1}]

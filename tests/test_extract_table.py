@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import gzip
 import sys
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import urlsift
 import test_inputs_one_path as one_path
+import test_mail_walk as walk_tests
 
 pa = pytest.importorskip("pyarrow")
+ROOT = Path(__file__).resolve().parent.parent
 
 # "GET /a\n" is octets 0-6; "see http://g.example/x ok\n" starts at 7, its URL at 11-29
 # (line 2); "<URL:ftp://f.example/p>" spans 33-56 on line 3, wrapped.
@@ -139,6 +143,110 @@ def test_mail_forced_as_text(tmp_path):
     # line 9: the second message's Date header is one line more than one_path's
     assert t.to_pylist() == [{"url": "http://m.example/one", "line": 4},
                              {"url": "ftp://n.example/two", "line": 9}]
+
+
+# ---- mail rows made of the walk's records (no MailMatch per URL) --------------------------
+
+#: Every column of a spool's table but those worked out per distinct URL (tested on text).
+MAIL_ROW = ["url", "start", "end", "line", "file", "wrapped", "hyphen_break", "edits",
+            "message_id", "date", "part"]
+
+
+def _mail_file_rows(path, jobs):
+    """extract_file's matches as the table's rows: the date a UTC instant (docs/arrow.md),
+    a mail URL on no line of the file."""
+    from urlsift.mail.dates import date_instant
+    return [{"url": m.url, "start": m.start, "end": m.end, "line": None, "file": m.source,
+             "wrapped": m.wrapped, "hyphen_break": m.hyphen_break, "edits": list(m.edits),
+             "message_id": m.message_id, "date": date_instant(m.date), "part": m.part}
+            for m in urlsift.extract_file(path, jobs=jobs, mbox=True)]
+
+
+def _message(body, head=b"", mid=b"<1@x>"):
+    return (b"From a@b Sat Jan  1 00:00:00 2000\nMessage-ID: " + mid + b"\n" + head + b"\n"
+            + body + b"\n")
+
+
+#: Spools whose rows take each way of the trace: an <a> text that is its href (left out),
+#: href and src values (start = end = the tag's offset), a <URL:...> wrapper over quoted
+#: lines (its end in a later segment), a message the walk leaves to email between two it
+#: reads (message/rfc822: FALLBACK) and one with a JSON-escaped URL (email too), a Date
+#: in the fixed form and one not, a URL-bearing header, base64 and quoted-printable parts.
+MAIL_CORPORA = {
+    "sample": (ROOT / "samples" / "mail.mbox").read_bytes(),
+    "one_path": SPOOL,
+    "html": _message(b'<a href="http://a.example/x">http://a.example/x</a> '
+                     b'<a href="http://b.example/">see http://c.example/</a>'
+                     b'<img src="http://d.example/i.png">',
+                     b"Content-Type: text/html\nDate: Mon, 3 Jan 1994 11:00:00 +0100\n"),
+    "quoted": _message(b"> see <URL:http://q.example/a/long-\n> path/b> ok",
+                       b"Date: 3 Jan 94 11:00 EST\nList-Post: <mailto:l@q.example>\n"),
+    "fallback": (_message(b"first http://one.example/")
+                 + _message(b"--b\nContent-Type: message/rfc822\n\nSubject: x\n\n"
+                            b"inner http://two.example/\n--b--",
+                            b'Content-Type: multipart/mixed; boundary="b"\n', b"<2@x>")
+                 + _message(b'{"u": "https:\\/\\/three.example\\/j"}', mid=b"<3@x>")
+                 + _message(b"last http://four.example/", mid=b"<4@x>")),
+    "encoded": (_message(b"aHR0cDovL2I2NC5leGFtcGxlL3A=",
+                         b"Content-Transfer-Encoding: base64\n")
+                + _message(b"http://qp.example/a=\nb=3D1 end",
+                           b"Content-Transfer-Encoding: quoted-printable\n", b"<2@x>")),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAIL_CORPORA))
+def test_mail_rows_of_the_walks_records_are_extract_file_rows(tmp_path, name):
+    path = tmp_path / f"{name}.mbox"
+    path.write_bytes(MAIL_CORPORA[name])
+    for jobs in (1, 2, 3, 4):
+        expected = _mail_file_rows(path, jobs)
+        assert expected, name
+        assert urlsift.extract_table(path, MAIL_ROW, mbox=True, jobs=jobs).to_pylist() == expected
+
+
+def test_mail_rows_of_the_benchmark_spool_over_many_pieces(tmp_path):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import corpus                   # benchmarks/corpus.py: the benchmark spool's generator
+    path = tmp_path / "bench.mbox"
+    corpus.write_mbox(path, 2.5, 7)            # 2.5 MB: three pieces of 1 MiB
+    for jobs in (1, 3):
+        expected = _mail_file_rows(path, jobs)
+        assert len(expected) > 1000
+        assert urlsift.extract_table(path, MAIL_ROW, jobs=jobs).to_pylist() == expected
+
+
+def test_mail_rows_the_walk_leaves_keep_their_place(tmp_path):
+    # message 2 is read by email (message/rfc822), message 3 too (a JSON-escaped URL):
+    # their rows come between those of messages 1 and 4, as the spool has them
+    path = tmp_path / "f.mbox"
+    path.write_bytes(MAIL_CORPORA["fallback"])
+    t = urlsift.extract_table(path, ["url", "message_id"])
+    assert t.to_pylist() == [
+        {"url": "http://one.example/", "message_id": "<1@x>"},
+        {"url": "http://two.example/", "message_id": "<2@x>"},
+        {"url": "https://three.example/j", "message_id": "<3@x>"},
+        {"url": "http://four.example/", "message_id": "<4@x>"}]
+
+
+def test_mail_rows_of_a_compressed_spool_and_a_maildir(tmp_path):
+    box = tmp_path / "s.mbox.gz"
+    box.write_bytes(gzip.compress(MAIL_CORPORA["html"]))
+    assert urlsift.extract_table(box, MAIL_ROW).to_pylist() == _mail_file_rows(box, 1)
+    md = tmp_path / "md"
+    for sub in ("cur", "new", "tmp"):
+        (md / sub).mkdir(parents=True)
+    (md / "new" / "1.eml").write_bytes(MAIL_CORPORA["quoted"].split(b"\n", 1)[1])
+    assert urlsift.extract_table(md, MAIL_ROW).to_pylist() == _mail_file_rows(md, 1)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(spool=walk_tests.spools(), jobs=st.integers(1, 4))
+def test_mail_rows_of_generated_spools_are_extract_file_rows(tmp_path_factory, spool, jobs):
+    # test_mail_walk's generated spools: multiparts, charsets, encodings, HTML, quotes
+    path = tmp_path_factory.mktemp("gen") / "g.mbox"
+    path.write_bytes(spool[0])
+    assert urlsift.extract_table(path, MAIL_ROW, mbox=True, jobs=jobs).to_pylist() == \
+        _mail_file_rows(path, jobs)
 
 
 # ---- the reader, errors ------------------------------------------------------------------

@@ -202,3 +202,46 @@ def test_records_refuse_what_is_no_record_array(core_kind):
         core.url_column(array("i", [0, 1, 0]), b"x", TABLE)
     with pytest.raises(TypeError, match="array"):
         core.line_numbers([0, 1, 0], b"x", 0, [0, 1])
+
+
+def test_segment_column_is_the_segment_holding_each_field(core_kind):
+    # segments start at 0, 10, 10 (an empty one), 20: a record at 4-9 is in segment 0,
+    # one at 10-20 starts in segment 2 (the last one starting at or before 10) and its
+    # last octet (19) is there too; one at 25-30 is in segment 3
+    core = _select.cores.records
+    arr = array("q", [4, 9, 0, 10, 20, 0, 25, 30, 0])
+    starts = array("q", [0, 10, 10, 20])
+    assert core.segment_column(arr, R_START, starts) == array("q", [0, 2, 3])
+    assert core.segment_column(arr, R_END, starts, -1) == array("q", [0, 2, 3])
+    assert core.segment_column(arr, R_START, starts, 0, 1, 2) == array("q", [2])
+    assert core.segment_column(arr, R_START, array("q", [5])) == array("q", [-1, 0, 0])
+    assert core.segment_column(arr, R_START, array("q")) == array("q", [-1, -1, -1])
+    with pytest.raises(ValueError, match="fields 0 to 2"):
+        core.segment_column(arr, 3, starts)
+    with pytest.raises(TypeError, match="array"):
+        core.segment_column(arr, R_START, array("i", [0]))
+
+
+@needs_both[0]
+@needs_both[1]
+@given(st.lists(st.integers(0, 200), max_size=30), st.lists(st.integers(0, 200), max_size=12),
+       st.integers(-2, 2))
+def test_twins_give_the_same_segments(points, starts, shift):
+    arr = array("q", [x for p in sorted(points) for x in (p, p + 3, 0)])
+    starts = array("q", sorted(starts))
+    got = [core.segment_column(arr, field, starts, shift) for core in TWINS.values()
+           for field in (R_START, R_END)]
+    assert got[:2] == got[2:]
+
+
+def test_a_line_count_standing_before_the_buffer_is_refused(core_kind):
+    # the count says offset 0 while the buffer starts at 100 of the input: the newlines
+    # between are not there to count (a read before the buffer, not a wrong line)
+    core = _select.cores.records
+    buf = b"a\nhttp://a.example/\n"
+    arr = _select.cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    with pytest.raises(ValueError, match="before the buffer"):
+        core.line_numbers(arr, buf, 100, [0, 1])
+    with pytest.raises(ValueError, match="before the buffer"):
+        core.join_positions(arr, buf, TABLE, (F_LINE, b"\n"), 100, [0, 1])
+    assert core.line_numbers(arr, buf, 100, [100, 1]) == array("q", [2])

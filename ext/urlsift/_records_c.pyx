@@ -146,7 +146,7 @@ def join_positions(array.array arr, buf, bytes table, tuple layout, Py_ssize_t b
     if not inp.has_view:            # a str: its characters made UTF-8 by the twin
         inp.close()
         return _twin.join_positions(arr, buf, table, layout, base, state, first, last, stop)
-    pos = <Py_ssize_t>state[0] - base
+    pos = _twin.counted_to(state, base) if lines else 0    # without lines: not counted
     line = state[1]
     try:
         for k in range(first, last):
@@ -230,7 +230,7 @@ def line_numbers(array.array arr, buf, Py_ssize_t base, list state, Py_ssize_t f
     clip_triples(arr, "line_numbers", &first, &last)
     cdef _Input inp = _Input(buf)
     cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
-    pos = <Py_ssize_t>state[0] - base
+    pos = _twin.counted_to(state, base)
     line = state[1]
     try:
         out = array.clone(_LONGS, last - first, zero=False)
@@ -299,4 +299,32 @@ def field_column(array.array arr, Py_ssize_t field, int64_t base=0, Py_ssize_t f
     cdef Py_ssize_t k
     for k in range(first, last):
         dst[k - first] = a[W * k + field] + base
+    return out
+
+
+def segment_column(array.array arr, Py_ssize_t field, array.array starts, int64_t shift=0,
+                   Py_ssize_t first=0, Py_ssize_t last=-1):
+    """array('q'): for each record, the index of the last of ``starts`` (ascending) at or
+    before its field ``field`` plus ``shift`` (bisect_right - 1; -1 before the first)."""
+    clip_triples(arr, "segment_column", &first, &last)
+    if not 0 <= field < W:
+        raise ValueError(f"a record has fields 0 to {W - 1}, not {field}")
+    if starts.typecode != "q":
+        raise TypeError("segment_column needs starts as an array('q')")
+    cdef const int64_t *a = <const int64_t *>arr.data.as_voidptr
+    cdef const int64_t *s = <const int64_t *>starts.data.as_voidptr
+    cdef Py_ssize_t n = len(starts), k, lo, hi, mid
+    cdef int64_t x
+    cdef array.array out = array.clone(_LONGS, last - first, zero=False)
+    cdef int64_t *dst = <int64_t *>out.data.as_voidptr
+    for k in range(first, last):
+        x = a[W * k + field] + shift
+        lo, hi = 0, n                   # bisect_right: the first start above x
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if s[mid] <= x:
+                lo = mid + 1
+            else:
+                hi = mid
+        dst[k - first] = lo - 1
     return out

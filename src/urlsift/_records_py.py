@@ -8,7 +8,9 @@ each match) over the buffer they were found in. The sinks take from it what they
   ``_layout.F_URL``, ``F_LINE``, ``F_OFFSET`` (the text and JSON lines sinks' layouts);
 - ``url_column``: the URLs one after the other in UTF-8 and where each starts (an Arrow
   string column's data and offsets);
-- ``line_numbers``: the 1-based line of each record's start.
+- ``line_numbers``: the 1-based line of each record's start;
+- ``segment_column``: which of a list of ascending starts (the mail walker's segments)
+  each record's field stands in.
 
 No format is known here: a sink that cannot write some octets as they are (a JSON string
 holding a ``"``) gives them in ``stop`` and writes that batch itself.
@@ -16,6 +18,7 @@ holding a ``"``) gives them in ``stop`` and writes that batch itself.
 from __future__ import annotations
 
 from array import array
+from bisect import bisect_right
 from typing import Any, Optional
 
 from ._build_py import build
@@ -23,7 +26,7 @@ from ._layout import F_LINE, F_OFFSET, F_URL, N_EDITS, RECORD_WIDTH, R_START
 from ._scan_py import count_newlines
 
 __all__ = ["MAX_LAYOUT", "check_fields", "check_layout", "field_column", "join_positions", "line_numbers", "part_column",
-           "url_column"]
+           "counted_to", "segment_column", "url_column"]
 
 #: At most this many items in a layout of :func:`join_positions`.
 MAX_LAYOUT = 16
@@ -78,7 +81,7 @@ def join_positions(arr: "array[int]", buf: Any, table: bytes, layout: tuple, bas
         raise ValueError("stop must have 256 entries")
     first, last = _clip(arr, first, last, "join_positions")
     urls = _urls(arr, buf, table, first, last)
-    pos, line = state[0] - base, state[1]
+    pos, line = (counted_to(state, base) if lines else 0), state[1]
     out = []
     for k, url in zip(range(first, last), urls):
         s = arr[RECORD_WIDTH * k + R_START]
@@ -92,6 +95,20 @@ def join_positions(arr: "array[int]", buf: Any, table: bytes, layout: tuple, bas
     if lines:
         state[0], state[1] = pos + base, line
     return b"".join(out)
+
+
+def counted_to(state: list, base: int) -> int:
+    """Where in the buffer (at ``base`` in the input) the line count ``state`` stands;
+    ValueError when it stands before the buffer (its newlines are not there to count).
+
+    >>> counted_to([120, 4], 100)
+    20
+    """
+    pos = state[0] - base
+    if pos < 0:
+        raise ValueError(f"the line count stands at offset {state[0]}, before the buffer "
+                         f"(at {base})")
+    return pos
 
 
 def url_column(arr: "array[int]", buf: Any, table: bytes, first: int = 0,
@@ -129,7 +146,7 @@ def line_numbers(arr: "array[int]", buf: Any, base: int, state: list, first: int
     array('q', [1, 3])
     """
     first, last = _clip(arr, first, last, "line_numbers")
-    pos, line = state[0] - base, state[1]
+    pos, line = counted_to(state, base), state[1]
     out = array("q")
     for k in range(first, last):
         s = arr[RECORD_WIDTH * k + R_START]
@@ -194,3 +211,26 @@ def field_column(arr: "array[int]", field: int, base: int = 0, first: int = 0,
     if not 0 <= field < RECORD_WIDTH:
         raise ValueError(f"a record has fields 0 to {RECORD_WIDTH - 1}, not {field}")
     return array("q", [arr[RECORD_WIDTH * k + field] + base for k in range(first, last)])
+
+
+def segment_column(arr: "array[int]", field: int, starts: "array[int]", shift: int = 0,
+                   first: int = 0, last: int = -1) -> "array[int]":
+    """For each record ``first`` to ``last``: the index of the last of ``starts`` (an
+    ascending ``array('q')``) at or before its field ``field`` plus ``shift`` —
+    ``bisect_right(starts, x) - 1``, -1 before the first — as ``array('q')``: the segment
+    of the mail walker's text that holds it (``_layout.MAIL_SEGMENT``).
+
+    >>> from ._layout import R_END
+    >>> arr = array("q", [4, 9, 0, 12, 20, 1])
+    >>> segment_column(arr, R_START, array("q", [0, 10, 20]))
+    array('q', [0, 1])
+    >>> segment_column(arr, R_END, array("q", [0, 10, 20]), -1)
+    array('q', [0, 1])
+    """
+    first, last = _clip(arr, first, last, "segment_column")
+    if not 0 <= field < RECORD_WIDTH:
+        raise ValueError(f"a record has fields 0 to {RECORD_WIDTH - 1}, not {field}")
+    if not isinstance(starts, array) or starts.typecode != "q":
+        raise TypeError("segment_column needs starts as an array('q')")
+    return array("q", [bisect_right(starts, arr[RECORD_WIDTH * k + field] + shift) - 1
+                       for k in range(first, last)])

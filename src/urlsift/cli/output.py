@@ -1,4 +1,4 @@
-"""Writers for ``urlsift extract``: text, JSON lines, CSV and Parquet.
+"""Writers for ``urlsift extract``: text, JSON lines and CSV (Parquet: :mod:`.parquet`).
 
 A writer gets whole batches of records (dicts, or bare URL strings on the fast path)
 and writes each batch with one call, so the cost per URL stays a string join.
@@ -7,18 +7,14 @@ from __future__ import annotations
 
 import io
 import sys
-from typing import IO, Any, Optional, Sequence
+from typing import IO, Any, Callable, Optional, Sequence
 
-from ..inputs import MissingDependency
 from ..text.sinks import F_LINE, F_OFFSET, F_URL, LayoutLines, UrlLines
-#: The least rows of a Parquet row group of the Arrow sink's batches (as extract_table's
-#: batches with per-URL columns).
-GROUP_ROWS = 1 << 16
 from .grepstyle import core_layout, line_template
-from ..model.parts import (CHECK_COLUMNS, PART_COLUMNS, TIME_COLUMNS, checks_getter, parquet_schema,
-                           parts_getter, plain_value, utf8_text)
+from ..model.parts import (CHECK_COLUMNS, PART_COLUMNS, checks_getter, parts_getter,
+                           plain_value, utf8_text)
 
-__all__ = ["DETAIL_COLUMNS", "PART_COLUMNS", "checks_getter", "json_string", "make_writer", "parts_getter", "plain_value", "reconfigure_stdout",
+__all__ = ["DETAIL_COLUMNS", "PART_COLUMNS", "checks_getter", "json_string", "parts_getter", "plain_value", "reconfigure_stdout",
            "utf8_text"]
 
 
@@ -127,10 +123,35 @@ def json_string(text: str) -> str:
     return str(_encoder()(text))
 
 
-#: Stand-ins for the fields of a JSON line laid out in the core (:meth:`JsonlWriter.core_sink`):
-#: the encoder writes a record of these, and the layout is what it wrote around them.
+#: Stand-ins for the fields of a line laid out in the core (``core_sink`` of
+#: :class:`JsonlWriter`, :class:`CsvWriter`): the writer's own encoder writes a record
+#: of these, and the layout is what it wrote around them (:func:`_core_lines`).
 _FIELD_MARKS = {"url": ("\x00url", F_URL), "line": ("\x00line", F_LINE),
                 "offset": ("\x00offset", F_OFFSET)}
+
+
+def _core_lines(line: str, marks: Sequence[tuple[str, int, str]],
+                field: Callable[[str], str]) -> LayoutLines:
+    """The sink that lays out lines in the core as ``line`` is laid out: ``line`` is what
+    a writer's encoder wrote of a record holding marks where the fields go, each of
+    ``marks`` ``(the mark as written, its field, what of it stays around the field)``
+    (a JSON string's quotes). ``field``: a URL as the encoder writes it in its field;
+    the octets it does not write as they are stop the core (a batch holding one is
+    laid out from its matches, with ``field``).
+
+    >>> sink = _core_lines("<@u>\\n", [("@u", F_URL, "")], lambda u: u.replace("|", "||"))
+    >>> sink.layout, sink.url_text("a|b"), sink.stop[ord("|")], sink.stop[ord("a")]
+    ((b'<', 0, b'>\\n'), b'a||b', 1, 0)
+    """
+    layout: list = []
+    for written, item, quote in marks:
+        head, _, line = line.partition(written)
+        layout += [(head + quote).encode("utf-8"), item]
+        line = quote + line
+    layout.append(line.encode("utf-8"))
+    stop = bytes(c < 128 and field(chr(c)) != chr(c) for c in range(256))
+    return LayoutLines(tuple(i for i in layout if i != b""), stop,
+                       lambda url: field(url).encode("utf-8"))
 
 
 class JsonlWriter(Writer):
@@ -141,26 +162,11 @@ class JsonlWriter(Writer):
         dumps = _encoder()
         record = {c: _FIELD_MARKS[c][0] if c in _FIELD_MARKS else plain_value(name)
                   for c in columns}
-        text = dumps(record) + "\n"
-        layout: list = []
-        for c in columns:
-            if c not in _FIELD_MARKS:
-                continue
-            mark, field = _FIELD_MARKS[c]
-            quoted = dumps(mark)              # '"\\u0000url"'
-            head, _, text = text.partition(quoted)
-            if field == F_URL:                # inside the JSON string: quotes kept
-                layout += [(head + '"').encode("utf-8"), field]
-                text = '"' + text
-            else:                             # a number: no quotes
-                layout += [head.encode("utf-8"), field]
-        layout.append(text.encode("utf-8"))
-        # the octets a URL cannot hold as they are in a JSON string: those the encoder
-        # escapes (RFC 8259 §7: '"', '\\' and the controls); a batch with one is written
-        # from its matches with the same encoder
-        stop = bytes(c < 128 and dumps(chr(c)) != '"%s"' % chr(c) for c in range(256))
-        return LayoutLines(tuple(i for i in layout if i != b""), stop,
-                           lambda url: dumps(url)[1:-1].encode("utf-8"))
+        # a URL inside its JSON string (quotes kept), a number in place of its string;
+        # the encoder escapes '"', '\\' and the controls (RFC 8259 §7)
+        marks = [(dumps(_FIELD_MARKS[c][0]), _FIELD_MARKS[c][1], '"' if c == "url" else "")
+                 for c in columns if c in _FIELD_MARKS]
+        return _core_lines(dumps(record) + "\n", marks, lambda url: dumps(url)[1:-1])
 
     def write(self, batch: Sequence[Any]) -> None:
         if not batch:
@@ -179,12 +185,24 @@ class JsonlWriter(Writer):
 
 
 class CsvWriter(Writer):
+    """Comma-separated values (RFC 4180, as Python's ``csv`` writes them: a field quoted
+    when it holds a comma, a quote or a line end), a header row first, written by one
+    ``csv`` writer: the records given to :meth:`write`, and the layout of the lines the
+    core makes (:meth:`core_sink`)."""
+
     def __init__(self, out: IO[str], columns: Sequence[str]) -> None:
-        import csv
         super().__init__(out, columns)
         self._buf = io.StringIO()
-        self._csv = csv.writer(self._buf, lineterminator="\n")
+        self._csv = _csv_writer(self._buf)
         self._csv.writerow(self.columns)
+        self._flush()                  # the header before any line the core makes
+
+    def core_sink(self, name: str, columns: Sequence[str]) -> Any:
+        record = [_FIELD_MARKS[c][0] if c in _FIELD_MARKS else _csv_cell(plain_value(name))
+                  for c in columns]
+        marks = [(_FIELD_MARKS[c][0], _FIELD_MARKS[c][1], "") for c in columns
+                 if c in _FIELD_MARKS]
+        return _core_lines(self._row(record), marks, lambda url: self._row([url])[:-1])
 
     def write(self, batch: Sequence[Any]) -> None:
         if self.columns == ["url"]:
@@ -192,13 +210,29 @@ class CsvWriter(Writer):
         else:
             cols = self.columns
             self._csv.writerows([_csv_cell(r.get(c)) for c in cols] for r in batch)
+        self._flush()
+
+    def _row(self, fields: list) -> str:
+        """One row as this writer writes it."""
+        self._csv.writerow(fields)
+        row = self._buf.getvalue()
+        self._buf.seek(0)
+        self._buf.truncate()
+        return row
+
+    def _flush(self) -> None:
         self.out.write(self._buf.getvalue())
         self._buf.seek(0)
         self._buf.truncate()
 
     def close(self) -> None:
-        self.write([])
+        self._flush()
         super().close()
+
+
+def _csv_writer(buf: IO[str]) -> Any:
+    import csv
+    return csv.writer(buf, lineterminator="\n")
 
 
 def _csv_cell(value: Any) -> Any:
@@ -209,101 +243,6 @@ def _csv_cell(value: Any) -> Any:
     if isinstance(value, list):       # problem codes, edits: no code holds a space
         return " ".join(value)
     return value
-
-
-class ParquetWriter(Writer):
-    """Row groups written with pyarrow as they come: one per batch of records, or the
-    Arrow sink's record batches (:meth:`core_sink`: one a piece of 256 KiB) joined into
-    row groups of at least ``GROUP_ROWS`` rows (many small row groups cost time to write
-    and to read)."""
-
-    def __init__(self, out: Any, columns: Sequence[str]) -> None:
-        super().__init__(out, columns)
-        try:
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-        except ImportError:
-            raise MissingDependency(
-                "--format parquet needs pyarrow (pip install 'urlsift[parquet]')") from None
-        self._pa = pa
-        self._schema = parquet_schema(self.columns)
-        self._writer = pq.ParquetWriter(out, self._schema)
-        self._held: list[Any] = []          # the sink's batches not written yet
-        self._held_rows = 0
-
-    def core_sink(self, name: str, columns: Sequence[str]) -> Any:
-        """The Arrow sink (``urlsift.extract_table``'s) of a text file: its ``start`` is
-        the ``offset`` column, ``file`` the name as the records write it."""
-        from ..text.arrow import ArrowSink
-        names = ["start" if c == "offset" else c for c in columns]
-        types = self._pa.schema([self._pa.field(n, self._schema.field(c).type)
-                                 for n, c in zip(names, columns)])
-        return _Renamed(ArrowSink(names, plain_value(name), types), self._schema)
-
-    def write_lines(self, data: Any) -> None:
-        """A record batch made by :meth:`core_sink`'s sink."""
-        self._held.append(data)
-        self._held_rows += data.num_rows
-        if self._held_rows >= GROUP_ROWS:
-            self._write_held()
-
-    def _write_held(self) -> None:
-        if self._held:
-            self._writer.write_table(self._pa.Table.from_batches(self._held, self._schema),
-                                     row_group_size=self._held_rows)
-        self._held, self._held_rows = [], 0
-
-    def write(self, batch: Sequence[Any]) -> None:
-        if not batch:
-            return
-        self._write_held()                  # in the order found
-        if self.columns == ["url"]:
-            data = {"url": list(batch)}
-        else:
-            data = {c: [r.get(c) for r in batch] for c in self.columns}
-            for c in TIME_COLUMNS.intersection(data):
-                from ..mail.dates import date_instant    # with mail only (loads the mail layer)
-                data[c] = [date_instant(v) for v in data[c]]
-        self._writer.write_table(self._pa.table(data, schema=self._schema))
-
-    def close(self) -> None:
-        self._write_held()
-        self._writer.close()
-        if hasattr(self.out, "flush"):
-            self.out.flush()
-
-
-class _Renamed:
-    """A sink's record batches with the names of ``schema`` (its types already)."""
-
-    def __init__(self, sink: Any, schema: Any) -> None:
-        self.sink, self.schema = sink, schema
-        self.state = sink.state
-
-    def batch(self, *args: Any) -> Any:
-        for got in self.sink.batch(*args):
-            yield got.from_arrays(got.columns, schema=self.schema)
-
-
-def make_writer(fmt: str, columns: Sequence[str], output: Optional[str]) -> Writer:
-    """The writer for ``--format fmt`` to ``output`` (None: standard output)."""
-    if fmt == "parquet":
-        if output is None:
-            if sys.stdout.isatty():
-                raise MissingDependency(
-                    "--format parquet writes binary data: give -o FILE or redirect stdout")
-            target: Any = sys.stdout.buffer
-        else:
-            target = output
-        return ParquetWriter(target, columns)
-    errors = "surrogateescape" if fmt == "text" else "backslashreplace"
-    if output is None:
-        reconfigure_stdout(errors)
-        out: IO[str] = sys.stdout
-    else:
-        out = open(output, "w", encoding="utf-8", errors=errors, newline="")
-    cls = {"text": TextWriter, "jsonl": JsonlWriter, "csv": CsvWriter}[fmt]
-    return cls(out, columns)
 
 
 def reconfigure_stdout(errors: str) -> None:

@@ -17,12 +17,13 @@ import os
 import stat
 import sys
 import tempfile
-from typing import Iterable, Iterator, Optional, Sequence
+from typing import IO, Any, Iterable, Iterator, Optional, Sequence
 
 from .common import OutputError, reason, write_or_fail
-from .output import Writer, make_writer
+from ..inputs import MissingDependency
+from .output import CsvWriter, JsonlWriter, TextWriter, Writer, reconfigure_stdout
 
-__all__ = ["open_writer", "refuse_input_as_output", "write_text_file"]
+__all__ = ["make_writer", "open_writer", "refuse_input_as_output", "write_text_file"]
 
 
 def _stat_of(name: Optional[str]) -> Optional[os.stat_result]:
@@ -141,3 +142,25 @@ def open_writer(fmt: str, columns: Sequence[str], output: Optional[str],
         if staged is not None:
             staged.discard()
         raise
+
+
+def make_writer(fmt: str, columns: Sequence[str], output: Optional[str]) -> Writer:
+    """The writer for ``--format fmt`` to ``output`` (None: standard output)."""
+    if fmt == "parquet":
+        if output is None:
+            if sys.stdout.isatty():
+                raise MissingDependency(
+                    "--format parquet writes binary data: give -o FILE or redirect stdout")
+            target: Any = sys.stdout.buffer
+        else:
+            target = output
+        from .parquet import ParquetWriter     # pyarrow's side: loaded for Parquet only
+        return ParquetWriter(target, columns)
+    errors = "surrogateescape" if fmt == "text" else "backslashreplace"
+    if output is None:
+        reconfigure_stdout(errors)
+        out: IO[str] = sys.stdout
+    else:
+        out = open(output, "w", encoding="utf-8", errors=errors, newline="")
+    cls = {"text": TextWriter, "jsonl": JsonlWriter, "csv": CsvWriter}[fmt]
+    return cls(out, columns)

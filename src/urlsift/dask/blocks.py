@@ -166,17 +166,18 @@ def scan_text_block(f: Any, spec: Spec, lo: int, hi: int, opts: Options) -> tupl
 
     n = stop - start
     arr = cores.scan.scan(buf, 0, n, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH, TEXT_OCTETS)
-    lines = buf.count(b"\n", 0, n)
     last = len(arr) - RECORD_WIDTH        # the last record
-    summary = Summary(lines, start + arr[last + R_START] if arr else -1,
-                      start + arr[last + R_END] if arr else -1)
+    ends = (start + arr[last + R_START], start + arr[last + R_END]) if arr else (-1, -1)
     found = piece_matches(buf, 0, n, start, 0, arr)   # JSON escapes read (text.jsonpieces)
     if found is not None:
         every = found[0]
-        summary = Summary(lines, every[-1][1] if every else -1, every[-1][2] if every else -1)
+        ends = (every[-1][1], every[-1][2]) if every else (-1, -1)
     if opts.schemes is None and opts.valid is None and not opts.parts and not opts.refang:
-        return _arrow_frame(arr, buf, start, None if found is None else found[0], spec.name,
-                            opts), summary
+        df, (at, line) = _arrow_frame(arr, buf, start, None if found is None else found[0],
+                                      spec.name, opts)
+        # the sink counted the lines up to the last match: only the rest is counted here
+        return df, Summary(line + buf.count(b"\n", at - start, n), *ends)
+    summary = Summary(buf.count(b"\n", 0, n), *ends)
     newlines = np.flatnonzero(np.frombuffer(buf, dtype=np.uint8, count=n) == 10)
     lists = match_lists(arr, buf, start, 0, None if found is None else found[0])
     ms = list(filter_matches(lists, opts.schemes, opts.valid))
@@ -189,15 +190,17 @@ def scan_text_block(f: Any, spec: Spec, lo: int, hi: int, opts: Options) -> tupl
     return frame(data, opts), summary
 
 
-def _arrow_frame(arr: Any, buf: Any, start: int, found: Any, name: str, opts: Options) -> Any:
+def _arrow_frame(arr: Any, buf: Any, start: int, found: Any, name: str,
+                 opts: Options) -> tuple[Any, list[int]]:
     """The frame of a block's records (at ``start`` in the file) made by the Arrow sink
     (``urlsift.extract_table``'s), no Match built; lines counted from the block's start
-    (0 on its first line), as :func:`scan_text_block` counts them."""
+    (0 on its first line), as :func:`scan_text_block` counts them. With the sink's line
+    count: ``[file offset counted to, line there]``."""
     sink = ArrowSink(["url", "file", "line", "start"], name)
     sink.state = [start, 0]
     [got] = sink.batch(arr, buf, start, 0, found)
     return frame({"url": got.column(0), "file": got.column(1), "line": got.column(2),
-                  "offset": got.column(3)}, opts)
+                  "offset": got.column(3)}, opts), sink.state
 
 
 def scan_partition(spec: Spec, index: int, opts: Options) -> tuple[Any, Summary]:

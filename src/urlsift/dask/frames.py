@@ -1,6 +1,6 @@
 """The partitions' pandas frames and their Parquet schema: the columns and types of
 ``urlsift extract --format parquet --with-position`` (``cli/records.py``'s
-``columns_for`` and ``cli/output.py``'s ``ParquetWriter``), which the Dask layer, below
+``columns_for`` and ``cli/parquet.py``'s ``ParquetWriter``), which the Dask layer, below
 the command, cannot import; ``tests/test_dask.py`` compares the two.
 
 >>> opts = Options(None, None, False, False, mail=True)

@@ -3,22 +3,21 @@ record batches for files larger than memory (``urlsift[arrow]``).
 
 An input is opened and sniffed as :func:`urlsift.extract_file` opens it (decompressed,
 mail detected). Text goes through the Arrow sink (:mod:`urlsift.text.arrow`): each piece
-scanned becomes a record batch made from the scanner's records, no ``Match`` built. Mail
-is walked as ``extract_file`` walks it and each list of matches becomes a batch (the
-walker hands out matches, one object per URL: slower than text).
+scanned becomes a record batch made from the scanner's records, no ``Match`` built. An mbox
+is walked as ``extract_file`` walks it, and its batches made of the walk's records
+(:mod:`.mailtable`): no ``MailMatch`` per URL either, but for the few messages the walk
+leaves to ``email``.
 """
 from __future__ import annotations
 
 import contextlib
-from itertools import islice
+import os
 from typing import Any, Iterator, Optional, Sequence
 
 from ..model.parts import table_schema
-from ..text.arrow import (DEFAULT_COLUMNS, MATCH_COLUMNS, PER_URL_COLUMNS, TEXT_COLUMNS,
-                          ArrowSink, column_as, need_pyarrow, per_url_columns, plain)
-from ..text.rules import CHUNK
-from ..text.files import check_counts, sink_batches
-from .kinds import TEXT
+from ..text.arrow import DEFAULT_COLUMNS, TEXT_COLUMNS, ArrowSink, need_pyarrow
+from ..text.files import check_counts, job_count, sink_batches
+from .kinds import MAILDIR, TEXT
 from .opening import is_plain_file, open_input
 from .sniffing import sniff_input, sniff_stream
 
@@ -35,7 +34,7 @@ def extract_table(source: Any, columns: Sequence[str] = DEFAULT_COLUMNS, *,
                   block_size: Optional[int] = None) -> Any:
     """Every URL of a file as a ``pyarrow.Table``, one row per URL in file order: the
     rows of :func:`urlsift.extract_file` (``line_numbers=True``), made without a Python
-    object per URL for text.
+    object per URL for text and an mbox.
 
     ``source``, ``mbox``, ``jobs`` and ``block_size`` are as ``extract_file``'s. The
     ``columns`` (in that order) are of ``url``, ``start``, ``end``, ``line``, ``file``
@@ -81,7 +80,8 @@ def record_batches(source: Any, columns: Sequence[str] = DEFAULT_COLUMNS, *,
             schema = sink.schema
         else:
             schema = table_schema(_mail_columns(columns))
-            batches = _mail_batches(inp.name, inp.stream, list(columns), schema, jobs)
+            batches = _mail_batches(inp.name, inp.stream, list(columns), schema, jobs,
+                                    inp.kind == MAILDIR)
     except BaseException:
         stack.close()
         raise
@@ -102,26 +102,16 @@ def _mail_columns(columns: Sequence[str]) -> list[str]:
 
 
 def _mail_batches(name: str, stream: Any, columns: list[str], schema: Any,
-                  jobs: int) -> Iterator[Any]:
-    """A record batch per CHUNK of the walker's matches (``file``: each one's source, the
-    spool or the Maildir message file)."""
-    from ..mail.dates import date_instant      # the mail layer: loaded for mail only
-    from .files import iter_mail_urls
-    pa = need_pyarrow()
-    per_url = per_url_columns([c for c in columns if c in PER_URL_COLUMNS])
-    found = iter_mail_urls(name, stream=stream, jobs=jobs)
-    lists = iter(lambda: list(islice(found, CHUNK)), [])
-    own = [c for c in columns if c in (*MATCH_COLUMNS, "message_id", "part")]
-    for ms in lists:
-        if not ms:
-            continue
-        got: dict[str, Any] = {c: pa.array([None if c == "line" else plain(getattr(m, c))
-                                            for m in ms]) for c in own}
-        got["url"] = got.get("url") or pa.array([m.url for m in ms])
-        if "date" in columns:
-            got["date"] = pa.array([date_instant(m.date) for m in ms])
-        if "file" in columns:
-            got["file"] = pa.array([m.source for m in ms])
-        got.update(per_url(got["url"]))
-        yield pa.RecordBatch.from_arrays([column_as(got[c], f.type)
-                                          for c, f in zip(columns, schema)], schema=schema)
+                  jobs: int, maildir: bool) -> Iterator[Any]:
+    """The record batches of a spool: of the walk's records for an mbox
+    (:mod:`.mailtable`), of matches for a Maildir or the ``email`` engine."""
+    from ..mail.rows import spool_rows            # the mail layer: loaded for mail only
+    from .files import _spool_opened
+    from .mailtable import mail_batches
+    jobs = job_count(jobs)
+    if maildir or os.environ.get("URLSIFT_MAIL_ENGINE") == "email":   # see iter_mail_urls
+        yield from mail_batches(name, stream, columns, schema, jobs, None)
+        return
+    with _spool_opened(name, stream) as opened:
+        yield from mail_batches(name, stream, columns, schema, jobs,
+                                spool_rows(opened, name, jobs=jobs))

@@ -12,7 +12,7 @@ as ``--details``) and spread over its rows by index. The column types are :func:
 from __future__ import annotations
 
 from array import array
-from typing import Any, Callable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, NamedTuple, Optional, Sequence
 
 from .._layout import (EDITS_NON_ASCII, FIELDS, HIGH_SHIFT, HYPHEN_BREAK, RECORD_WIDTH,
                        R_END, R_FLAGS, R_START, SOFT_BREAK, TRIM_MASK, TRIM_SHIFT, WRAPPED)
@@ -22,8 +22,9 @@ from .match import Match
 from .rules import EDITS, TABLE
 from .sinks import counted_lines, match_lists
 
-__all__ = ["ArrowSink", "DEFAULT_COLUMNS", "MATCH_COLUMNS", "PER_URL_COLUMNS", "TEXT_COLUMNS",
-           "column_as", "need_pyarrow", "per_url_columns", "plain"]
+__all__ = ["ArrowSink", "DEFAULT_COLUMNS", "MATCH_COLUMNS", "PER_URL_COLUMNS", "RecordColumns",
+           "TEXT_COLUMNS", "Taken", "column_as", "flag_columns", "need_pyarrow",
+           "per_url_columns", "plain"]
 
 #: The columns of a text's table: the Match's fields (``raw`` left out), the file, and
 #: what is worked out per distinct URL.
@@ -43,6 +44,60 @@ def need_pyarrow() -> Any:
     except ImportError:
         raise ImportError("extract_table needs pyarrow: pip install 'urlsift[arrow]'") from None
     return pa
+
+
+class Taken(NamedTuple):
+    """What :class:`RecordColumns` took of a batch of records: ``n`` rows, the
+    ``columns`` by name. False when it has no row (as an empty record batch)."""
+
+    n: int
+    columns: dict[str, Any]
+
+    def __bool__(self) -> bool:
+        return self.n > 0
+
+
+class RecordColumns:
+    """What the Arrow sink takes of each batch of records, made without pyarrow (so the
+    scan may start while pyarrow is imported, and the Arrow arrays be made on another
+    thread): a :class:`Taken` of ``n`` rows and ``{name: values}`` — ``url`` the UTF-8 octets and offsets of the
+    column made in the core (``_records.url_column``), ``start``/``end``/``line``/
+    ``flags`` an ``array('q')`` each, as ``columns`` need — or, for a piece whose
+    matches were made already (``found``), the list of those matches (lines counted).
+
+    >>> from urlsift.text.rules import KNOWN, MAX_WRAPPER, MAX_LENGTH
+    >>> buf = b"a\\nsee <URL:http://x.example/> ok"
+    >>> arr = cores.scan.scan(buf, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+    >>> [(n, got)] = RecordColumns(["url", "line"]).batch(arr, buf, 0, 0)
+    >>> n, got["url"], got["line"]
+    (1, (b'http://x.example/', array('i', [0, 17])), array('q', [2]))
+    """
+
+    def __init__(self, columns: Sequence[str]) -> None:
+        self.columns = list(columns)
+        self.state = [0, 1]          # the line count: [input offset counted to, line there]
+        self.flags = any(c in ("wrapped", "hyphen_break", "edits") for c in self.columns)
+
+    def batch(self, arr: "array[int]", buf: Any, base: int, first: int,
+              found: Optional[list[Match]] = None) -> Iterator[Any]:
+        """What is taken of the records ``first``... of ``arr`` over ``buf`` (at ``base``
+        in the input), or of ``found``."""
+        if found is not None:
+            yield [m for ms in match_lists(arr, buf, base, first, found)
+                   for m in (counted_lines(ms, buf, base, self.state)
+                             if "line" in self.columns else ms)]
+            return
+        records = cores.records
+        got: dict[str, Any] = {"url": records.url_column(arr, buf, TABLE, first)}
+        for c in self.columns:
+            if c in ("start", "end"):
+                got[c] = records.field_column(arr, R_START if c == "start" else R_END, base,
+                                              first)
+            elif c == "line":
+                got[c] = records.line_numbers(arr, buf, base, self.state, first)
+        if self.flags:
+            got["flags"] = records.field_column(arr, R_FLAGS, 0, first)
+        yield Taken(len(arr) // RECORD_WIDTH - first, got)
 
 
 class ArrowSink:
@@ -72,7 +127,7 @@ class ArrowSink:
         # ``schema``: other types for the columns (the command's Parquet: no dictionaries)
         self.schema = schema if schema is not None else table_schema(self.columns)
         self.file = file
-        self.state = [0, 1]          # the line count: [input offset counted to, line there]
+        self.records = RecordColumns(self.columns)
         wanted = [c for c in columns if c in PER_URL_COLUMNS]
         self.per_url = per_url_columns(wanted)
         # with per-URL columns a batch carries the url and the sink's own columns, and
@@ -82,43 +137,43 @@ class ArrowSink:
         self.own_schema = self.pa.schema([self.schema.field(c) if c in self.columns
                                           else table_schema([c]).field(c) for c in self.own]) \
             if wanted else self.schema
-        self._edits: Any = None
+
+    @property
+    def state(self) -> list[int]:
+        """The line count: ``[input offset counted to, line there]`` (settable: a Dask
+        block counts from its own start)."""
+        return self.records.state
+
+    @state.setter
+    def state(self, value: list[int]) -> None:
+        self.records.state = value
 
     def batch(self, arr: "array[int]", buf: Any, base: int, first: int,
               found: Optional[list[Match]] = None) -> Iterator[Any]:
         """One record batch for the records ``first``... of ``arr`` over ``buf`` (at
         ``base`` in the input), or for ``found``, the piece's matches made already."""
-        if found is not None:
-            yield self.matches([m for ms in match_lists(arr, buf, base, first, found)
-                                for m in (counted_lines(ms, buf, base, self.state)
-                                          if "line" in self.columns else ms)])
-            return
-        pa, pc = self.pa, _compute()
-        n = len(arr) // RECORD_WIDTH - first
-        records = cores.records
-        data, offsets = records.url_column(arr, buf, TABLE, first)
+        for got in self.records.batch(arr, buf, base, first, found):
+            yield self.assemble(got)
+
+    def assemble(self, got: Any) -> Any:
+        """The record batch of what :class:`RecordColumns` took of a batch of records."""
+        if isinstance(got, list):
+            return self.matches(got)
+        pa = self.pa
+        n, raw = got
+        data, offsets = raw["url"]
         url = pa.StringArray.from_buffers(n, pa.py_buffer(offsets), pa.py_buffer(data))
 
         def ints(values: "array[int]") -> Any:
             return pa.Array.from_buffers(pa.int64(), n, [None, pa.py_buffer(values)])
 
-        got: dict[str, Any] = {"url": url}
-        flags = None
+        columns: dict[str, Any] = {"url": url}
         for c in self.columns:
-            if c in ("start", "end"):
-                got[c] = ints(records.field_column(arr, R_START if c == "start" else R_END,
-                                                   base, first))
-            elif c == "line":
-                got[c] = ints(records.line_numbers(arr, buf, base, self.state, first))
-            elif c in ("wrapped", "hyphen_break", "edits"):
-                flags = flags if flags is not None else ints(
-                    records.field_column(arr, R_FLAGS, 0, first))
-                if c == "edits":
-                    got[c] = self._edits_of(flags, url)
-                else:
-                    bit = WRAPPED if c == "wrapped" else HYPHEN_BREAK
-                    got[c] = pc.not_equal(pc.bit_wise_and(flags, bit), 0)
-        yield self._batch(got, n)
+            if c in ("start", "end", "line"):
+                columns[c] = ints(raw[c])
+        if "flags" in raw:
+            columns.update(flag_columns(self.columns, ints(raw["flags"]), url))
+        return self._batch(columns, n)
 
     def matches(self, ms: Sequence[Any]) -> Any:
         """One record batch of Match objects (a piece read through JSON escapes)."""
@@ -161,12 +216,19 @@ class ArrowSink:
         arrays = [column_as(got[c], f.type) for c, f in zip(self.own, self.own_schema)]
         return pa.RecordBatch.from_arrays(arrays, schema=self.own_schema)
 
-    def _edits_of(self, flags: Any, url: Any) -> Any:
-        """The ``edits`` of each record: the entry of the edits table its flags and URL
-        say (``_build_py.edits_index``), taken with Arrow's kernels."""
-        pa, pc = self.pa, _compute()
-        if self._edits is None:
-            self._edits = pa.array([list(e) for e in EDITS], pa.list_(pa.string()))
+
+def flag_columns(names: Sequence[str], flags: Any, url: Any) -> dict[str, Any]:
+    """The columns ``wrapped``, ``hyphen_break`` and ``edits`` among ``names`` of records'
+    ``flags`` (an int64 column) and their ``url`` column, taken with Arrow's kernels:
+    ``edits`` is the entry of the edits table the flags and the URL say
+    (``_build_py.edits_index``)."""
+    pa, pc = need_pyarrow(), _compute()
+    got: dict[str, Any] = {}
+    for c in ("wrapped", "hyphen_break"):
+        if c in names:
+            bit = WRAPPED if c == "wrapped" else HYPHEN_BREAK
+            got[c] = pc.not_equal(pc.bit_wise_and(flags, bit), 0)
+    if "edits" in names:
         low = pc.bit_wise_and(flags, 255)
         high = pc.bit_wise_and(pc.shift_right(flags, HIGH_SHIFT), 7)
         trim = pc.bit_wise_and(pc.shift_right(flags, TRIM_SHIFT), TRIM_MASK)
@@ -174,7 +236,19 @@ class ArrowSink:
         index = pc.add(pc.multiply(pc.bit_wise_or(pc.shift_left(high, 8), low), 2),
                        pc.cast(pc.greater(trim, soft), pa.int64()))
         index = pc.add(index, pc.if_else(pc.string_is_ascii(url), 0, EDITS_NON_ASCII))
-        return self._edits.take(index)
+        got["edits"] = _edits_table().take(index)
+    return got
+
+
+_EDITS: list[Any] = []
+
+
+def _edits_table() -> Any:
+    """The edits table (``rules.EDITS``) as an Arrow list column, made once."""
+    if not _EDITS:
+        pa = need_pyarrow()
+        _EDITS.append(pa.array([list(e) for e in EDITS], pa.list_(pa.string())))
+    return _EDITS[0]
 
 
 def per_url_columns(names: Sequence[str]) -> Callable[[Any], dict[str, Any]]:
