@@ -252,6 +252,21 @@ def test_bad_arguments_fail_alike_on_both_cores(core, name, args, kwargs, error,
     assert words in str(info.value)
 
 
+def test_a_pair_checked_once_is_still_checked_for_every_other(core):
+    # the (encoding, errors) pairs checked are remembered (a caller passing
+    # errors="replace" on every URL pays for the codec lookups once): a good pair is
+    # taken again and again, and a bad one still fails each time, next to it
+    for _ in range(3):
+        assert core.unquote("caf%C3%A9%FF", "utf-8", "replace") == "caf\u00e9\ufffd"
+        assert core.unquote("caf%E9", "latin-1", "strict") == "caf\u00e9"
+        with pytest.raises(LookupError, match="unknown error handler name 'r\u00e9place'"):
+            core.unquote("%41", "utf-8", "r\u00e9place")
+        with pytest.raises(LookupError, match="unknown encoding: utf-9"):
+            core.unquote("%41", "utf-9", "replace")
+        with pytest.raises(TypeError, match="errors must be str, not bytes"):
+            core.unquote("%41", "utf-8", b"replace")
+
+
 def test_a_strided_memoryview_is_read_as_its_own_octets(core):
     # memoryview(b"a%41b%42c%43")[::2] is the octets a 4 b 4 c 4 (no escape left)
     assert core.unquote_to_bytes(memoryview(b"a%41b%42c%43")[::2]) == b"a4b4c4"

@@ -19,6 +19,10 @@ from urlsift import _core_py
 from urlsift._layout import CODE_INDEX, FIELDS
 from urlsift.charclass import TABLE as _PY_TABLE
 from urlsift import charclass as _cc
+
+# the names the twin has checked (one set each for both cores: the check is the twin's)
+cdef set _CHECKED_ENCODINGS = _core_py.CHECKED_ENCODINGS
+cdef set _CHECKED_ERRORS = _core_py.CHECKED_ERRORS
 from urlsift.errors import URLSyntaxError
 
 cdef extern from "Python.h":
@@ -159,7 +163,9 @@ def unquote(s, encoding="utf-8", errors="strict", *, bint strict=True):
     cdef unsigned char stackbuf[STACK]
     cdef unsigned char *dst = stackbuf
     cdef bytearray heap
-    if encoding != "utf-8" or errors != "strict":
+    if (encoding != "utf-8" or errors != "strict") and not (
+            type(encoding) is str and type(errors) is str
+            and encoding in _CHECKED_ENCODINGS and errors in _CHECKED_ERRORS):
         _core_py._check_codec_args(encoding, errors)   # the twin's errors, word for word
     if not isinstance(s, str):
         return _core_py._decoded(s, unquote_to_bytes(s, strict=strict), encoding, errors)

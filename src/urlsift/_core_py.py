@@ -56,6 +56,15 @@ def _as_bytes(s: object) -> bytes:
     raise TypeError(f"expected str or a bytes-like object, not {type(s).__name__}")
 
 
+#: the ``encoding`` and ``errors`` names checked already (each on its own: the two
+#: lookups are independent), so that a caller asking for the same non-default name on
+#: every URL pays a set lookup, not a codec lookup; bounded, as names are the caller's
+#: to spell (a name past the bound is looked up every time)
+CHECKED_ENCODINGS: set[str] = set()
+CHECKED_ERRORS: set[str] = set()
+_MAX_CHECKED = 64
+
+
 def _check_codec_args(encoding: object, errors: object) -> None:
     """The same errors from both cores for a bad ``encoding``/``errors`` (checked
     before any decoding, whether or not a byte would need them)."""
@@ -64,8 +73,17 @@ def _check_codec_args(encoding: object, errors: object) -> None:
             raise TypeError(f"{name} must be str, not {type(value).__name__}")
         if "\0" in value:
             raise ValueError(f"{name} holds a NUL character: {value!r}")
-    codecs.lookup(str(encoding))       # LookupError: unknown encoding: ...
-    codecs.lookup_error(str(errors))   # LookupError: unknown error handler name '...'
+    if encoding not in CHECKED_ENCODINGS:
+        codecs.lookup(str(encoding))       # LookupError: unknown encoding: ...
+        _remember(CHECKED_ENCODINGS, encoding)
+    if errors not in CHECKED_ERRORS:
+        codecs.lookup_error(str(errors))   # LookupError: unknown error handler name '...'
+        _remember(CHECKED_ERRORS, errors)
+
+
+def _remember(checked: set[str], name: object) -> None:
+    if type(name) is str and len(checked) < _MAX_CHECKED:
+        checked.add(name)
 
 
 def _check_safe(safe: object) -> None:
