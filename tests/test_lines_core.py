@@ -57,6 +57,24 @@ def test_a_question_that_fails_leaves_the_line_undecided(table):
     assert t.sift(b"http://a/\n", lambda line: True) == b"http://a/\n"
 
 
+def test_a_question_failing_mid_blob_leaves_what_follows_unread(table):
+    # the compiled table hashes lines some way ahead of their lookups: a question that
+    # fails on the 11th line still leaves the 10 before it counted, itself met and
+    # undecided, and the 9 after it untouched, as the twin's line-by-line reading does
+    lines = [b"http://h%d.example/" % i for i in range(20)]
+    t = table()
+
+    def keep(line):
+        if line == lines[10]:
+            raise ValueError("no")
+        return True
+
+    with pytest.raises(ValueError):
+        t.sift(b"".join(x + b"\n" for x in lines), keep)
+    assert t.counts() == [(x, 1) for x in lines[:10]] + [(lines[10], 0)]
+    assert t.first_seen(b"".join(x + b"\n" for x in lines[9:12])) == lines[10] + b"\n" + lines[11] + b"\n"
+
+
 def test_many_distinct_lines_grow_the_table(table):
     # past the first slots and arena (64 entries, 4 KiB of octets): nothing lost
     lines = [b"http://h%d.example/%s" % (i, b"p" * (i % 97)) for i in range(5000)]
