@@ -7,6 +7,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                Py_ssize_t max_wrapper, Py_ssize_t max_length, bint octets,
                const uint8_t *O, Out *o) noexcept nogil:
     cdef Py_ssize_t pos = start, limit = start, p, low, s, q, end, depth, k
+    cdef Py_ssize_t br[4]           # the brackets of a URL's ASCII walk (bare_iri goes on)
     cdef bint is_url, glued
     cdef int64_t flags = 0
     cdef uint8_t att[GLUE_REACH + 1]
@@ -37,10 +38,10 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                         continue
                 # url_end spelled out on this, the hot path (every "//" URL): called, it stayed out
                 # of line and slowed URL-dense text; the rare IRI walk through its pointer
-                end = bare(d, n, T, p, max_length, &flags)
+                end = bare(d, n, T, p, max_length, br, &flags)
                 if end < 0 or (end < n and (d[end] >= 128 or (     # (url_end's test)
                         (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
-                    end = iri_end(d, n, T, p, max_length, octets, O, &flags)
+                    end = iri_end(d, n, T, p, end, max_length, br, octets, O, &flags)
                 if end >= 0:
                     emit(o, s, end, flags)
                     pos = limit = end
