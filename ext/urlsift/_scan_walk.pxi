@@ -75,9 +75,12 @@ cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ss
     depth = suffixes(d, limit, p, t, att, &seen)
     if not (seen & (K_SLASHLESS | K_URL)):
         return -1                       # no "//" and no scheme found without: no URL
+    # a letter where the walk stopped (pidfile: at its "d"): the run is longer than any
+    # name read, so it is none whole, and with no K_GLUE name read none is glued to it:
+    # decided without the run's loops (the twin's test after its _suffixes)
     k = p - 1 - depth
     if not (seen & K_GLUE) and depth < GLUE_REACH and k >= limit and (cls(T, d[k]) & T_ALPHA):
-        return -1                       # the twin's _inside_word (pidfile:, Makefile:1)
+        return -1
     while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
         low -= 1
     s = low
