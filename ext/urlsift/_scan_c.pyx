@@ -21,11 +21,13 @@ from urlsift import _scan_py as _twin
 cdef extern from *:
     """
     /* The prefilter of walk(): the next colon in d[i, stop) that may end a URL's scheme:
-       one with '/' after it, or after one of the np pairs (pairs[2k] the last character
+       one with "//" after it, or after one of the np pairs (pairs[2k] the last character
        of a name, pairs[2k+1] the one before it, in lower case). Any other colon cannot
-       (walk() would skip it after reading the trie), so it is skipped 16 octets at a
-       time with SSE2 (as memchr does; x86-64 always has it), octet by octet elsewhere.
-       The plain walk (memchr for every colon) is the reference; tests compare them. */
+       (walk() would skip it after reading the trie: without "//" only a name found
+       without them makes a URL, and the run must end in it), so it is skipped 16 octets
+       at a time with SSE2 (as memchr does; x86-64 always has it), octet by octet
+       elsewhere. A single "/" after the colon (pidfile:/run, host:/path) is no reason to
+       stop. The plain walk (memchr for every colon) is the reference; tests compare them. */
     #include <stdint.h>
     #include <string.h>
     #if defined(__SSE2__) || defined(_M_X64)
@@ -42,7 +44,7 @@ cdef extern from *:
                                         const uint8_t *pairs, int np) {
         uint8_t a, b;
         int k;
-        if (p + 1 < n && d[p + 1] == '/') return 1;
+        if (p + 2 < n && d[p + 1] == '/' && d[p + 2] == '/') return 1;
         if (p < 2) return 0;
         a = d[p - 1] | 0x20; b = d[p - 2] | 0x20;
         for (k = 0; k < np; k++)
@@ -77,7 +79,7 @@ cdef extern from *:
     #endif
         while (i < stop) {
     #ifdef URLSIFT_SSE2
-            if (i >= 2 && i + 17 <= n && i + 16 <= stop) {
+            if (i >= 2 && i + 18 <= n && i + 16 <= stop) {
                 __m128i c = _mm_loadu_si128((const __m128i *)(d + i));
                 int hits = _mm_movemask_epi8(_mm_cmpeq_epi8(c, colon));
                 if (!hits) {
@@ -95,10 +97,12 @@ cdef extern from *:
                     continue;
                 }
                 {
-                    __m128i next = _mm_loadu_si128((const __m128i *)(d + i + 1));
-                    int first = hits & _mm_movemask_epi8(_mm_cmpeq_epi8(next, slash));
+                    __m128i next = _mm_and_si128(
+                        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(d + i + 1)), slash),
+                        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(d + i + 2)), slash));
+                    int first = hits & _mm_movemask_epi8(next);
                     if (first) {
-                        /* a ":/" (most URLs): the answer unless a colon before it is one */
+                        /* a "://" (most URLs): the answer unless a colon before it is one */
                         first &= -first;
                         if (!(hits & (first - 1))) return i + urlsift_ctz((unsigned)first);
                         hits &= first | (first - 1);

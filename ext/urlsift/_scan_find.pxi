@@ -44,7 +44,7 @@ cdef Py_ssize_t find_candidate(const char_t *d, Py_ssize_t i, Py_ssize_t stop, P
     else:
         while i < stop:
             if d[i] == 58:
-                if i + 1 < n and d[i + 1] == 47:
+                if i + 2 < n and d[i + 1] == 47 and d[i + 2] == 47:
                     return i
                 if i >= 2:
                     a = d[i - 1] | 32
