@@ -27,13 +27,15 @@ cdef inline int letter_at(uint32_t c, uint32_t before, const uint8_t *octets, Py
 
 
 cdef inline Py_ssize_t ascii_walk(const char_t *d, const uint8_t *T, Py_ssize_t e,
-                                  Py_ssize_t lim, Py_ssize_t *br) noexcept nogil:
+                                  Py_ssize_t lim, Py_ssize_t *br,
+                                  const Prefilter *f) noexcept nogil:
     """Where the walk of a bare URL from ``e`` stops (at ``lim`` at most) over ASCII
-    characters that may continue it; ``br`` counts ( ) [ ] for the trim."""
+    characters that may continue it; ``br`` counts ( ) [ ] for the trim; ``f``: the
+    walk's prefilter (its blocks of PLAIN octets; NULL: octet by octet)."""
     cdef uint32_t c
     cdef uint8_t k
     if char_t is uint8_t:       # (compile-time) the octets' loop, in C above
-        return ascii_walk_octets(d, T, e, lim, br, T_PLAIN, T_BARE)
+        return ascii_walk_octets(d, T, e, lim, br, T_PLAIN, T_BARE, f)
     while e < lim:
         c = d[e]
         k = cls(T, c)
@@ -128,14 +130,15 @@ cdef inline Py_ssize_t text_start(const char_t *d, Py_ssize_t n, Py_ssize_t colo
 
 
 cdef inline Py_ssize_t bare(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t colon,
-                     Py_ssize_t max_length, Py_ssize_t *br, int64_t *flags_out) noexcept nogil:
+                     Py_ssize_t max_length, Py_ssize_t *br, const Prefilter *f,
+                     int64_t *flags_out) noexcept nogil:
     """The walk end of a bare URL whose scheme ends at ``colon`` (flags in
     ``flags_out``; ``br``: the ( ) [ ] it counted), over ASCII only, or -1: the twin's
     _bare up to its first non-ASCII character (url_end goes on from there). Kept apart
     from the IRI walk: with it, the compiled walk of an ASCII log was slower."""
     cdef Py_ssize_t lim = n if colon + 1 + max_length > n else colon + 1 + max_length
     br[0] = br[1] = br[2] = br[3] = 0
-    cdef Py_ssize_t e = ascii_walk(d, T, colon + 1, lim, br)
+    cdef Py_ssize_t e = ascii_walk(d, T, colon + 1, lim, br, f)
     return finish(d, n, T, text_start(d, n, colon), e, lim, br, flags_out, False)
 
 
@@ -194,7 +197,7 @@ cdef Py_ssize_t bare_iri(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssi
     cdef int64_t extra = 0
     if e < 0:
         br[0] = br[1] = br[2] = br[3] = 0
-        e = ascii_walk(d, T, colon + 1, lim, br)
+        e = ascii_walk(d, T, colon + 1, lim, br, NULL)
     while e < lim:
         c = d[e]
         u = 0
@@ -212,7 +215,7 @@ cdef Py_ssize_t bare_iri(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssi
                 extra |= JOINED
         if u == 0:
             break
-        e = ascii_walk(d, T, e + u, lim, br)
+        e = ascii_walk(d, T, e + u, lim, br, NULL)
     end = finish(d, n, T, text_start(d, n, colon), e, lim, br, flags_out, True)
     flags_out[0] |= extra
     return end
@@ -226,7 +229,7 @@ cdef inline Py_ssize_t url_end(const char_t *d, Py_ssize_t n, const uint8_t *T, 
     on from there (from the colon again when it found nothing, which is rare). One walk
     doing both made the ASCII walk of a log slower (code generation of the hot loop)."""
     cdef Py_ssize_t br[4]
-    cdef Py_ssize_t end = bare(d, n, T, colon, max_length, br, flags_out)
+    cdef Py_ssize_t end = bare(d, n, T, colon, max_length, br, NULL, flags_out)
     if end < 0 or (end < n and (d[end] >= 128 or (
             (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
         return iri_end(d, n, T, colon, end, max_length, br, octets, O, flags_out)

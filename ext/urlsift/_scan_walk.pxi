@@ -13,7 +13,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     cdef Trie t
     cdef Prefilter f
     trie_open(known, m, &t, False)     # checked by known_ptr when it was handed over
-    prefilter_init(&f, t.pairs, t.np)
+    prefilter_init(&f, t.pairs, t.np, T, T_PLAIN)
     while pos < stop:
         p = find_candidate(d, pos, stop, n, &t, &f)
         if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
@@ -36,7 +36,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                         continue
                 # url_end spelled out on this, the hot path (every "//" URL): called, it stayed out
                 # of line and slowed URL-dense text; the rare IRI walk through its pointer
-                end = bare(d, n, T, p, max_length, br, &flags)
+                end = bare(d, n, T, p, max_length, br, &f, &flags)
                 if end < 0 or (end < n and (d[end] >= 128 or (     # (url_end's test)
                         (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
                     end = iri_end(d, n, T, p, end, max_length, br, octets, O, &flags)
