@@ -3,10 +3,11 @@
 The known schemes reach the walk as a trie read backwards from the colon
 (``_scan_py.known_blob``): one walk back of at most GLUE_REACH characters per colon says
 whether the run before it is a known scheme, one found without ``//``, one that may be
-glued to a word. The compiled walk skips every colon that has neither ``/`` after it nor
-the last two letters of such a name before it (SSE2 blocks, or ``memchr`` and a look);
-the plain walk, every colon through the trie, is the reference: both must give the same
-spans on every input.
+glued to a word. The compiled walk skips every colon that has neither ``//`` after it
+nor the last two letters of such a name before it (SSE2 blocks, or ``memchr`` and a
+look), and walks a URL after ``//`` 16 octets at a time where the table allows; the
+plain walk, every colon through the trie and every octet on its own, is the reference:
+both must give the same spans on every input.
 """
 from __future__ import annotations
 
@@ -106,16 +107,44 @@ PIECES = ["http", "news", "NEWS", "mailto", "file", "url", "URL", "urn", "mid", 
 texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 
 
-def _with_and_without_prefilter(data):
+def _with_and_without_prefilter(data, table=TABLE):
     scan = TWINS["cython"]
     was = scan._set_prefilter(True)
     try:
-        fast = list(scan.scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH))
+        fast = list(scan.scan(data, 0, -1, table, KNOWN, MAX_WRAPPER, MAX_LENGTH))
         scan._set_prefilter(False)
-        plain = list(scan.scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH))
+        plain = list(scan.scan(data, 0, -1, table, KNOWN, MAX_WRAPPER, MAX_LENGTH))
     finally:
         scan._set_prefilter(was)
     return fast, plain
+
+
+def _table_without(table, octets, bits):
+    return bytes(b & ~bits if i in octets else b for i, b in enumerate(table))
+
+
+@compiled
+@pytest.mark.twins
+def test_a_url_walked_16_octets_at_a_time_ends_where_octet_by_octet():
+    # the URL's walk reads blocks of 16 (SSE2) where the table's PLAIN octets are "!" to
+    # "~" less a few: every URL length from 1 to 40 after "//", ended by every octet that
+    # is not PLAIN (brackets, quotes, controls, space, DEL, octets over 0x7F, "=" + LF);
+    # with the policy's table, one with "x" taken out of PLAIN (one compare more),
+    # and one with 17 printable octets out of it (no blocks: octet by octet)
+    from urlsift._layout import T_PLAIN
+    tables = [TABLE, _table_without(TABLE, {ord("x")}, T_PLAIN),
+              _table_without(TABLE, set(range(ord("a"), ord("q"))), T_PLAIN)]
+    enders = [b"", b" ", b"\t", b"\n", b"(a)", b")", b"[", b"]", b"]((", b'"', b"<", b">",
+              b"\\", b"^", b"`", b"{", b"|", b"}", b"\x7f", b"\x00", b"\xc3\xa9z", b"\xe9",
+              b"=\nx", b".", b"?!"]
+    for table in tables:
+        for length in range(1, 41):
+            for end in enders:
+                data = b"see http://" + (b"abcdefghijklmnopqrstuvwxyz0123456789-~%/" * 2)[:length] + end
+                fast, plain = _with_and_without_prefilter(data, table)
+                assert fast == plain, (length, end)
+                assert fast == list(TWINS["python"].scan(data, 0, -1, table, KNOWN,
+                                                          MAX_WRAPPER, MAX_LENGTH)), (length, end)
 
 
 @compiled

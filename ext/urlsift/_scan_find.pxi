@@ -20,11 +20,13 @@ cdef extern from *:
     Py_ssize_t kid "urlsift_kid" (const uint8_t *kids, Py_ssize_t x) noexcept nogil
 
 
-cdef bint PREFILTER = True     # off: every colon is walked (the reference; tests compare)
+cdef bint PREFILTER = True     # off: every colon is walked, every URL octet by octet
+                               # (the reference; tests compare)
 
 
 def _set_prefilter(bint on):
-    """Turn the prefilter of the walk on or off (for tests); returns what it was."""
+    """Turn the prefilter of the walk and the 16-octet blocks of a URL's walk on or off
+    (for tests); returns what it was."""
     global PREFILTER
     was = PREFILTER
     PREFILTER = on

@@ -12,6 +12,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     cdef int64_t span[2]            # slashless's start and flags
     cdef Trie t
     cdef Prefilter f
+    cdef const Prefilter *blocks = &f if PREFILTER else NULL   # a URL's walk: 16 at a time?
     trie_open(known, m, &t, False)     # checked by known_ptr when it was handed over
     prefilter_init(&f, t.pairs, t.np, T, T_PLAIN)
     while pos < stop:
@@ -36,7 +37,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                         continue
                 # url_end spelled out on this, the hot path (every "//" URL): called, it stayed out
                 # of line and slowed URL-dense text; the rare IRI walk through its pointer
-                end = bare(d, n, T, p, max_length, br, &f, &flags)
+                end = bare(d, n, T, p, max_length, br, blocks, &flags)
                 if end < 0 or (end < n and (d[end] >= 128 or (     # (url_end's test)
                         (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
                     end = iri_end(d, n, T, p, end, max_length, br, octets, O, &flags)
