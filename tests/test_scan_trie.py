@@ -3,9 +3,9 @@
 The known schemes reach the walk as a trie read backwards from the colon
 (``_scan_py.known_blob``): one walk back of at most GLUE_REACH characters per colon says
 whether the run before it is a known scheme, one found without ``//``, one that may be
-glued to a word. The compiled walk skips every colon that has neither ``//`` after it
-nor the last two letters of such a name before it (SSE2 blocks, or ``memchr`` and a
-look), and walks a URL after ``//`` 16 octets at a time where the table allows; the
+glued to a word. The compiled walk skips every colon that has neither ``/`` after it
+(``//`` where it looks octet by octet) nor the last two letters of such a name before it
+(SSE2 blocks, or ``memchr`` and a look), and walks a URL after ``//`` 16 octets at a time where the table allows; the
 plain walk, every colon through the trie and every octet on its own, is the reference:
 both must give the same spans on every input.
 """

@@ -26,8 +26,10 @@ cdef extern from *:
        (walk() would skip it after reading the trie: without "//" only a name found
        without them makes a URL, and the run must end in it), so it is skipped 16 octets
        at a time with SSE2 (as memchr does; x86-64 always has it), octet by octet
-       elsewhere. A single "/" after the colon (pidfile:/run, host:/path) is no reason to
-       stop. The plain walk (memchr for every colon) is the reference; tests compare them. */
+       elsewhere. The blocks stop at a colon with one "/" after it too, which the walk
+       then passes over: looking for the second "/" there made colon-dense text (e:b,
+       mail headers) 6-8% slower. The plain walk (memchr for every colon) is the
+       reference; tests compare them. */
     #include <stdint.h>
     #include <string.h>
     #if defined(__SSE2__) || defined(_M_X64)
@@ -98,7 +100,7 @@ cdef extern from *:
     #endif
         while (i < stop) {
     #ifdef URLSIFT_SSE2
-            if (i >= 2 && i + 18 <= n && i + 16 <= stop) {
+            if (i >= 2 && i + 17 <= n && i + 16 <= stop) {
                 __m128i c = _mm_loadu_si128((const __m128i *)(d + i));
                 int hits = _mm_movemask_epi8(_mm_cmpeq_epi8(c, colon));
                 if (!hits) {
@@ -116,12 +118,10 @@ cdef extern from *:
                     continue;
                 }
                 {
-                    __m128i next = _mm_and_si128(
-                        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(d + i + 1)), slash),
-                        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(d + i + 2)), slash));
-                    int first = hits & _mm_movemask_epi8(next);
+                    __m128i next = _mm_loadu_si128((const __m128i *)(d + i + 1));
+                    int first = hits & _mm_movemask_epi8(_mm_cmpeq_epi8(next, slash));
                     if (first) {
-                        /* a "://" (most URLs): the answer unless a colon before it is one */
+                        /* a ":/" (most URLs): the answer unless a colon before it is one */
                         first &= -first;
                         if (!(hits & (first - 1))) return i + urlsift_ctz((unsigned)first);
                         hits &= first | (first - 1);
