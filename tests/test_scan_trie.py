@@ -165,7 +165,8 @@ def test_the_prefilter_finds_what_the_plain_walk_finds(text, pad):
 def test_the_prefilter_at_the_edges_of_a_block():
     # a candidate at every offset of a 48-octet buffer: first, last, across blocks
     for at in range(0, 44):
-        for word in (b"news:x", b"a://b", b"NeWs:y", b"e:b", b"xmailto:a@b"):
+        for word in (b"news:x", b"a://b", b"NeWs:y", b"e:b", b"xmailto:a@b", b"host:/p",
+                     b"file:/p", b"pidfile:/p", b"a:/"):
             data = (b"." * at + word + b" " * 48)[:max(48, at + len(word))]
             fast, plain = _with_and_without_prefilter(data)
             assert fast == plain, (at, word)
