@@ -58,6 +58,21 @@ cdef Py_ssize_t find_candidate(const char_t *d, Py_ssize_t i, Py_ssize_t stop, P
         return -1
 
 
+cdef inline bint pair_before(const char_t *d, Py_ssize_t p, const Trie *t) noexcept nogil:
+    """Do the two characters before the colon at ``p`` end a name found without ``//``
+    (one of the prefilter's pairs)?"""
+    cdef uint32_t a, b
+    cdef int k
+    if p < 2:
+        return False
+    a = d[p - 1] | 32
+    b = d[p - 2] | 32
+    for k in range(t.np):
+        if a == t.pairs[2 * k] and b == t.pairs[2 * k + 1]:
+            return True
+    return False
+
+
 cdef Py_ssize_t find_colon(const char_t *d, Py_ssize_t i, Py_ssize_t stop) noexcept nogil:
     cdef const void *hit
     if char_t is uint8_t:

@@ -47,6 +47,12 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                     continue
             pos = p + 1
             continue
+        if p + 1 < n and d[p + 1] == 47 and t.np > 0 and not pair_before(d, p, &t):
+            # ":/" without a name found without "//" before it (path:/x): the blocks stop
+            # there (see next_candidate), the walk passes over without a call (the same
+            # answer as the trie's: the run cannot end in such a name; the twin reads it)
+            pos = p + 1
+            continue
         # no "//" after the colon: out of line (see SLASHLESS_OCTETS)
         if char_t is uint8_t:
             end = SLASHLESS_OCTETS(d, n, T, p, limit, &t, max_wrapper, max_length, octets, O,
