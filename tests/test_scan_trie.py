@@ -137,14 +137,16 @@ def test_a_url_walked_16_octets_at_a_time_ends_where_octet_by_octet():
     enders = [b"", b" ", b"\t", b"\n", b"(a)", b")", b"[", b"]", b"]((", b'"', b"<", b">",
               b"\\", b"^", b"`", b"{", b"|", b"}", b"\x7f", b"\x00", b"\xc3\xa9z", b"\xe9",
               b"=\nx", b".", b"?!"]
+    # the URLs after a colon without "//" (URL:http://..., mailto:) are walked the same way
     for table in tables:
-        for length in range(1, 41):
-            for end in enders:
-                data = b"see http://" + (b"abcdefghijklmnopqrstuvwxyz0123456789-~%/" * 2)[:length] + end
-                fast, plain = _with_and_without_prefilter(data, table)
-                assert fast == plain, (length, end)
-                assert fast == list(TWINS["python"].scan(data, 0, -1, table, KNOWN,
-                                                          MAX_WRAPPER, MAX_LENGTH)), (length, end)
+        for head in (b"see http://", b"see URL:http://", b"see mailto:"):
+            for length in range(1, 41):
+                for end in enders:
+                    data = head + (b"abcdefghijklmnopqrstuvwxyz0123456789-~%/" * 2)[:length] + end
+                    fast, plain = _with_and_without_prefilter(data, table)
+                    assert fast == plain, (head, length, end)
+                    assert fast == list(TWINS["python"].scan(
+                        data, 0, -1, table, KNOWN, MAX_WRAPPER, MAX_LENGTH)), (head, length, end)
 
 
 @compiled
@@ -170,3 +172,42 @@ def test_the_prefilter_at_the_edges_of_a_block():
             data = (b"." * at + word + b" " * 48)[:max(48, at + len(word))]
             fast, plain = _with_and_without_prefilter(data)
             assert fast == plain, (at, word)
+
+
+def _spans(data, blob=KNOWN):
+    # (start, end) of each match, from both cores
+    got = {name: list(twin.scan(data, 0, -1, TABLE, blob, MAX_WRAPPER, MAX_LENGTH))
+           for name, twin in TWINS.items()}
+    first = next(iter(got.values()))
+    assert all(g == first for g in got.values()), got
+    return [(first[i], first[i + 1]) for i in range(0, len(first), 3)]
+
+
+@pytest.mark.twins
+@pytest.mark.parametrize("data, expected", [
+    (b"trace_id:7ac4", []),                  # "id" ends "mid" and "cid", but "_" is no name's
+    (b"id:7ac4", []),                        # the run starts the buffer
+    ("\u0100id:7ac4", []),   # after a character over U+00FF
+    (b"x_cid:foo4@bar.net", [(2, 18)]),      # three: the walk back reads them (RFC 2392)
+    (b"cid:foo4@bar.net", [(0, 16)]),
+    ("\u0100cid:foo4@bar.net", [(1, 17)]),
+    (b"http://a.b/ id:x cid:y@z.example", [(0, 11), (17, 32)]),
+    (b"trace_id:7ac4 url:http://a.b/c", [(14, 30)]),   # URL: stands before http (a PREFIX)
+])
+def test_a_colon_after_two_characters_of_a_name_decided_without_the_walk_back(data, expected):
+    # no name found without "//" is two characters long: the one before those two
+    # decides (compiled, with the prefilter); both cores, and the plain walk, agree
+    assert _spans(data) == expected
+    if "cython" in TWINS:
+        fast, plain = _with_and_without_prefilter(data)
+        assert fast == plain
+
+
+@pytest.mark.twins
+def test_a_slashless_name_of_two_characters_is_still_read():
+    # with such a name the two characters before the colon do not decide: read as ever
+    blob = known_blob({"ws": K_KNOWN | K_SLASHLESS, "http": K_KNOWN})
+    assert _spans(b"see ws:abc") == []               # not a name of the policy's
+    assert _spans(b"see ws:abc", blob) == [(4, 10)]
+    assert _spans(b"x_ws:abc", blob) == [(2, 8)]
+    assert _spans(b"ws:abc", blob) == [(0, 6)]

@@ -223,13 +223,13 @@ cdef Py_ssize_t bare_iri(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssi
 
 cdef inline Py_ssize_t url_end(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t colon,
                                Py_ssize_t max_length, bint octets, const uint8_t *O,
-                               int64_t *flags_out) noexcept nogil:
-    """The twin's _bare: ``bare``, and where it stopped at a non-ASCII character, at a
-    line break right after ``=`` (a QP soft line break), or found nothing, ``bare_iri``
-    on from there (from the colon again when it found nothing, which is rare). One walk
-    doing both made the ASCII walk of a log slower (code generation of the hot loop)."""
+                               const Prefilter *f, int64_t *flags_out) noexcept nogil:
+    """The twin's _bare: ``bare`` (``f``: its blocks, as there), and where it stopped at
+    a non-ASCII character, at a line break right after ``=`` (a QP soft line break), or
+    found nothing, ``bare_iri`` on from there (from the colon again when it found
+    nothing, which is rare). One walk doing both made the ASCII walk of a log slower (code generation of the hot loop)."""
     cdef Py_ssize_t br[4]
-    cdef Py_ssize_t end = bare(d, n, T, colon, max_length, br, NULL, flags_out)
+    cdef Py_ssize_t end = bare(d, n, T, colon, max_length, br, f, flags_out)
     if end < 0 or (end < n and (d[end] >= 128 or (
             (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
         return iri_end(d, n, T, colon, end, max_length, br, octets, O, flags_out)

@@ -13,8 +13,18 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     cdef Trie t
     cdef Prefilter f
     cdef const Prefilter *blocks = &f if PREFILTER else NULL   # a URL's walk: 16 at a time?
+    cdef Walk w
     trie_open(known, m, &t, False)     # checked by known_ptr when it was handed over
     prefilter_init(&f, t.pairs, t.np, T, T_PLAIN)
+    w.n = n
+    w.T = T
+    w.t = &t
+    w.max_wrapper = max_wrapper
+    w.max_length = max_length
+    w.octets = octets
+    w.O = O
+    w.blocks = blocks
+    w.two_decide = PREFILTER and two_decide(&t)
     while pos < stop:
         p = find_candidate(d, pos, stop, n, &t, &f)
         if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
@@ -55,10 +65,9 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
             continue
         # no "//" after the colon: out of line (see SLASHLESS_OCTETS)
         if char_t is uint8_t:
-            end = SLASHLESS_OCTETS(d, n, T, p, limit, &t, max_wrapper, max_length, octets, O,
-                                   span)
+            end = SLASHLESS_OCTETS(d, p, limit, &w, span)
         else:
-            end = slashless(d, n, T, p, limit, &t, max_wrapper, max_length, octets, O, span)
+            end = slashless(d, p, limit, &w, span)
         if end >= 0:
             emit(o, span[0], end, span[1])
             pos = limit = end
@@ -66,18 +75,42 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
         pos = p + 1
 
 
-cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t p,
-                          Py_ssize_t limit, const Trie *t, Py_ssize_t max_wrapper,
-                          Py_ssize_t max_length, bint octets, const uint8_t *O,
+cdef struct Walk:
+    # what slashless reads of walk()'s arguments and state, handed over by one pointer:
+    # eleven arguments, most of them on the stack, cost every call (logfmt's trace_id:)
+    Py_ssize_t n
+    const uint8_t *T
+    const Trie *t
+    Py_ssize_t max_wrapper
+    Py_ssize_t max_length
+    bint octets
+    const uint8_t *O
+    const Prefilter *blocks         # a URL's walk 16 octets at a time (NULL: octet by octet)
+    bint two_decide                 # the two characters before a colon decide (two_decide)
+
+
+cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, const Walk *w,
                           int64_t *span) noexcept nogil:
     """The end of the URL whose scheme ends at the colon at ``p`` with no ``//`` after
     it (its start and flags in ``span[0]``, ``span[1]``), or -1: the rest of the twin's
-    loop for such a colon (``limit``: the end of the last match)."""
+    loop for such a colon (``limit``: the end of the last match; ``w``: the walk's)."""
+    cdef Py_ssize_t n = w.n, max_wrapper = w.max_wrapper, max_length = w.max_length
+    cdef const uint8_t *T = w.T
+    cdef const uint8_t *O = w.O
+    cdef const Trie *t = w.t
+    cdef const Prefilter *blocks = w.blocks
+    cdef bint octets = w.octets
     cdef Py_ssize_t low = p, s, q, end, depth, k
     cdef bint is_url, glued
     cdef int64_t flags = 0
     cdef uint8_t att[GLUE_REACH + 1]
     cdef uint8_t seen, whole
+    # the run before the colon is two characters of a name at most (the one before them
+    # is in none, or the last match's): with no such name found without "//", no URL,
+    # told without the trie's walk back (its loads one after the other: logfmt's trace_id:)
+    k = p - 3
+    if w.two_decide and (k < limit or d[k] >= 256 or t.sym[d[k]] == 0):
+        return -1
     # what the run before the colon ends in, read once (at most GLUE_REACH steps)
     depth = suffixes(d, limit, p, t, att, &seen)
     if not (seen & (K_SLASHLESS | K_URL)):
@@ -117,7 +150,7 @@ cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ss
             while q < n and (cls(T, d[q]) & T_SCHEME):
                 q += 1
             if q < n and d[q] == 58:
-                end = url_end(d, n, T, q, max_length, octets, O, &flags)
+                end = url_end(d, n, T, q, max_length, octets, O, blocks, &flags)
                 if end >= 0:
                     span[0] = s
                     span[1] = flags | PREFIX
@@ -132,7 +165,7 @@ cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ss
             span[0] = s
             span[1] = ANGLE
             return end
-    end = url_end(d, n, T, p, max_length, octets, O, &flags)
+    end = url_end(d, n, T, p, max_length, octets, O, blocks, &flags)
     if end >= 0 and (glued or (whole & K_SHAPE_ALWAYS)) and not fits(
             d, T, whole & SHAPE_MASK, p + 1, end - ((flags >> TRIM_SHIFT) & TRIM_MASK)):
         end = -1                    # not a URL of its scheme (Makefile:12, file:x)
@@ -143,9 +176,29 @@ cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ss
     return -1
 
 
-ctypedef Py_ssize_t (*SlashlessWalk)(const uint8_t *, Py_ssize_t, const uint8_t *, Py_ssize_t,
-                                     Py_ssize_t, const Trie *, Py_ssize_t, Py_ssize_t, bint,
-                                     const uint8_t *, int64_t *) noexcept nogil
+cdef bint two_decide(const Trie *t) noexcept nogil:
+    """Is no name found without ``//`` (K_SLASHLESS, K_URL) two characters long or
+    less? Every such name ends in one of the prefilter's pairs (known_blob), so the
+    pairs' nodes say it; False when there are none (no prefilter: a name too short)."""
+    cdef Py_ssize_t node
+    cdef int k
+    cdef uint8_t a, b
+    if t.np < 0 or t.nodes == 0:
+        return False
+    for k in range(t.np):
+        a = t.sym[t.pairs[2 * k]]
+        node = kid(t.kids, a) if a else 0
+        if node and (t.attrs[node] & (K_SLASHLESS | K_URL)):
+            return False
+        b = t.sym[t.pairs[2 * k + 1]]
+        node = kid(t.kids, node * N_SYMBOLS + b) if node and b else 0
+        if node and (t.attrs[node] & (K_SLASHLESS | K_URL)):
+            return False
+    return True
+
+
+ctypedef Py_ssize_t (*SlashlessWalk)(const uint8_t *, Py_ssize_t, Py_ssize_t, const Walk *,
+                                     int64_t *) noexcept nogil
 #: slashless over octets, called through this pointer so that it stays out of walk():
 #: inlined, any change to it moved the code of the "//" path (every URL of a log) and
 #: slowed it by up to 15%
