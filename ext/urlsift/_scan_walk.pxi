@@ -24,7 +24,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     w.octets = octets
     w.O = O
     w.blocks = blocks
-    w.two_decide = PREFILTER and two_decide(&t)
+    w.two_decide = -1 if PREFILTER else 0
     while pos < stop:
         p = find_candidate(d, pos, stop, n, &t, &f)
         if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
@@ -86,10 +86,11 @@ cdef struct Walk:
     bint octets
     const uint8_t *O
     const Prefilter *blocks         # a URL's walk 16 octets at a time (NULL: octet by octet)
-    bint two_decide                 # the two characters before a colon decide (two_decide)
+    int two_decide                  # two_decide(t) (-1: not asked yet: the first slashless
+                                    # call asks, so a scan with none pays nothing for it)
 
 
-cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, const Walk *w,
+cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk *w,
                           int64_t *span) noexcept nogil:
     """The end of the URL whose scheme ends at the colon at ``p`` with no ``//`` after
     it (its start and flags in ``span[0]``, ``span[1]``), or -1: the rest of the twin's
@@ -108,6 +109,8 @@ cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, const
     # the run before the colon is two characters of a name at most (the one before them
     # is in none, or the last match's): with no such name found without "//", no URL,
     # told without the trie's walk back (its loads one after the other: logfmt's trace_id:)
+    if w.two_decide < 0:
+        w.two_decide = two_decide(t)
     k = p - 3
     if w.two_decide and (k < limit or d[k] >= 256 or t.sym[d[k]] == 0):
         return -1
@@ -197,7 +200,7 @@ cdef bint two_decide(const Trie *t) noexcept nogil:
     return True
 
 
-ctypedef Py_ssize_t (*SlashlessWalk)(const uint8_t *, Py_ssize_t, Py_ssize_t, const Walk *,
+ctypedef Py_ssize_t (*SlashlessWalk)(const uint8_t *, Py_ssize_t, Py_ssize_t, Walk *,
                                      int64_t *) noexcept nogil
 #: slashless over octets, called through this pointer so that it stays out of walk():
 #: inlined, any change to it moved the code of the "//" path (every URL of a log) and
