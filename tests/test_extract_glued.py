@@ -92,6 +92,32 @@ def test_slashless_schemes_standing_alone_are_found(text, url):
     assert [m.url for m in urlsift.extract(text)] == [url]
 
 
+@pytest.mark.parametrize("text, spans", [
+    # the walk back from the colon stops at a letter: the run is no name ("pidfile"),
+    # and with no glued scheme (news, mailto) read, nothing is found (issue 27's shortcut)
+    ("pidfile:/run/x.pid Dockerfile:1 logfile:none", []),
+    ("a.file:/etc/motd", []),                       # §5: "." binds, the scheme is a.file
+    # where it stops at no letter, the run is read whole as before
+    ("1file:/etc/motd", [(1, 15)]),                 # a scheme starts at a letter: file
+    ("x 9news:comp.lang.c", [(3, 19)]),
+    # a glued scheme read: the word is looked at (news glued to "hot")
+    ("hotnews:comp.lang.c", [(3, 19)]),
+])
+def test_a_word_ending_in_a_scheme_is_decided_where_the_walk_back_stops(text, spans):
+    for data in (text, text.encode()):
+        assert [(m.start, m.end) for m in urlsift.extract(data)] == spans
+
+
+def test_a_walk_back_stopped_by_the_last_match_reads_the_name_whole(core_kind):
+    # URLs cut at 5 characters after the colon (TRUNCATED): "http://abc" ends at 10,
+    # right before "file:"; the letter "c" before "file" belongs to that match, so the
+    # run after it is "file", whole, and a URL of its own (§3.10, a path): "file:/etc/"
+    from urlsift._layout import TRUNCATED
+    text = b"http://abcfile:/etc/motd"
+    got = list(_select.cores.scan.scan(text, 0, -1, TABLE, KNOWN, MAX_WRAPPER, 5))
+    assert got == [0, 10, TRUNCATED, 10, 20, TRUNCATED]
+
+
 def test_a_glued_scheme_without_slashes_is_found_at_all():
     # "messagenews:" was no scheme found without "//", so the URL was lost entirely
     assert [m.scheme for m in urlsift.extract("messagenews:x@y.example")] == ["news"]

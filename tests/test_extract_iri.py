@@ -36,6 +36,17 @@ def found(buf, **kw):
     return [(m.url, m.start, m.end, m.edits) for m in urlsift.extract(buf, **kw)]
 
 
+def test_a_bracket_before_a_letter_over_ascii_is_closed_after_it():
+    # the walk goes on at the first non-ASCII letter with the brackets it has counted
+    # (issue 27: each character read once): "(" before "é" is the partner of ")" after
+    # it, which stays; a ")" with no "(" in the URL is trimmed
+    text = "see http://a.example/(\u00e9) and http://a.example/\u00e9) ok"
+    for buf in (text, text.encode()):
+        got = [(m.url, m.start) for m in urlsift.extract(buf)]
+        second = 29 if isinstance(buf, str) else 30        # "é" is 2 octets in UTF-8
+        assert got == [("http://a.example/(\u00e9)", 4), ("http://a.example/\u00e9", second)]
+
+
 def test_the_issue_example_whole_in_str_and_bytes():
     text = "see http://例え.jp/パス x"
     # "see " is 4; the URL is 15 characters: "http://" 7 + "例え" 2 + ".jp/" 4 + "パス" 2

@@ -73,6 +73,17 @@ def test_a_line_of_qp_width_goes_on_with_the_next():
                                    (JOIN,))]
 
 
+def test_a_bracket_before_a_soft_break_is_closed_after_it():
+    # one walk over the URL's characters (issue 27): the "(" before the break is counted
+    # with the ")" after it, so that ")" has its partner and stays (a ")" without one
+    # is trimmed). " http://en.example/wiki/Foo_(b=" is 31 characters: the line is 76
+    # with 45 "x", the URL starts at 46 and ends after "ar)" on the next line, at 80
+    text = "x" * 45 + " http://en.example/wiki/Foo_(b=" + "\n" + "ar) ok"
+    for buf in (text, text.encode()):
+        assert found(buf) == [("http://en.example/wiki/Foo_(bar)", 46, 80,
+                               "http://en.example/wiki/Foo_(b=\nar)", (JOIN,))]
+
+
 @pytest.mark.parametrize("width, joined", [(72, False), (73, True), (74, True), (75, True),
                                            (76, True), (77, False)])
 def test_only_a_line_of_73_to_76_characters_is_joined(width, joined):

@@ -3,10 +3,11 @@
 The known schemes reach the walk as a trie read backwards from the colon
 (``_scan_py.known_blob``): one walk back of at most GLUE_REACH characters per colon says
 whether the run before it is a known scheme, one found without ``//``, one that may be
-glued to a word. The compiled walk skips every colon that has neither ``/`` after it nor
-the last two letters of such a name before it (SSE2 blocks, or ``memchr`` and a look);
-the plain walk, every colon through the trie, is the reference: both must give the same
-spans on every input.
+glued to a word. The compiled walk skips every colon that has neither ``/`` after it
+(``//`` where it looks octet by octet) nor the last two letters of such a name before it
+(SSE2 blocks, or ``memchr`` and a look), and walks a URL after ``//`` 16 octets at a time where the table allows; the
+plain walk, every colon through the trie and every octet on its own, is the reference:
+both must give the same spans on every input.
 """
 from __future__ import annotations
 
@@ -106,16 +107,46 @@ PIECES = ["http", "news", "NEWS", "mailto", "file", "url", "URL", "urn", "mid", 
 texts = st.lists(st.sampled_from(PIECES), max_size=60).map("".join)
 
 
-def _with_and_without_prefilter(data):
+def _with_and_without_prefilter(data, table=TABLE):
     scan = TWINS["cython"]
     was = scan._set_prefilter(True)
     try:
-        fast = list(scan.scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH))
+        fast = list(scan.scan(data, 0, -1, table, KNOWN, MAX_WRAPPER, MAX_LENGTH))
         scan._set_prefilter(False)
-        plain = list(scan.scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH))
+        plain = list(scan.scan(data, 0, -1, table, KNOWN, MAX_WRAPPER, MAX_LENGTH))
     finally:
         scan._set_prefilter(was)
     return fast, plain
+
+
+def _table_without(table, octets, bits):
+    return bytes(b & ~bits if i in octets else b for i, b in enumerate(table))
+
+
+@compiled
+@pytest.mark.twins
+def test_a_url_walked_16_octets_at_a_time_ends_where_octet_by_octet():
+    # the URL's walk reads blocks of 16 (SSE2) where the table's PLAIN octets are "!" to
+    # "~" less a few: every URL length from 1 to 40 after "//", ended by every octet that
+    # is not PLAIN (brackets, quotes, controls, space, DEL, octets over 0x7F, "=" + LF);
+    # with the policy's table, one with "x" taken out of PLAIN (one compare more),
+    # and one with 17 printable octets out of it (no blocks: octet by octet)
+    from urlsift._layout import T_PLAIN
+    tables = [TABLE, _table_without(TABLE, {ord("x")}, T_PLAIN),
+              _table_without(TABLE, set(range(ord("a"), ord("q"))), T_PLAIN)]
+    enders = [b"", b" ", b"\t", b"\n", b"(a)", b")", b"[", b"]", b"]((", b'"', b"<", b">",
+              b"\\", b"^", b"`", b"{", b"|", b"}", b"\x7f", b"\x00", b"\xc3\xa9z", b"\xe9",
+              b"=\nx", b".", b"?!"]
+    # the URLs after a colon without "//" (URL:http://..., mailto:) are walked the same way
+    for table in tables:
+        for head in (b"see http://", b"see URL:http://", b"see mailto:"):
+            for length in range(1, 41):
+                for end in enders:
+                    data = head + (b"abcdefghijklmnopqrstuvwxyz0123456789-~%/" * 2)[:length] + end
+                    fast, plain = _with_and_without_prefilter(data, table)
+                    assert fast == plain, (head, length, end)
+                    assert fast == list(TWINS["python"].scan(
+                        data, 0, -1, table, KNOWN, MAX_WRAPPER, MAX_LENGTH)), (head, length, end)
 
 
 @compiled
@@ -136,7 +167,47 @@ def test_the_prefilter_finds_what_the_plain_walk_finds(text, pad):
 def test_the_prefilter_at_the_edges_of_a_block():
     # a candidate at every offset of a 48-octet buffer: first, last, across blocks
     for at in range(0, 44):
-        for word in (b"news:x", b"a://b", b"NeWs:y", b"e:b", b"xmailto:a@b"):
+        for word in (b"news:x", b"a://b", b"NeWs:y", b"e:b", b"xmailto:a@b", b"host:/p",
+                     b"file:/p", b"pidfile:/p", b"a:/"):
             data = (b"." * at + word + b" " * 48)[:max(48, at + len(word))]
             fast, plain = _with_and_without_prefilter(data)
             assert fast == plain, (at, word)
+
+
+def _spans(data, blob=KNOWN):
+    # (start, end) of each match, from both cores
+    got = {name: list(twin.scan(data, 0, -1, TABLE, blob, MAX_WRAPPER, MAX_LENGTH))
+           for name, twin in TWINS.items()}
+    first = next(iter(got.values()))
+    assert all(g == first for g in got.values()), got
+    return [(first[i], first[i + 1]) for i in range(0, len(first), 3)]
+
+
+@pytest.mark.twins
+@pytest.mark.parametrize("data, expected", [
+    (b"trace_id:7ac4", []),                  # "id" ends "mid" and "cid", but "_" is no name's
+    (b"id:7ac4", []),                        # the run starts the buffer
+    ("\u0100id:7ac4", []),   # after a character over U+00FF
+    (b"x_cid:foo4@bar.net", [(2, 18)]),      # three: the walk back reads them (RFC 2392)
+    (b"cid:foo4@bar.net", [(0, 16)]),
+    ("\u0100cid:foo4@bar.net", [(1, 17)]),
+    (b"http://a.b/ id:x cid:y@z.example", [(0, 11), (17, 32)]),
+    (b"trace_id:7ac4 url:http://a.b/c", [(14, 30)]),   # URL: stands before http (a PREFIX)
+])
+def test_a_colon_after_two_characters_of_a_name_decided_without_the_walk_back(data, expected):
+    # no name found without "//" is two characters long: the one before those two
+    # decides (compiled, with the prefilter); both cores, and the plain walk, agree
+    assert _spans(data) == expected
+    if "cython" in TWINS:
+        fast, plain = _with_and_without_prefilter(data)
+        assert fast == plain
+
+
+@pytest.mark.twins
+def test_a_slashless_name_of_two_characters_is_still_read():
+    # with such a name the two characters before the colon do not decide: read as ever
+    blob = known_blob({"ws": K_KNOWN | K_SLASHLESS, "http": K_KNOWN})
+    assert _spans(b"see ws:abc") == []               # not a name of the policy's
+    assert _spans(b"see ws:abc", blob) == [(4, 10)]
+    assert _spans(b"x_ws:abc", blob) == [(2, 8)]
+    assert _spans(b"ws:abc", blob) == [(0, 6)]

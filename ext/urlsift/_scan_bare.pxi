@@ -27,13 +27,15 @@ cdef inline int letter_at(uint32_t c, uint32_t before, const uint8_t *octets, Py
 
 
 cdef inline Py_ssize_t ascii_walk(const char_t *d, const uint8_t *T, Py_ssize_t e,
-                                  Py_ssize_t lim, Py_ssize_t *br) noexcept nogil:
+                                  Py_ssize_t lim, Py_ssize_t *br,
+                                  const Prefilter *f) noexcept nogil:
     """Where the walk of a bare URL from ``e`` stops (at ``lim`` at most) over ASCII
-    characters that may continue it; ``br`` counts ( ) [ ] for the trim."""
+    characters that may continue it; ``br`` counts ( ) [ ] for the trim; ``f``: the
+    walk's prefilter (its blocks of PLAIN octets; NULL: octet by octet)."""
     cdef uint32_t c
     cdef uint8_t k
     if char_t is uint8_t:       # (compile-time) the octets' loop, in C above
-        return ascii_walk_octets(d, T, e, lim, br, T_PLAIN, T_BARE)
+        return ascii_walk_octets(d, T, e, lim, br, T_PLAIN, T_BARE, f)
     while e < lim:
         c = d[e]
         k = cls(T, c)
@@ -128,15 +130,15 @@ cdef inline Py_ssize_t text_start(const char_t *d, Py_ssize_t n, Py_ssize_t colo
 
 
 cdef inline Py_ssize_t bare(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t colon,
-                     Py_ssize_t max_length, int64_t *flags_out) noexcept nogil:
+                     Py_ssize_t max_length, Py_ssize_t *br, const Prefilter *f,
+                     int64_t *flags_out) noexcept nogil:
     """The walk end of a bare URL whose scheme ends at ``colon`` (flags in
-    ``flags_out``), over ASCII only, or -1: the twin's _bare up to its first non-ASCII
-    character (url_end goes on from there). Kept apart from the IRI walk: with it, the
-    compiled walk of an ASCII log was slower."""
+    ``flags_out``; ``br``: the ( ) [ ] it counted), over ASCII only, or -1: the twin's
+    _bare up to its first non-ASCII character (url_end goes on from there). Kept apart
+    from the IRI walk: with it, the compiled walk of an ASCII log was slower."""
     cdef Py_ssize_t lim = n if colon + 1 + max_length > n else colon + 1 + max_length
-    cdef Py_ssize_t br[4]
     br[0] = br[1] = br[2] = br[3] = 0
-    cdef Py_ssize_t e = ascii_walk(d, T, colon + 1, lim, br)
+    cdef Py_ssize_t e = ascii_walk(d, T, colon + 1, lim, br, f)
     return finish(d, n, T, text_start(d, n, colon), e, lim, br, flags_out, False)
 
 
@@ -180,20 +182,22 @@ cdef Py_ssize_t soft_join(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ss
 
 
 cdef Py_ssize_t bare_iri(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t colon,
-                         Py_ssize_t max_length, bint octets, const uint8_t *O,
-                         int64_t *flags_out) noexcept nogil:
+                         Py_ssize_t e, Py_ssize_t max_length, Py_ssize_t *br, bint octets,
+                         const uint8_t *O, int64_t *flags_out) noexcept nogil:
     """``bare`` where a non-ASCII letter, digit or mark goes on (letter_at), an octet
     that is no UTF-8 but is in ``O`` (the ``octets`` table; NULL: none; ENCODED), and,
     when ``O`` says so at ``=``, a QP soft line break (soft_join; JOINED): the twin's
     _bare whole. url_end calls it only where ``bare`` stopped at a non-ASCII character
-    or at a line break after ``=``."""
+    or at a line break after ``=``: at ``e``, with the brackets ``br`` it counted up to
+    there, so the URL's ASCII head is not walked again; from the colon when ``e`` < 0
+    (``bare`` found nothing: its end, trimmed away, is not known)."""
     cdef Py_ssize_t lim = n if colon + 1 + max_length > n else colon + 1 + max_length
-    cdef Py_ssize_t br[4]
     cdef Py_ssize_t u, end
     cdef uint32_t c, cp
     cdef int64_t extra = 0
-    br[0] = br[1] = br[2] = br[3] = 0
-    cdef Py_ssize_t e = ascii_walk(d, T, colon + 1, lim, br)
+    if e < 0:
+        br[0] = br[1] = br[2] = br[3] = 0
+        e = ascii_walk(d, T, colon + 1, lim, br, NULL)
     while e < lim:
         c = d[e]
         u = 0
@@ -211,7 +215,7 @@ cdef Py_ssize_t bare_iri(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssi
                 extra |= JOINED
         if u == 0:
             break
-        e = ascii_walk(d, T, e + u, lim, br)
+        e = ascii_walk(d, T, e + u, lim, br, NULL)
     end = finish(d, n, T, text_start(d, n, colon), e, lim, br, flags_out, True)
     flags_out[0] |= extra
     return end
@@ -219,31 +223,33 @@ cdef Py_ssize_t bare_iri(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssi
 
 cdef inline Py_ssize_t url_end(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t colon,
                                Py_ssize_t max_length, bint octets, const uint8_t *O,
-                               int64_t *flags_out) noexcept nogil:
-    """The twin's _bare: ``bare``, and where it stopped at a non-ASCII character, at a
-    line break right after ``=`` (a QP soft line break), or found nothing, ``bare_iri``
-    from the colon again. That walks an IRI's ASCII head twice, which is cheap (IRIs
-    are rare; the head short); one walk doing both made the ASCII walk of a log
-    slower (code generation of the hot loop)."""
-    cdef Py_ssize_t end = bare(d, n, T, colon, max_length, flags_out)
+                               const Prefilter *f, int64_t *flags_out) noexcept nogil:
+    """The twin's _bare: ``bare`` (``f``: its blocks, as there), and where it stopped at
+    a non-ASCII character, at a line break right after ``=`` (a QP soft line break), or
+    found nothing, ``bare_iri`` on from there (from the colon again when it found
+    nothing, which is rare). One walk doing both made the ASCII walk of a log slower (code generation of the hot loop)."""
+    cdef Py_ssize_t br[4]
+    cdef Py_ssize_t end = bare(d, n, T, colon, max_length, br, f, flags_out)
     if end < 0 or (end < n and (d[end] >= 128 or (
             (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
-        return iri_end(d, n, T, colon, max_length, octets, O, flags_out)
+        return iri_end(d, n, T, colon, end, max_length, br, octets, O, flags_out)
     return end
 
 
 cdef inline Py_ssize_t iri_end(const char_t *d, Py_ssize_t n, const uint8_t *T,
-                               Py_ssize_t colon, Py_ssize_t max_length, bint octets,
-                               const uint8_t *O, int64_t *flags_out) noexcept nogil:
+                               Py_ssize_t colon, Py_ssize_t e, Py_ssize_t max_length,
+                               Py_ssize_t *br, bint octets, const uint8_t *O,
+                               int64_t *flags_out) noexcept nogil:
     """bare_iri, over octets through a pointer: never inlined (rare and large), so the
     walks that call it stay small enough to be."""
     if char_t is uint8_t:
-        return BARE_IRI_OCTETS(d, n, T, colon, max_length, octets, O, flags_out)
-    return bare_iri(d, n, T, colon, max_length, octets, O, flags_out)
+        return BARE_IRI_OCTETS(d, n, T, colon, e, max_length, br, octets, O, flags_out)
+    return bare_iri(d, n, T, colon, e, max_length, br, octets, O, flags_out)
 
 
 ctypedef Py_ssize_t (*IriWalk)(const uint8_t *, Py_ssize_t, const uint8_t *, Py_ssize_t,
-                               Py_ssize_t, bint, const uint8_t *, int64_t *) noexcept nogil
+                               Py_ssize_t, Py_ssize_t, Py_ssize_t *, bint, const uint8_t *,
+                               int64_t *) noexcept nogil
 #: bare_iri over octets, called through this pointer: the IRI walk is rare and large, and
 #: inlined into url_end it kept url_end (the hot walk of every URL) out of walk() (URL-
 #: dense text slower at the same instruction count)

@@ -6,15 +6,25 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                const uint8_t *T, const uint8_t *known, Py_ssize_t m,
                Py_ssize_t max_wrapper, Py_ssize_t max_length, bint octets,
                const uint8_t *O, Out *o) noexcept nogil:
-    cdef Py_ssize_t pos = start, limit = start, p, low, s, q, end, depth, k
-    cdef bint is_url, glued
+    cdef Py_ssize_t pos = start, limit = start, p, low, s, end
+    cdef Py_ssize_t br[4]           # the brackets of a URL's ASCII walk (bare_iri goes on)
     cdef int64_t flags = 0
-    cdef uint8_t att[GLUE_REACH + 1]
-    cdef uint8_t seen, whole
+    cdef int64_t span[2]            # slashless's start and flags
     cdef Trie t
     cdef Prefilter f
+    cdef const Prefilter *blocks = &f if PREFILTER else NULL   # a URL's walk: 16 at a time?
+    cdef Walk w
     trie_open(known, m, &t, False)     # checked by known_ptr when it was handed over
-    prefilter_init(&f, t.pairs, t.np)
+    prefilter_init(&f, t.pairs, t.np, T, T_PLAIN)
+    w.n = n
+    w.T = T
+    w.t = &t
+    w.max_wrapper = max_wrapper
+    w.max_length = max_length
+    w.octets = octets
+    w.O = O
+    w.blocks = blocks
+    w.two_decide = -1 if PREFILTER else 0
     while pos < stop:
         p = find_candidate(d, pos, stop, n, &t, &f)
         if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
@@ -37,76 +47,167 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                         continue
                 # url_end spelled out on this, the hot path (every "//" URL): called, it stayed out
                 # of line and slowed URL-dense text; the rare IRI walk through its pointer
-                end = bare(d, n, T, p, max_length, &flags)
+                end = bare(d, n, T, p, max_length, br, blocks, &flags)
                 if end < 0 or (end < n and (d[end] >= 128 or (     # (url_end's test)
                         (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
-                    end = iri_end(d, n, T, p, max_length, octets, O, &flags)
+                    end = iri_end(d, n, T, p, end, max_length, br, octets, O, &flags)
                 if end >= 0:
                     emit(o, s, end, flags)
                     pos = limit = end
                     continue
             pos = p + 1
             continue
-        # what the run before the colon ends in, read once (at most GLUE_REACH steps)
-        depth = suffixes(d, limit, p, &t, att, &seen)
-        if not (seen & (K_SLASHLESS | K_URL)):
-            pos = p + 1                 # no "//" and no scheme found without: no URL
-            continue
-        while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
-            low -= 1
-        s = low
-        while s < p and not (T[d[s]] & T_ALPHA):
-            s += 1
-        if s == p:
+        if p + 1 < n and d[p + 1] == 47 and t.np > 0 and not pair_before(d, p, &t):
+            # ":/" without a name found without "//" before it (path:/x): the blocks stop
+            # there (see next_candidate), the walk passes over without a call (the same
+            # answer as the trie's: the run cannot end in such a name; the twin reads it)
             pos = p + 1
             continue
-        whole = att[p - s] if p - s <= depth else 0
-        glued = False
-        if not (whole & K_KNOWN):
-            k = glue(d, T, s, p, att, depth)
-            if k >= 0:
-                s = k
-                whole = att[p - k]
-                glued = True
-        is_url = (whole & K_URL) != 0
-        if s == low and s - 1 >= limit and d[s - 1] == 60:
-            end = wrapper(d, n, T, (whole & K_SLASHLESS) != 0, s - 1, p, is_url,
-                          max_wrapper, &flags)
-            if end >= 0:
-                emit(o, s - 1, end, flags)
-                pos = limit = end
-                continue
-        if is_url:
-            q = p + 1
-            if q < n and (cls(T, d[q]) & T_ALPHA):
-                while q < n and (cls(T, d[q]) & T_SCHEME):
-                    q += 1
-                if q < n and d[q] == 58:
-                    end = url_end(d, n, T, q, max_length, octets, O, &flags)
-                    if end >= 0:
-                        emit(o, s, end, flags | PREFIX)
-                        pos = limit = end
-                        continue
-        if not (whole & K_SLASHLESS) or (low > limit and d[low - 1] == 58
-                                        and known_before(d, T, limit, low - 1, &t)):
-            pos = p + 1
-            continue
-        # news:<id> (the angle schemes are among the slashless ones)
-        if p + 1 < n and d[p + 1] == 60 and (whole & K_ANGLE):
-            end = angle_end(d, n, T, p)
-            if end >= 0:
-                emit(o, s, end, ANGLE)
-                pos = limit = end
-                continue
-        end = url_end(d, n, T, p, max_length, octets, O, &flags)
-        if end >= 0 and (glued or (whole & K_SHAPE_ALWAYS)) and not fits(
-                d, T, whole & SHAPE_MASK, p + 1, end - ((flags >> TRIM_SHIFT) & TRIM_MASK)):
-            end = -1                    # not a URL of its scheme (Makefile:12, file:x)
+        # no "//" after the colon: out of line (see SLASHLESS_OCTETS)
+        if char_t is uint8_t:
+            end = SLASHLESS_OCTETS(d, p, limit, &w, span)
+        else:
+            end = slashless(d, p, limit, &w, span)
         if end >= 0:
-            emit(o, s, end, flags)
+            emit(o, span[0], end, span[1])
             pos = limit = end
             continue
         pos = p + 1
+
+
+cdef struct Walk:
+    # what slashless reads of walk()'s arguments and state, handed over by one pointer:
+    # eleven arguments, most of them on the stack, cost every call (logfmt's trace_id:)
+    Py_ssize_t n
+    const uint8_t *T
+    const Trie *t
+    Py_ssize_t max_wrapper
+    Py_ssize_t max_length
+    bint octets
+    const uint8_t *O
+    const Prefilter *blocks         # a URL's walk 16 octets at a time (NULL: octet by octet)
+    int two_decide                  # two_decide(t) (-1: not asked yet: the first slashless
+                                    # call asks, so a scan with none pays nothing for it)
+
+
+cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk *w,
+                          int64_t *span) noexcept nogil:
+    """The end of the URL whose scheme ends at the colon at ``p`` with no ``//`` after
+    it (its start and flags in ``span[0]``, ``span[1]``), or -1: the rest of the twin's
+    loop for such a colon (``limit``: the end of the last match; ``w``: the walk's)."""
+    cdef Py_ssize_t n = w.n, max_wrapper = w.max_wrapper, max_length = w.max_length
+    cdef const uint8_t *T = w.T
+    cdef const uint8_t *O = w.O
+    cdef const Trie *t = w.t
+    cdef const Prefilter *blocks = w.blocks
+    cdef bint octets = w.octets
+    cdef Py_ssize_t low = p, s, q, end, depth, k
+    cdef bint is_url, glued
+    cdef int64_t flags = 0
+    cdef uint8_t att[GLUE_REACH + 1]
+    cdef uint8_t seen, whole
+    # the run before the colon is two characters of a name at most (the one before them
+    # is in none, or the last match's): with no such name found without "//", no URL,
+    # told without the trie's walk back (its loads one after the other: logfmt's trace_id:)
+    if w.two_decide < 0:
+        w.two_decide = two_decide(t)
+    k = p - 3
+    if w.two_decide and (k < limit or d[k] >= 256 or t.sym[d[k]] == 0):
+        return -1
+    # what the run before the colon ends in, read once (at most GLUE_REACH steps)
+    depth = suffixes(d, limit, p, t, att, &seen)
+    if not (seen & (K_SLASHLESS | K_URL)):
+        return -1                       # no "//" and no scheme found without: no URL
+    # a letter where the walk stopped (pidfile: at its "d"): the run is longer than any
+    # name read, so it is none whole, and with no K_GLUE name read none is glued to it:
+    # decided without the run's loops (the twin's test after its _suffixes)
+    k = p - 1 - depth
+    if not (seen & K_GLUE) and depth < GLUE_REACH and k >= limit and (cls(T, d[k]) & T_ALPHA):
+        return -1
+    while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
+        low -= 1
+    s = low
+    while s < p and not (T[d[s]] & T_ALPHA):
+        s += 1
+    if s == p:
+        return -1
+    whole = att[p - s] if p - s <= depth else 0
+    glued = False
+    if not (whole & K_KNOWN):
+        k = glue(d, T, s, p, att, depth)
+        if k >= 0:
+            s = k
+            whole = att[p - k]
+            glued = True
+    is_url = (whole & K_URL) != 0
+    if s == low and s - 1 >= limit and d[s - 1] == 60:
+        end = wrapper(d, n, T, (whole & K_SLASHLESS) != 0, s - 1, p, is_url,
+                      max_wrapper, &flags)
+        if end >= 0:
+            span[0] = s - 1
+            span[1] = flags
+            return end
+    if is_url:
+        q = p + 1
+        if q < n and (cls(T, d[q]) & T_ALPHA):
+            while q < n and (cls(T, d[q]) & T_SCHEME):
+                q += 1
+            if q < n and d[q] == 58:
+                end = url_end(d, n, T, q, max_length, octets, O, blocks, &flags)
+                if end >= 0:
+                    span[0] = s
+                    span[1] = flags | PREFIX
+                    return end
+    if not (whole & K_SLASHLESS) or (low > limit and d[low - 1] == 58
+                                    and known_before(d, T, limit, low - 1, t)):
+        return -1
+    # news:<id> (the angle schemes are among the slashless ones)
+    if p + 1 < n and d[p + 1] == 60 and (whole & K_ANGLE):
+        end = angle_end(d, n, T, p)
+        if end >= 0:
+            span[0] = s
+            span[1] = ANGLE
+            return end
+    end = url_end(d, n, T, p, max_length, octets, O, blocks, &flags)
+    if end >= 0 and (glued or (whole & K_SHAPE_ALWAYS)) and not fits(
+            d, T, whole & SHAPE_MASK, p + 1, end - ((flags >> TRIM_SHIFT) & TRIM_MASK)):
+        end = -1                    # not a URL of its scheme (Makefile:12, file:x)
+    if end >= 0:
+        span[0] = s
+        span[1] = flags
+        return end
+    return -1
+
+
+cdef bint two_decide(const Trie *t) noexcept nogil:
+    """Is no name found without ``//`` (K_SLASHLESS, K_URL) two characters long or
+    less? Every such name ends in one of the prefilter's pairs (known_blob), so the
+    pairs' nodes say it; False when there are none (no prefilter: a name too short)."""
+    cdef Py_ssize_t node
+    cdef int k
+    cdef uint8_t a, b
+    if t.np < 0 or t.nodes == 0:
+        return False
+    for k in range(t.np):
+        a = t.sym[t.pairs[2 * k]]
+        node = kid(t.kids, a) if a else 0
+        if node and (t.attrs[node] & (K_SLASHLESS | K_URL)):
+            return False
+        b = t.sym[t.pairs[2 * k + 1]]
+        node = kid(t.kids, node * N_SYMBOLS + b) if node and b else 0
+        if node and (t.attrs[node] & (K_SLASHLESS | K_URL)):
+            return False
+    return True
+
+
+ctypedef Py_ssize_t (*SlashlessWalk)(const uint8_t *, Py_ssize_t, Py_ssize_t, Walk *,
+                                     int64_t *) noexcept nogil
+#: slashless over octets, called through this pointer so that it stays out of walk():
+#: inlined, any change to it moved the code of the "//" path (every URL of a log) and
+#: slowed it by up to 15%
+cdef SlashlessWalk SLASHLESS_OCTETS = slashless[uint8_t]
+
+
 
 
 cdef Py_ssize_t count_nl(const char_t *d, Py_ssize_t i, Py_ssize_t stop) noexcept nogil:

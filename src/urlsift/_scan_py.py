@@ -76,15 +76,13 @@ from ._letters import UNSPACED, is_mark, letter_at, utf8_at
 
 __all__ = [
     "WRAPPED", "PREFIX", "WHITESPACE", "HYPHEN_BREAK", "TRUNCATED", "CUT_NON_ASCII",
-    "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT", "QUOTED", "N_EDITS", "MAX_ANGLE",
-    "T_BARE", "T_TRIM", "T_SCHEME", "T_SPACE", "T_WRAP", "T_SPLIT", "T_ALPHA",
-    "GLUE_REACH", "GLUE_MIN", "known_blob", "UNSPACED", "N_SYMBOLS", "SCHEME_SYMBOLS",
-    "K_KNOWN", "K_SLASHLESS", "K_ANGLE", "K_GLUE", "K_URL", "K_SHAPE_ALWAYS",
-    "SHAPE_MASK", "SHAPE_GROUP", "SHAPE_ADDRESS", "SHAPE_PATH",
-    "EDITS_NON_ASCII", "utf8_at", "letter_at", "is_mark",
+    "CUT_UNSAFE", "ANGLE", "TRIM_SHIFT", "QUOTED", "N_EDITS", "MAX_ANGLE", "T_BARE", "T_TRIM",
+    "T_SCHEME", "T_SPACE", "T_WRAP", "T_SPLIT", "T_ALPHA", "GLUE_REACH", "GLUE_MIN",
+    "known_blob", "UNSPACED", "N_SYMBOLS", "SCHEME_SYMBOLS", "K_KNOWN", "K_SLASHLESS",
+    "K_ANGLE", "K_GLUE", "K_URL", "K_SHAPE_ALWAYS", "SHAPE_MASK", "SHAPE_GROUP",
+    "SHAPE_ADDRESS", "SHAPE_PATH", "EDITS_NON_ASCII", "utf8_at", "letter_at", "is_mark",
     "ENCODED", "SOFT_BREAK", "JOINED", "HIGH_SHIFT", "TRIM_MASK", "trim_count", "QP_MIN_LINE",
-    "QP_MAX_LINE", "soft_join",
-    "scan", "count_newlines", "next_boundary",
+    "QP_MAX_LINE", "soft_join", "scan", "count_newlines", "next_boundary",
 ]
 
 
@@ -507,8 +505,10 @@ def scan(buf: Any, start: int, stop: int, table: bytes, known: bytes,
             seen = 0
             for a in att:
                 seen |= a
-            if not seen & (K_SLASHLESS | K_URL):
-                pos = p + 1             # no "//" and no scheme found without: no URL
+            k = p - len(att)            # a letter where the walk stopped: the run is no name
+            if not seen & (K_SLASHLESS | K_URL) or not seen & K_GLUE and len(att) <= GLUE_REACH \
+                    and k >= limit and codes[k] < 256 and T[codes[k]] & T_ALPHA:
+                pos = p + 1             # no "//" and no scheme found without (whole, glued)
                 continue
         low = p
         while low > limit and codes[low - 1] < 256 and T[codes[low - 1]] & T_SCHEME:
