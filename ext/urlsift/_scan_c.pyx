@@ -38,8 +38,10 @@ cdef extern from *:
     #if defined(_MSC_VER)
     #include <intrin.h>
     static inline int urlsift_ctz(unsigned x) { unsigned long r; _BitScanForward(&r, x); return (int)r; }
+    static inline int urlsift_ctz64(uint64_t x) { unsigned long r; _BitScanForward64(&r, x); return (int)r; }
     #else
     #define urlsift_ctz __builtin_ctz
+    #define urlsift_ctz64 __builtin_ctzll
     #endif
     #endif
     static inline int urlsift_candidate(const uint8_t *d, Py_ssize_t p, Py_ssize_t n,
@@ -60,8 +62,11 @@ cdef extern from *:
         int np;
     #ifdef URLSIFT_SSE2
         __m128i last[16], before[16];
-        int nx;                     /* -1: PLAIN is not "!" to "~" less nx octets x[] */
+        int nx;                     /* -1: PLAIN is not "!" to "~" less nx octets x[];
+                                       -2: not worked out yet (urlsift_prefilter_plain) */
         __m128i x[16];
+        const uint8_t *T;           /* the table and its PLAIN bit, for that */
+        uint8_t plain;
     #endif
     } urlsift_prefilter;
     static void urlsift_prefilter_init(urlsift_prefilter *f, const uint8_t *pairs, int np,
@@ -74,19 +79,43 @@ cdef extern from *:
             f->last[k] = _mm_set1_epi8((char)pairs[2 * k]);
             f->before[k] = _mm_set1_epi8((char)pairs[2 * k + 1]);
         }
-        /* the table's PLAIN octets as a range less a few: a block of 16 is then told
-           from compares (SSE2 has no table look-up); any other table: one at a time */
+        /* the compares of a URL's walk: made when the first URL is walked (a scan of
+           a short text with no URL pays nothing for them) */
+        f->nx = -2;
+        f->T = T;
+        f->plain = plain;
+    #endif
+    }
+    /* the table's PLAIN octets as a range less a few: a block of 16 is then told from
+       compares (SSE2 has no table look-up); any other table: one at a time. The table
+       is read 16 entries at a time into a 256-bit set (a few dozen instructions: this
+       is paid once per scan that walks a URL, and short texts are scanned by the
+       million) */
+    static void urlsift_prefilter_plain(urlsift_prefilter *f) {
+    #ifdef URLSIFT_SSE2
+        const __m128i zero = _mm_setzero_si128(), bit = _mm_set1_epi8((char)f->plain);
+        uint64_t in[4] = {0, 0, 0, 0}, out;     /* bit k: octet k is PLAIN */
+        int c, w;
+        for (c = 0; c < 16; c++) {
+            __m128i t = _mm_loadu_si128((const __m128i *)(f->T + 16 * c));
+            uint64_t m = (uint64_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(t, bit),
+                                                                       zero)) & 0xFFFF);
+            in[c >> 2] |= m << (16 * (c & 3));
+        }
+        f->nx = -1;
+        /* none below "!" (33) nor from DEL (127) up */
+        if ((in[0] & (((uint64_t)1 << 33) - 1)) || (in[1] >> 63) || in[2] || in[3])
+            return;
         f->nx = 0;
-        for (k = 0; k < 256 && f->nx >= 0; k++) {
-            int in = (T[k] & plain) != 0;
-            if (k < '!' || k > '~') {
-                if (in)
+        for (w = 0; w < 2; w++) {                  /* the octets of "!".."~" not PLAIN */
+            out = ~in[w] & (w == 0 ? ~(((uint64_t)1 << 33) - 1) : ~((uint64_t)1 << 63));
+            while (out) {
+                if (f->nx == 16) {
                     f->nx = -1;
-            } else if (!in) {
-                if (f->nx == 16)
-                    f->nx = -1;
-                else
-                    f->x[f->nx++] = _mm_set1_epi8((char)k);
+                    return;
+                }
+                f->x[f->nx++] = _mm_set1_epi8((char)(64 * w + urlsift_ctz64(out)));
+                out &= out - 1;
             }
         }
     #endif
@@ -171,6 +200,8 @@ cdef extern from *:
                                                 const urlsift_prefilter *f) {
         for (;;) {
     #ifdef URLSIFT_SSE2
+            if (f != NULL && f->nx == -2 && e + 16 <= lim)   /* a walk's own: not shared */
+                urlsift_prefilter_plain((urlsift_prefilter *)f);
             if (f != NULL && f->nx >= 0) {
                 const __m128i bang = _mm_set1_epi8('!'), del = _mm_set1_epi8(127);
                 while (e + 16 <= lim) {

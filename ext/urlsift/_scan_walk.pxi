@@ -109,11 +109,12 @@ cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk 
     # the run before the colon is two characters of a name at most (the one before them
     # is in none, or the last match's): with no such name found without "//", no URL,
     # told without the trie's walk back (its loads one after the other: logfmt's trace_id:)
-    if w.two_decide < 0:
-        w.two_decide = two_decide(t)
     k = p - 3
-    if w.two_decide and (k < limit or d[k] >= 256 or t.sym[d[k]] == 0):
-        return -1
+    if w.two_decide != 0 and (k < limit or d[k] >= 256 or t.sym[d[k]] == 0):
+        if w.two_decide < 0:            # asked once a walk, where it can decide
+            w.two_decide = two_decide(t)
+        if w.two_decide:
+            return -1
     # what the run before the colon ends in, read once (at most GLUE_REACH steps)
     depth = suffixes(d, limit, p, t, att, &seen)
     if not (seen & (K_SLASHLESS | K_URL)):
