@@ -8,9 +8,9 @@ the URL count (the checkouts must agree on it).
 
 Usage: python benchmarks/mail_ab.py SPOOL NAME=SRC NAME=SRC [--rounds 7]
 
-e.g. ``python benchmarks/mail_ab.py /work/data/mail100.mbox main=/tmp/main/src
-here=src`` (a build of ``main``: ``git archive main | tar -x -C /tmp/main`` and
-``python setup.py build_ext --inplace`` there).
+e.g. ``python benchmarks/mail_ab.py spool.mbox main=../main/src here=src`` (a build of
+``main`` beside this checkout: ``git worktree add ../main main`` and ``python setup.py
+build_ext --inplace`` there).
 """
 from __future__ import annotations
 
