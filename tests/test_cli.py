@@ -530,7 +530,9 @@ def test_jsonl_escapes_what_needs_escaping(cli, tmp_path):
 
 def test_progress_bar_only_on_a_terminal(monkeypatch):
     # In-process: the bar exists only when stderr is a terminal, tqdm is importable
-    # and --no-progress is not given (no timing involved).
+    # and --no-progress is not given; it shows once its delay is over (no timing
+    # involved: the delay is set to 0 for that).
+    from urlsift.cli import progress as progress_mod
     from urlsift.cli.progress import Progress
     from urlsift.cli import build_parser
     from urlsift.cli.records import Input
@@ -543,14 +545,19 @@ def test_progress_bar_only_on_a_terminal(monkeypatch):
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     quiet = build_parser().parse_args(["extract", "--no-progress", str(ACCESS)])
     with Progress(quiet, plan) as p:
-        assert p.bar is None
+        assert p.bar is None and p.update is None
     monkeypatch.setitem(sys.modules, "tqdm", None)
     with Progress(args, plan) as p:
-        assert p.bar is None
+        assert p.bar is None and p.update is None
     monkeypatch.delitem(sys.modules, "tqdm")
     pytest.importorskip("tqdm")
     with Progress(args, plan) as p:
-        assert p.bar is not None and p.bar.total == ACCESS.stat().st_size
+        assert p.update is not None and p.total == ACCESS.stat().st_size
+        assert p.bar is None                  # not before its delay
+    monkeypatch.setattr(progress_mod, "DELAY", 0.0)
+    with Progress(args, plan) as p:
+        p.update(1)
+        assert p.bar is not None and p.bar.total == ACCESS.stat().st_size and p.bar.n == 1
 
 
 def test_readme_quick_start_mixed_log_and_mail(cli):

@@ -13,6 +13,7 @@ import pytest
 
 from urlsift.cli import build_parser
 from urlsift.cli import extract as extract_cmd
+from urlsift.cli import progress as progress_mod
 from urlsift.cli.main import main
 from urlsift.inputs import iter_file_matches, iter_file_urls, open_input
 
@@ -58,22 +59,59 @@ def test_open_input_counts_what_is_read_of_a_plain_stream(tmp_path):
 
 
 class _Recorded(extract_cmd.Progress):
-    """The command's bar, remembered at its end (total and count)."""
+    """The command's bar, remembered at its end (total and count; the bar's own when
+    it was shown: the run lasted its delay)."""
     seen: list = []
 
     def __exit__(self, *exc):
         if self.bar is not None:
             _Recorded.seen.append((self.bar.total, self.bar.n))
+        elif self.update is not None:
+            _Recorded.seen.append((self.total, self.done))
         super().__exit__(*exc)
 
 
-@pytest.fixture
-def terminal(monkeypatch):
+@pytest.fixture(params=["at once", "never"])
+def terminal(monkeypatch, request):
+    """stderr a terminal; the bar shown from the first stretch read, or never (a run
+    shorter than its delay): it counts the same either way."""
     pytest.importorskip("tqdm")
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
     monkeypatch.setattr(extract_cmd, "Progress", _Recorded)
+    monkeypatch.setattr(progress_mod, "DELAY", 0.0 if request.param == "at once" else 1e9)
     _Recorded.seen = []
     return _Recorded.seen
+
+
+def test_a_run_shorter_than_the_delay_loads_no_tqdm(tmp_path, monkeypatch):
+    pytest.importorskip("tqdm")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    monkeypatch.setattr(progress_mod, "DELAY", 1e9)
+    monkeypatch.delitem(sys.modules, "tqdm", raising=False)
+    path = tmp_path / "plain.log"
+    path.write_bytes(BODY)
+    assert main(["extract", str(path), "-o", str(tmp_path / "out")]) == 0
+    assert "tqdm" not in sys.modules
+    assert (tmp_path / "out").read_bytes().count(b"\n") == 20000
+
+
+def test_the_bar_shown_late_starts_from_what_was_read(monkeypatch):
+    pytest.importorskip("tqdm")
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    args = build_parser().parse_args(["extract", "x"])
+    clock = [100.0]
+    monkeypatch.setattr(progress_mod.time, "monotonic", lambda: clock[0])
+    p = progress_mod.Progress(args, [])
+    tell = p.update
+    tell(10)
+    tell(5)
+    assert p.bar is None and p.done == 15
+    clock[0] += progress_mod.DELAY
+    tell(7)                               # the delay is over: shown, from 22
+    assert p.bar is not None and p.bar.n == 22
+    tell(3)
+    assert (p.bar.n, p.done) == (25, 25)
+    p.__exit__(None, None, None)
 
 
 def test_the_bar_of_a_compressed_file_ends_at_its_size(packed, tmp_path, terminal):
