@@ -28,12 +28,12 @@ from array import array
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
            "FALLBACK", "Tracing", "trace", "iso_date", "decode_qp", "decode_base64", "mechanism",
-           "QUOTED_SEMICOLONS",
+           "QUOTED_SEMICOLONS", "PART_SUFFIX",
            "LABEL_CACHE", "url_triples", "anchor_runs", "MailPipeline"]
 
 from urlsift._mail_records import FALLBACK, K_HEADER, K_HREF, K_HTML_TEXT, K_SRC, K_TEXT, MSG, SEG
 from urlsift._mail_html_py import legacy_in_value as _legacy_in_value
-from urlsift._mail_trace_py import Tracing
+from urlsift._mail_trace_py import PART_SUFFIX, Tracing
 from urlsift._mail_walker_py import LABEL_CACHE
 from urlsift._scan_py import HYPHEN_BREAK as _HYPHEN_BREAK, WRAPPED as _WRAPPED, N_EDITS
 

@@ -139,8 +139,7 @@ cdef class _Trace:
             self.part = self.labels.get(key)
             if self.part is None:
                 self.part = bytes(self.names[r[SEG_LABEL_START]:r[SEG_LABEL_END]]).decode("latin-1")
-                if kind == C_K_HREF or kind == C_K_SRC:
-                    self.part += " href" if kind == C_K_HREF else " src"
+                self.part += PART_SUFFIX.get(kind, "")
                 self.labels[key] = self.part
             self.last_key = key
         if kind == C_K_HREF or kind == C_K_SRC:

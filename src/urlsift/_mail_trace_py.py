@@ -24,7 +24,7 @@ from ._mail_records import (FALLBACK, K_HREF, K_HTML_TEXT, K_SRC, MSG, MSG_DATE_
                             SEG_SRC, SEG_START)
 from ._scan_py import HYPHEN_BREAK, WRAPPED
 
-__all__ = ["Tracing", "trace", "anchor_runs", "url_triples", "too_large"]
+__all__ = ["Tracing", "trace", "anchor_runs", "url_triples", "too_large", "PART_SUFFIX"]
 
 
 class Tracing(NamedTuple):
@@ -176,12 +176,13 @@ class _Trace:
         part = self.labels.get(key)
         if part is None:
             text = bytes(self.names[self.segs[r + SEG_LABEL_START]:self.segs[r + SEG_LABEL_END]])
-            part = text.decode("latin-1") + _SUFFIX.get(kind, "")
+            part = text.decode("latin-1") + PART_SUFFIX.get(kind, "")
             self.labels[key] = part
         return part
 
 
-_SUFFIX = {K_HREF: " href", K_SRC: " src"}
+#: what a value's part is called after its label (a match's ``part``: "text/html href")
+PART_SUFFIX = {K_HREF: " href", K_SRC: " src"}
 
 
 def anchor_runs(segs: Any, out: Any) -> tuple[dict, set]:

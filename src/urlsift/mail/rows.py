@@ -15,7 +15,7 @@ from __future__ import annotations
 from array import array
 from typing import IO, Any, Callable, Iterator, NamedTuple, Optional, Union
 
-from .._mail_records import (FALLBACK, K_HREF, K_SRC, MSG, MSG_DATE_END, MSG_DATE_START,
+from .._mail_records import (FALLBACK, MSG, MSG_DATE_END, MSG_DATE_START,
                              MSG_FLAGS, MSG_ID_END, MSG_ID_START, SEG, SEG_KIND,
                              SEG_LABEL_END, SEG_LABEL_START, SEG_START)
 from .._select import cores
@@ -25,10 +25,6 @@ from .walk import (_anchor_texts, _date, _json_to_email, _message_id, _other, _t
                    _walked_in_order, _without_repeated_links)
 
 __all__ = ["WalkedRows", "spool_rows"]
-
-#: What a value's part is called after its label (as a match's ``part`` says it).
-_SUFFIX = {K_HREF: " href", K_SRC: " src"}
-
 
 class WalkedRows(NamedTuple):
     """The records ``first`` to ``last`` of ``keep`` (URLs found in the walk's text
@@ -48,7 +44,7 @@ class WalkedRows(NamedTuple):
         `` href`` or `` src`` for a value's."""
         i = r * SEG
         text = bytes(self.names[self.segs[i + SEG_LABEL_START]:self.segs[i + SEG_LABEL_END]])
-        return text.decode("latin-1") + _SUFFIX.get(self.segs[i + SEG_KIND], "")
+        return text.decode("latin-1") + cores.mail.PART_SUFFIX.get(self.segs[i + SEG_KIND], "")
 
     def starts(self) -> "array[int]":
         """The segments' starts in the walk's text (ascending)."""
