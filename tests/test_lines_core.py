@@ -109,3 +109,47 @@ def test_twins_agree(ops):
                 got[k] = getattr(t, op)(blob)
         assert len(set(map(repr, got.values()))) == 1, (op, blob, got)
     assert len({repr(t.counts()) for t in tables.values()}) == 1
+
+
+# ---- the compiled table's hash: fast and keyed, SipHash after a long probe --------------
+
+def _distinct(n):
+    return [b"http://h%d.example/%s" % (i, b"q" * (i % 41)) for i in range(n)]
+
+
+@pytest.fixture
+def compiled(core_kind):
+    """The compiled twin, on its own run only (the pure one has no hash of its own)."""
+    if core_kind != "cython":
+        pytest.skip("the compiled table's hash")
+    return TWINS["cython"]
+
+
+def test_the_compiled_table_keeps_its_fast_hash_on_lines_it_spreads(compiled):
+    t = compiled.LineTable()
+    lines = _distinct(20000)
+    t.count(b"".join(x + b"\n" for x in lines))
+    assert t.hashing == "fold"
+    assert t.counts() == [(x, 1) for x in lines]
+
+
+@pytest.mark.parametrize("limit", [0, 1, 3])
+def test_a_long_probe_turns_the_compiled_table_to_siphash_and_loses_nothing(compiled, limit):
+    # a limit this low is passed at the first collisions (crafted lines would pass the
+    # real one): the entries are hashed again, the lines hashed ahead of their lookups
+    # too, and every count and verdict stays where it was
+    twin = compiled
+    was = twin._set_probe_limit(limit)
+    try:
+        t = twin.LineTable()
+    finally:
+        twin._set_probe_limit(was)
+    lines = _distinct(3000)
+    blob = b"".join(x + b"\n" for x in lines)
+    assert t.sift(blob, lambda line: line.endswith(b"qq")) == b"".join(
+        x + b"\n" for x in lines if x.endswith(b"qq"))
+    assert t.hashing == "siphash"
+    assert t.first_seen(blob[::-1][1:] + b"\n") != b""       # other lines: new
+    assert t.sift(blob, lambda line: 1 / 0) == b"".join(      # asked no more
+        x + b"\n" for x in lines if x.endswith(b"qq"))
+    assert t.counts()[:3000] == [(x, 2) for x in lines]

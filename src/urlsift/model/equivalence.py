@@ -85,9 +85,21 @@ def _fold(text: str) -> str:
     return text.lower() if text.isascii() else text.translate(_ASCII_LOWER)
 
 
-def _is_hex(ch: str) -> bool:
-    c = ord(ch)
-    return c < 128 and _HEX_DIGITS[c] == 1
+def _escape_table(decodable: bytes, fold: bool) -> dict[str, tuple[str, bool]]:
+    """Each ``XX`` of an escape ``%XX`` (either case): what rule 2 makes of it, and
+    whether that is a decoded hex digit (see :func:`_norm_escapes`)."""
+    table = {}
+    for c in range(256):
+        ch = chr(c)
+        decoded = decodable[c] == 1
+        shown = (ch.lower() if fold else ch) if decoded else f"%{c:02X}"
+        for pair in {f"{c:02X}", f"{c:02x}", f"{c:02X}"[0] + f"{c:02x}"[1],
+                     f"{c:02x}"[0] + f"{c:02X}"[1]}:
+            table[pair] = (shown, decoded and _HEX_DIGITS[c] == 1)
+    return table
+
+
+_ESCAPES: dict[tuple[bytes, bool], dict[str, tuple[str, bool]]] = {}
 
 
 def _norm_escapes(text: str, fold: bool = False, decodable: bytes = _DECODABLE) -> str:
@@ -96,38 +108,34 @@ def _norm_escapes(text: str, fold: bool = False, decodable: bytes = _DECODABLE) 
     With ``fold``, decoded letters are lower-cased too (they land in a host).
     ``decodable``: which octets an escape is decoded into (RFC 3986's unreserved
     for :data:`RFC3986`).
+
+    >>> _norm_escapes("a%2db%2Fc%zz%41")
+    'a-b%2Fc%zzA'
     """
     if "%" not in text:
         return text
-    out: list[str] = []
-    size = 0                 # length of "".join(out)
-    last_bad = -3            # output index of the last malformed "%" kept
-    i, n = 0, len(text)
-    while True:
-        j = text.find("%", i)
-        if j < 0:
-            out.append(text[i:])
-            return "".join(out)
-        if j > i:
-            out.append(text[i:j])
-            size += j - i
-        if j + 2 < n and _is_hex(text[j + 1]) and _is_hex(text[j + 2]):
-            c = int(text[j + 1:j + 3], 16)
-            # A hex digit decoded right after a kept malformed "%" would make a
-            # new escape out of it: keep that one encoded (idempotence).
-            if decodable[c] and not (_HEX_DIGITS[c] and size - last_bad <= 2):
-                ch = chr(c)
-                out.append(ch.lower() if fold else ch)
-                size += 1
-            else:
-                out.append(text[j:j + 3].upper())
-                size += 3
-            i = j + 3
-        else:                # malformed: kept literally, compared as written
+    table = _ESCAPES.get((decodable, fold))
+    if table is None:
+        table = _ESCAPES[decodable, fold] = _escape_table(decodable, fold)
+    pieces = text.split("%")      # each piece after the first follows a "%"
+    out = [pieces[0]]
+    size = len(pieces[0])         # length of "".join(out)
+    last_bad = -3                 # output index of the last malformed "%" kept
+    for piece in pieces[1:]:
+        got = table.get(piece[:2])
+        if got is None:           # malformed: kept literally, compared as written
             last_bad = size
-            out.append("%")
-            size += 1
-            i = j + 1
+            out += ("%", piece)
+            size += 1 + len(piece)
+            continue
+        shown, hex_digit = got
+        # A hex digit decoded right after a kept malformed "%" would make a new escape
+        # out of it: keep that one encoded (idempotence).
+        if hex_digit and size - last_bad <= 2:
+            shown = "%" + piece[:2].upper()
+        out += (shown, piece[2:])
+        size += len(shown) + len(piece) - 2
+    return "".join(out)
 
 
 def _norm_port(port: str, scheme: str) -> Optional[str]:
