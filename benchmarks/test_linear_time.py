@@ -112,21 +112,29 @@ SHAPES: dict[str, Callable[[int], object]] = {
 }
 
 
-def _best(f: Callable[[int], object], n: int) -> float:
+def _best(f: Callable[[int], object], n: int, repeat: int = REPEAT) -> float:
+    """The best CPU time of ``repeat`` runs (CPU, not wall: other processes of a shared
+    machine do not count)."""
     best = float("inf")
-    for _ in range(REPEAT):
-        t = time.perf_counter()
+    for _ in range(repeat):
+        t = time.process_time()
         f(n)
-        best = min(best, time.perf_counter() - t)
+        best = min(best, time.process_time() - t)
     return best
+
+
+def _ratio(f: Callable[[int], object], repeat: int) -> tuple[float, float, float]:
+    t1, t4 = _best(f, N, repeat), _best(f, 4 * N, repeat)
+    return t1, t4, t4 / max(t1, 1e-6)
 
 
 @pytest.mark.parametrize("name", list(SHAPES))
 def test_linear_in_n(name):
     f = SHAPES[name]
     f(N // 10)                                  # warm up (imports, tables)
-    t1, t4 = _best(f, N), _best(f, 4 * N)
-    ratio = t4 / max(t1, 1e-6)
+    t1, t4, ratio = _ratio(f, REPEAT)
+    if t4 >= 2e-3 and ratio > RATIO:           # measured again, longer, before it fails:
+        t1, t4, ratio = _ratio(f, 3 * REPEAT)   # a quadratic stays at ~16x, noise does not
     print(f"\n{name:<36} n={N:<7} {t1 * 1e3:9.2f} ms   4n {t4 * 1e3:9.2f} ms   x{ratio:5.1f}")
     # below ~1 ms the clock and the allocator decide the ratio, not the algorithm
     assert t4 < 2e-3 or ratio <= RATIO, f"{name}: {ratio:.1f}x for 4x the input"
