@@ -35,12 +35,8 @@ SCAN = _select.twins("_scan")
 TWINS = _select.twins("_build")
 RECORDS = _select.twins("_records")
 # compares the two twins directly: run once, not once per core (conftest)
-needs_both = [pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not built"),
-              pytest.mark.twins]
 
-
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(any_texts)
 def test_twins_build_the_same_matches(text):
     for buf in buffers(text):
@@ -58,8 +54,7 @@ def test_build_rejects_a_wrong_array_or_span(core_kind):
         core.build(array("q", [0, 9, 0]), b"ab", 0, Match, EDITS, TABLE)
 
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(any_texts, st.integers(-2, 8), st.integers(-2, 8))
 def test_twins_join_the_same_url_lines(text, first, last):
     # join_urls is the command's fast path: the url of each match and a newline,

@@ -11,9 +11,6 @@ from urlsift._layout import CODES, NFIELDS
 
 TWINS = _select.twins("_check")
 # compares the two twins directly: run once, not once per core (conftest)
-needs_both = [pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not built"),
-              pytest.mark.twins]
-
 SCHEMES = ["ftp", "http", "https", "gopher", "mailto", "news", "nntp", "telnet", "wais",
            "file", "prospero", "mid", "cid", "urn", "x-y", "HTTP", "Ftp", "URL:http", ""]
 # the characters the grammars care about, plus unsafe, national, controls, non-ASCII
@@ -33,8 +30,7 @@ def run(mod, s):
             mod.validate_many([s], cfg, False))
 
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(texts)
 def test_twins_agree(s):
     assert run(TWINS["cython"], s) == run(TWINS["python"], s)
@@ -116,8 +112,7 @@ def refusal(mod, s, strict):
     return (type(got).__name__, got._text, got._t)
 
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(texts)
 def test_twins_agree_on_the_refusing_problem(s):
     for strict in (True, False, None):
@@ -174,8 +169,7 @@ hosts = st.builds(lambda scheme, h, tail: scheme + h + tail,
                   st.sampled_from(["", "/", ":80/", ".", "./x?y"]))
 
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(hosts)
 def test_twins_agree_on_hosts(s):
     assert run(TWINS["cython"], s) == run(TWINS["python"], s)

@@ -147,7 +147,7 @@ TWINS = _select.twins("_check")
 
 
 @pytest.mark.twins
-@pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not built")
+@pytest.mark.twins
 @given(gopher_urls)
 def test_the_twins_agree(url):
     got = []

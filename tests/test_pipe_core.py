@@ -115,7 +115,6 @@ def test_bad_arguments(args, error):
         cores.pipe.Pipeline(*args)
 
 
-@pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not built")
 @pytest.mark.twins
 @settings(deadline=None)
 @given(texts, st.integers(1, 40), st.integers(1, 40))

@@ -17,9 +17,6 @@ from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTET
 from test_build_core import any_texts, buffers, scanned
 
 TWINS = _select.twins("_records")
-needs_both = [pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not built"),
-              pytest.mark.twins]
-
 
 def scanned_forms(text):
     """Each form of ``text`` (:func:`buffers`) and its records, by the core in use."""
@@ -48,8 +45,7 @@ def test_join_positions_is_the_matches_with_their_lines(text, base):
         assert state[1] == line
 
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(any_texts)
 def test_twins_give_the_same_lines_and_columns(text):
     for buf in buffers(text):
@@ -222,8 +218,7 @@ def test_segment_column_is_the_segment_holding_each_field(core_kind):
         core.segment_column(arr, R_START, array("i", [0]))
 
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(st.lists(st.integers(0, 200), max_size=30), st.lists(st.integers(0, 200), max_size=12),
        st.integers(-2, 2))
 def test_twins_give_the_same_segments(points, starts, shift):

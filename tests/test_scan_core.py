@@ -20,9 +20,6 @@ from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTET
 
 TWINS = _select.twins("_scan")
 # compares the two twins directly: run once, not once per core (conftest)
-needs_both = [pytest.mark.skipif(len(TWINS) < 2, reason="the Cython core is not built"),
-              pytest.mark.twins]
-
 PIECES = [
     "http", "HTTP", "ftp", "mailto", "news", "urn", "file", "gopher", "x-y.z+w", "URL", "url",
     ":", "://", "//", "/", "<", ">", "<URL:", "URL:", "<http://", "a", "Z", "9", "-", "+", ".",
@@ -77,8 +74,7 @@ def both(buf, *args):
     return {kind: run(kind, buf, *args) for kind in TWINS}
 
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(texts)
 def test_twins_agree_on_str(text):
     # full Unicode: the Cython core walks 1-, 2- and 4-byte str data in place
@@ -86,24 +82,21 @@ def test_twins_agree_on_str(text):
     assert r["cython"] == r["python"]
 
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(texts.map(lambda s: s.encode("latin-1", "replace")))
 def test_twins_agree_on_latin1_bytes(data):
     r = both(data)
     assert r["cython"] == r["python"]
 
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(texts.map(lambda s: s.encode("utf-8")))
 def test_twins_agree_on_utf8_bytes(data):
     r = both(data)
     assert r["cython"] == r["python"]
 
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(octet_texts)
 def test_twins_agree_on_octets_that_are_no_utf8(data):
     # the text table (Latin-1 letters %-encoded) and none (the mail walk's): alike
@@ -112,8 +105,7 @@ def test_twins_agree_on_octets_that_are_no_utf8(data):
         assert r["cython"] == r["python"]
 
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(qp_texts(), st.sampled_from(["str", "latin-1", "utf-8"]), st.booleans())
 def test_twins_agree_on_quoted_printable_lines(text, form, table):
     buf = text if form == "str" else text.encode(form, "replace")
@@ -122,16 +114,14 @@ def test_twins_agree_on_quoted_printable_lines(text, form, table):
     assert r["cython"] == r["python"]
 
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(texts, st.integers(-2, 60), st.integers(-2, 60), small, small)
 def test_twins_agree_on_ranges_and_limits(text, start, stop, max_wrapper, max_length):
     r = {k: run(k, text, start, stop, max_wrapper, max_length) for k in TWINS}
     assert r["cython"] == r["python"]
 
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 @given(texts, st.integers(-1, 50), st.integers(-1, 50))
 def test_twins_count_newlines_and_find_split_points(text, a, b):
     for buf in (text, text.encode("utf-8")):
@@ -172,8 +162,7 @@ def test_scan_rejects_what_is_not_text(core_kind):
     with pytest.raises(TypeError):
         run(core_kind, 12345)
 
-@needs_both[0]
-@needs_both[1]
+@pytest.mark.twins
 def test_cython_scan_checks_the_table_size():
     with pytest.raises(ValueError, match="256"):
         TWINS["cython"].scan(b"x", 0, -1, b"short", KNOWN, MAX_WRAPPER, MAX_LENGTH)
