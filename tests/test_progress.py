@@ -134,3 +134,20 @@ def test_a_plain_file_still_has_its_total(tmp_path, terminal):
     path.write_bytes(BODY)
     assert main(["extract", str(path), "-o", str(tmp_path / "out")]) == 0
     assert terminal == [(len(BODY), len(BODY))]
+
+
+SPOOL = b"".join(b"From a@b Mon Jan  1 00:00:00 2024\nMessage-ID: <%d@x>\n\nsee http://h%d.example/\n\n"
+                 % (i, i) for i in range(3000))
+
+
+@pytest.mark.parametrize("options", [[], ["-j", "2"], ["--with-position"], ["-f", "jsonl"],
+                                     ["--schemes", "http"], ["--refang"]])
+def test_the_bar_of_an_mbox_has_its_size_and_ends_there(tmp_path, terminal, options):
+    # the URL lines made in the core (plain), the match lists (--schemes), the records (the
+    # positions, JSON lines) and the email path (--refang) all count what they read
+    path = tmp_path / "box.mbox"
+    path.write_bytes(SPOOL)
+    out = tmp_path / "out"
+    assert main(["extract", *options, str(path), "-o", str(out)]) == 0
+    assert terminal == [(len(SPOOL), len(SPOOL))]
+    assert out.read_bytes().count(b"\n") == 3000

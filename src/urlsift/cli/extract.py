@@ -329,12 +329,11 @@ def _plain_lines(inp: Input, args: argparse.Namespace, columns: Sequence[str], w
     color = use_color(args)
     if inp.kind == MBOX and args.format == "text" and cols == ["url"] and plain and not color:
         schemes, valid = scan_options(args)
-        if schemes is None and valid is None and progress is None:   # lines made in the core
-            return mbox_url_lines(inp.name, on_error=on_error, stream=inp.stream, jobs=args.jobs)
-        if progress is not None:
-            return None
+        if schemes is None and valid is None:       # lines made in the core
+            return mbox_url_lines(inp.name, on_error=on_error, stream=inp.stream, jobs=args.jobs,
+                                  progress=progress)
         lists = mbox_match_lists(inp.name, schemes=schemes, valid=valid, on_error=on_error,
-                                 stream=inp.stream, jobs=args.jobs)
+                                 stream=inp.stream, jobs=args.jobs, progress=progress)
         return (("\n".join(map(itemgetter(0), ms)) + "\n").encode("utf-8", "surrogateescape")
                 for ms in lists if ms)
     if not (plain and _core_records(inp, args) and cols[:1] == ["url"]

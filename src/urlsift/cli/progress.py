@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Any, Callable, Optional
 
-from ..inputs.kinds import TEXT
+from ..inputs.kinds import MBOX, TEXT
 
 __all__ = ["Progress", "Relay", "DELAY"]
 
@@ -62,9 +62,10 @@ class Progress:
             return
         if importlib.util.find_spec("tqdm") is None:
             return
-        # A total only when every input is a regular file read as text: its size (of a
-        # compressed file too) is what is counted.
-        sized = all(i.kind == TEXT and i.stream is None and _regular(i.name) for i in plan)
+        # A total only when every input is a regular file read as text or an mbox: its
+        # size (of a compressed file too) is what is counted (a Maildir's files are not).
+        sized = all(i.kind in (TEXT, MBOX) and i.stream is None and _regular(i.name)
+                    for i in plan)
         self.total = sum(_size(i.name) for i in plan) if sized else None
         self._wanted = True
         self._shown_at = time.monotonic() + DELAY

@@ -190,7 +190,7 @@ def _records(inp: Input, args: argparse.Namespace, columns: Sequence[str],
     file_offset = "file_offset" in columns
     if kind in MAIL_KINDS:
         options = dict(schemes=schemes, valid=valid, refang=args.refang, on_error=on_error,
-                       stream=inp.stream, jobs=args.jobs)
+                       stream=inp.stream, jobs=args.jobs, progress=progress)
         if fast:
             yield from (m.url for m in iter_mail_urls(name, **options))
             return

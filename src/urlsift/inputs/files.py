@@ -145,18 +145,21 @@ def _closing(found: Iterator[Any], stack: contextlib.ExitStack) -> Iterator[Any]
         yield from found
 
 
-def iter_messages(path: PathLike, *, stream: Optional[IO[bytes]] = None
+def iter_messages(path: PathLike, *, stream: Optional[IO[bytes]] = None,
+                  progress: Optional[Callable[[int], None]] = None
                   ) -> Iterator[tuple[str, Optional[int], Any]]:
     """``(source, offset, data_or_error)`` for each message of an mbox (``"-"``: stdin;
     compressed or not) or a Maildir (see :mod:`urlsift.mail.spool`). ``stream``: the
-    input already opened (a pipe can be opened and read once only)."""
+    input already opened (a pipe can be opened and read once only). ``progress``: told
+    of the octets read of an mbox the call opens (as it lies on disk; a Maildir's
+    files are not counted)."""
     from ..mail import spool   # lazy: see the module docstring
 
     name = os.fspath(path)
     if stream is None and input_kind(name) == MAILDIR:
         yield from spool.maildir_messages(name)
         return
-    with _spool_opened(name, stream) as opened:
+    with _spool_opened(name, stream, progress) as opened:
         yield from spool.mbox_messages(opened, name)
 
 
@@ -165,7 +168,8 @@ def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                    on_error: Optional[Callable[[str], None]] = None,
                    stream: Optional[IO[bytes]] = None,
                    engine: Optional[Literal["walk", "email"]] = None,
-                   jobs: int = 1) -> Iterator[MailMatch]:
+                   jobs: int = 1,
+                   progress: Optional[Callable[[int], None]] = None) -> Iterator[MailMatch]:
     """Every URL of every message of the mbox or Maildir at ``path`` (``"-"``: stdin),
     as :class:`urlsift.mail.MailMatch` objects (``stream``: see :func:`iter_messages`).
 
@@ -178,28 +182,34 @@ def iter_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     walked on ``jobs`` threads (pieces in file order). ``engine``
     is for tests and benchmarks: ``"email"`` walks every message with ``email``, as
     urlsift did before (also ``URLSIFT_MAIL_ENGINE=email`` in the environment).
+    ``progress(n)`` is told of the octets read of an mbox the call opens (see
+    :func:`iter_messages`), as :func:`iter_file_matches` tells those of a text.
     """
-    return _mail_urls(path, schemes, valid, refang, on_error, stream, engine, jobs, False)
+    return _mail_urls(path, schemes, valid, refang, on_error, stream, engine, jobs, False,
+                      progress)
 
 
 def iter_numbered_mail_urls(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                             valid: Optional[Validity] = None, refang: bool = False,
                             on_error: Optional[Callable[[str], None]] = None,
-                            stream: Optional[IO[bytes]] = None,
-                            jobs: int = 1) -> Iterator[tuple[MailMatch, Optional[int]]]:
+                            stream: Optional[IO[bytes]] = None, jobs: int = 1,
+                            progress: Optional[Callable[[int], None]] = None
+                            ) -> Iterator[tuple[MailMatch, Optional[int]]]:
     """:func:`iter_mail_urls` with the 1-based line of the file of each URL (the
     command's ``-n``): where its text stands as written (a 7-bit part, a header), or
     where its message starts for a URL of a decoded part (base64, quoted-printable
     joined, HTML; with ``refang``, read through ``email``, every URL) — the mbox's
     ``From`` line, a Maildir file's line 1; None when unknown (after a message too
     large to hold, whose lines are not counted)."""
-    return _mail_urls(path, schemes, valid, refang, on_error, stream, None, jobs, True)
+    return _mail_urls(path, schemes, valid, refang, on_error, stream, None, jobs, True,
+                      progress)
 
 
 def _mail_urls(path: PathLike, schemes: Optional[Iterable[str]], valid: Optional[Validity],
                refang: bool, on_error: Optional[Callable[[str], None]],
                stream: Optional[IO[bytes]], engine: Optional[str], jobs: int,
-               line_numbers: bool) -> Iterator[Any]:
+               line_numbers: bool,
+               progress: Optional[Callable[[int], None]] = None) -> Iterator[Any]:
     from ..mail import iter_spool_urls, walk   # lazy: see the module docstring
 
     jobs = job_count(jobs)
@@ -209,7 +219,7 @@ def _mail_urls(path: PathLike, schemes: Optional[Iterable[str]], valid: Optional
         raise ValueError(f"engine must be 'walk' or 'email', not {engine!r}")
     if refang or engine == "email":
         starts: dict[Optional[int], Optional[int]] = {None: 1}   # a Maildir file: line 1
-        messages = iter_messages(path, stream=stream)
+        messages = iter_messages(path, stream=stream, progress=progress)
         found = iter_spool_urls(_message_lines(messages, starts) if line_numbers else messages,
                                 schemes=schemes, valid=valid, refang=refang, on_error=on_error)
         # no file_offset on this path: a URL's line is its message's first line
@@ -220,7 +230,7 @@ def _mail_urls(path: PathLike, schemes: Optional[Iterable[str]], valid: Optional
                                  line_numbers=line_numbers)
     return chain.from_iterable(mbox_match_lists(name, schemes=schemes, valid=valid,
                                                 on_error=on_error, stream=stream, jobs=jobs,
-                                                line_numbers=line_numbers))
+                                                line_numbers=line_numbers, progress=progress))
 
 
 def _message_lines(messages: Iterable[Any], starts: dict) -> Iterator[Any]:
@@ -236,20 +246,21 @@ def _message_lines(messages: Iterable[Any], starts: dict) -> Iterator[Any]:
 
 
 def mbox_url_lines(path: PathLike, *, on_error: Optional[Callable[[str], None]] = None,
-                   stream: Optional[IO[bytes]] = None, jobs: int = 1) -> Iterator[bytes]:
+                   stream: Optional[IO[bytes]] = None, jobs: int = 1,
+                   progress: Optional[Callable[[int], None]] = None) -> Iterator[bytes]:
     """The URLs of an mbox, one per line, as bytes a piece of the spool at a time: the
     ``url`` of :func:`iter_mail_urls` without a Python object per URL (the command's
-    ``urlsift extract MBOX``), ``jobs`` threads."""
+    ``urlsift extract MBOX``), ``jobs`` threads; ``progress`` as there."""
     from ..mail import walk
 
     jobs = job_count(jobs)
 
     name = os.fspath(path)
     if os.environ.get("URLSIFT_MAIL_ENGINE") == "email":   # see iter_mail_urls
-        for ms in mbox_match_lists(name, on_error=on_error, stream=stream):
+        for ms in mbox_match_lists(name, on_error=on_error, stream=stream, progress=progress):
             yield walk.url_lines(ms)
         return
-    with _spool_opened(name, stream) as opened:
+    with _spool_opened(name, stream, progress) as opened:
         yield from walk.spool_url_lines(opened, name, on_error=on_error, jobs=jobs)
 
 
@@ -257,10 +268,11 @@ def mbox_match_lists(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
                      valid: Optional[Validity] = None,
                      on_error: Optional[Callable[[str], None]] = None,
                      stream: Optional[IO[bytes]] = None, jobs: int = 1,
-                     line_numbers: bool = False) -> Iterator[list[Any]]:
+                     line_numbers: bool = False,
+                     progress: Optional[Callable[[int], None]] = None) -> Iterator[list[Any]]:
     """:func:`iter_mail_urls` of an mbox in lists (a piece of the spool each), for the
     command's output without a Python step per URL; ``line_numbers``: lists of
-    ``(match, line)`` (:func:`iter_numbered_mail_urls`)."""
+    ``(match, line)`` (:func:`iter_numbered_mail_urls`); ``progress`` as there."""
     from ..mail import walk
 
     jobs = job_count(jobs)
@@ -268,10 +280,10 @@ def mbox_match_lists(path: PathLike, *, schemes: Optional[Iterable[str]] = None,
     name = os.fspath(path)
     if os.environ.get("URLSIFT_MAIL_ENGINE") == "email":   # see iter_mail_urls
         found = _mail_urls(name, schemes, valid, False, on_error, stream, "email", 1,
-                           line_numbers)
+                           line_numbers, progress)
         yield from iter(lambda: list(islice(found, 1 << 12)), [])
         return
-    with _spool_opened(name, stream) as opened:
+    with _spool_opened(name, stream, progress) as opened:
         yield from walk.spool_match_lists(opened, name, schemes=schemes, valid=valid,
                                           on_error=on_error, jobs=jobs,
                                           line_numbers=line_numbers)
@@ -347,12 +359,13 @@ def _opened(name: str, stream: Optional[IO[bytes]],
 
 
 @contextlib.contextmanager
-def _spool_opened(name: str, stream: Optional[IO[bytes]]) -> Iterator[Any]:
-    """An mbox opened as :func:`_opened` opens it, read through a
-    :class:`~urlsift.text.shrinking.ReadWatch`: a regular file that ends before its size
-    when opened (truncated meanwhile) is the same ``FileShrankError`` as a text input's,
-    after the URLs of the messages read whole before the cut."""
-    with _opened(name, stream) as opened:
+def _spool_opened(name: str, stream: Optional[IO[bytes]],
+                  progress: Optional[Callable[[int], None]] = None) -> Iterator[Any]:
+    """An mbox opened as :func:`_opened` opens it (``progress`` told of what is read),
+    read through a :class:`~urlsift.text.shrinking.ReadWatch`: a regular file that ends
+    before its size when opened (truncated meanwhile) is the same ``FileShrankError`` as
+    a text input's, after the URLs of the messages read whole before the cut."""
+    with _opened(name, stream, progress) as opened:
         yield ReadWatch(opened)
 
 
