@@ -533,3 +533,45 @@ def test_trace_asks_the_mail_layers_rule_for_a_link_text_that_differs():
     found = _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s",
                                      tracing(1 << 20, lambda i: []))
     assert [m.url for m in found] == ["http://h.example/x/", "http://h.example/y"]
+
+
+def test_anchor_runs_gives_each_distinct_link_text_once():
+    # three <a> over two texts: the repeated text is one run, both hrefs point at it; an
+    # <a> without text and an <img src> get no run; a non-ASCII text marks its message
+    spool = (b"From a\nContent-Type: text/html\n\n"
+             b'<a href="http://a.example/">Log in</a> <a href="http://b.example/">Help</a>\n'
+             b'<a href="http://c.example/">Log in</a><a href="http://d.example/"></a>'
+             b'<img src="http://i.example/">\n'
+             b"From b\nContent-Type: text/html; charset=utf-8\n\n"
+             b'<a href="http://e.example/">caf\xc3\xa9</a>\n')
+    out, segs, msgs, names = _select.cores.mail.walk(spool, 0, len(spool), HEADERS, CHARSETS, 8,
+                                                     None)
+    index, runs, marked = _select.cores.mail.anchor_runs(segs, out)
+    assert runs == [b"Log in", b"Help"]
+    by_href = {bytes(out[segs[h * SEG + 1]:segs[h * SEG + 2]]): index[h]
+               for h in range(len(segs) // SEG) if segs[h * SEG + 4] == K_HREF}
+    assert by_href == {b"http://a.example/": 0, b"http://b.example/": 1,
+                       b"http://c.example/": 0, b"http://d.example/": -1,
+                       b"http://e.example/": -1}
+    assert all(index[h] == -1 for h in range(len(segs) // SEG) if segs[h * SEG + 4] != K_HREF)
+    assert marked == {1}
+
+
+def test_trace_shows_the_text_of_each_link_and_refuses_an_index_past_the_texts():
+    from urlsift.mail.walk import tracing
+    from urlsift.text.extraction import scan
+    spool = (b"From a\nContent-Type: text/html\n\n"
+             b'<a href="http://a.example/">Log in</a> <a href="http://c.example/">Log in</a>\n')
+    walked = _select.cores.mail.walk(spool, 0, len(spool), HEADERS, CHARSETS, 8, None)
+    index, runs, _ = _select.cores.mail.anchor_runs(walked[1], walked[0])
+    how = tracing(1 << 20, lambda i: [])
+    found = _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s", how,
+                                     (index, ["Log in"]))
+    assert [(m.url, m.raw, m.text) for m in found] == [
+        ("http://a.example/", "http://a.example/", "Log in"),
+        ("http://c.example/", "http://c.example/", "Log in")]
+    with pytest.raises(ValueError, match="texts"):
+        _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s", how, (index, []))
+    with pytest.raises(ValueError, match="texts"):
+        _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s", how,
+                                 (index[:1], ["Log in"]))

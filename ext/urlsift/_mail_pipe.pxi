@@ -2,9 +2,6 @@
 # (twin: _mail_pipe_py.py): the pieces of an mbox walked and scanned on worker threads,
 # ahead of the thread that traces them (as the _pipe core does for plain text).
 
-cdef carray.array _Q = array("q")
-
-
 cdef struct MSlot:
     cbuf d                       # the piece (kept alive in MailPipeline.pieces)
     Py_ssize_t n

@@ -354,17 +354,18 @@ def _to_email(prepared: Any, marked: set[int]) -> None:
     triples[:] = kept
 
 
-def _anchor_texts(prepared: Any) -> dict[int, Optional[str]]:
-    """The text a reader sees on each ``<a>`` whose ``href`` the walk laid out, by the
-    index of the href's segment (``MailMatch.text``, :func:`urlsift.mail.anchors.anchor_text`
-    of the text runs the walk gave that ``<a>``). The walk keeps a part's octets in its
-    charset, which it does not hand out: a message whose anchor text holds a non-ASCII
-    octet is marked ``FALLBACK``, and ``email`` decodes it (the same text either way)."""
+def _anchor_texts(prepared: Any) -> tuple["array[int]", list[Optional[str]]]:
+    """The text a reader sees on each ``<a>`` whose ``href`` the walk laid out
+    (``MailMatch.text``, :func:`urlsift.mail.anchors.anchor_text` of the text runs the
+    walk gave that ``<a>``), as ``trace`` takes them: ``(index, texts)``, the text of
+    the href in segment ``h`` ``texts[index[h]]`` (-1: none), each distinct text made
+    once. The walk keeps a part's octets in its charset, which it does not hand out: a
+    message whose anchor text holds a non-ASCII octet is marked ``FALLBACK``, and
+    ``email`` decodes it (the same text either way)."""
     (out, segs, msgs, _), triples = prepared
-    runs, marked = cores.mail.anchor_runs(segs, out)
-    texts = {h: _text_of(run) for h, run in runs.items()}
+    index, runs, marked = cores.mail.anchor_runs(segs, out)
     _to_email(prepared, marked)
-    return texts
+    return index, [_text_of(run) for run in runs]
 
 
 @lru_cache(maxsize=4096)     # a mailing's links repeat their texts message after message
