@@ -7,6 +7,7 @@ standard library's ``email`` finds is ``tests/test_mail_walk.py``'s subject.
 from __future__ import annotations
 
 import email.utils
+from array import array
 import re
 
 import pytest
@@ -381,10 +382,11 @@ def test_pipeline_gives_each_piece_its_walk_and_scan_in_order(pieces, workers):
                 got.append(pipe.take())
         finally:
             pipe.close()
-        for piece, (walked, triples) in zip(pieces, got):
+        for piece, (walked, triples, anchors) in zip(pieces, got):
             want = twin.walk(piece, 0, len(piece), HEADERS, CHARSETS, 3, decode_char_refs)
             assert walked == want
             assert triples == scan(want[0])
+            assert anchors == twin.anchor_runs(want[1], want[0])
 
 
 @pytest.mark.twins
@@ -419,8 +421,9 @@ def test_pipeline_hands_back_the_exception_of_a_walk_and_goes_on():
             assert pipe.put(bad) and pipe.put(good)
             failed = pipe.take()
             assert isinstance(failed, RuntimeError) and str(failed) == "unescape failed"
-            (out, _, _, _), triples = pipe.take()
+            (out, _, _, _), triples, anchors = pipe.take()
             assert bytes(out) == b"see http://b.example/\n\0" and list(triples) == [4, 21, 0]
+            assert anchors == (array("q", [-1]), [], set())   # one text segment, no <a>
         finally:
             pipe.close()
 
@@ -575,3 +578,41 @@ def test_trace_shows_the_text_of_each_link_and_refuses_an_index_past_the_texts()
     with pytest.raises(ValueError, match="texts"):
         _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s", how,
                                  (index[:1], ["Log in"]))
+
+
+@pytest.mark.twins
+def test_pipeline_gives_the_links_texts_only_when_asked():
+    from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+    spool = (b'From a\nContent-Type: text/html\n\n<a href="http://a.example/">Log in</a>\n'
+             b'<a href="http://b.example/">Log in</a>\n')
+    for twin, workers in [(t, w) for t in TWINS.values() for w in (0, 1)]:
+        for anchors in (True, False):
+            pipe = twin.MailPipeline(HEADERS, CHARSETS, 3, None, TABLE, KNOWN, MAX_WRAPPER,
+                                     MAX_LENGTH, workers, anchors)
+            try:
+                assert pipe.put(spool)
+                walked, _, got = pipe.take()
+            finally:
+                pipe.close()
+            if not anchors:
+                assert got is None
+                continue
+            index, runs, marked = got
+            assert runs == [b"Log in"] and marked == set()
+            hrefs = [h for h in range(len(walked[1]) // SEG) if walked[1][h * SEG + 4] == K_HREF]
+            assert [index[h] for h in hrefs] == [0, 0]
+
+
+def test_url_triples_passes_over_a_message_marked_after_the_walk():
+    # a message marked FALLBACK once walked (a JSON escape, a non-ASCII link text) keeps
+    # its triples in the scan; its lines are read by email, at its cut
+    from urlsift._mail_records import MSG_FLAGS
+    from urlsift.text.extraction import scan
+    spool = b"From a\n\nsee http://a.example/\nFrom b\n\nsee http://b.example/\n"
+    out, segs, msgs, names = _select.cores.mail.walk(spool, 0, len(spool), HEADERS, CHARSETS, 8,
+                                                     None)
+    msgs[0 * MSG + MSG_FLAGS] |= FALLBACK
+    keep, checks, cuts = _select.cores.mail.url_triples(scan(out), segs, msgs, 1 << 20)
+    assert [bytes(out[keep[k]:keep[k + 1]]) for k in range(0, len(keep), 3)] == [
+        b"http://b.example/"]
+    assert list(checks) == [] and list(cuts) == [0, 0]

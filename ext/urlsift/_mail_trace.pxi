@@ -17,9 +17,6 @@ cdef extern from "Python.h":
     PyObject *PyList_GET_ITEM(object l, Py_ssize_t i)
 
 
-cdef carray.array _Q = array("q")
-
-
 cdef inline void _put(object t, Py_ssize_t i, object o):
     Py_INCREF(o)
     PyTuple_SET_ITEM(t, i, o)
@@ -266,43 +263,57 @@ cdef Py_ssize_t anchor_end(const int64_t *sg, Py_ssize_t nsegs, Py_ssize_t h,
     return k
 
 
-cdef struct Runs:
+cdef struct Anchors:
+    # what anchor_runs gives, in C buffers (filled without the GIL by anchor_table)
+    Grow index          # int64 by segment: its distinct run, or -1
     Grow text           # the distinct runs, end to end
     Grow at             # (start in text, length) of each, int64 pairs
-    int64_t *slots      # open addressing over the distinct runs: 1 + index, 0 empty
+    Grow marked         # int64 messages whose anchor text is not all ASCII
+    Grow slots          # int64 open addressing over the distinct runs: 1 + index, 0 empty
     Py_ssize_t mask
 
 
-cdef int64_t run_id(Runs *u, Py_ssize_t a, Py_ssize_t n) except -1 nogil:
+cdef int64_t run_id(Anchors *u, Py_ssize_t a, Py_ssize_t n) except -1 nogil:
     """The index of the run ``u.text[a:a + n]`` (just appended) among the distinct ones;
     when it is one already, it is taken off the end again."""
     cdef uint64_t hsh = 14695981039346656037ULL       # FNV-1a
     cdef Py_ssize_t i, j
+    cdef int64_t *slots = <int64_t *>u.slots.p
     cdef const int64_t *at
     cdef int64_t pair[2]
     for i in range(a, a + n):
         hsh = (hsh ^ <uint8_t>u.text.p[i]) * 1099511628211ULL
     j = <Py_ssize_t>(hsh & <uint64_t>u.mask)
-    while u.slots[j]:
-        at = <const int64_t *>u.at.p + 2 * (u.slots[j] - 1)
+    while slots[j]:
+        at = <const int64_t *>u.at.p + 2 * (slots[j] - 1)
         if at[1] == n and memcmp(u.text.p + at[0], u.text.p + a, n) == 0:
             u.text.n = a
-            return u.slots[j] - 1
+            return slots[j] - 1
         j = (j + 1) & u.mask
     pair[0] = a
     pair[1] = n
     grow_add(&u.at, pair, sizeof(pair))
-    u.slots[j] = u.at.n // sizeof(pair)
-    return u.slots[j] - 1
+    slots[j] = u.at.n // sizeof(pair)
+    return slots[j] - 1
 
 
-cdef int anchor_scan(const int64_t *sg, Py_ssize_t nsegs, cbuf o, int64_t *index, Runs *u,
-                     Grow *marked) except -1 nogil:
-    """``index[h]`` for each segment: the distinct run of the ``<a>`` text whose href is
-    segment ``h``, -1 for none or a text with a non-ASCII octet (its message in
-    ``marked``)."""
-    cdef Py_ssize_t h, k, r, size, a, e, first
+cdef int anchor_table(const int64_t *sg, Py_ssize_t nsegs, cbuf o, Anchors *u) except -1 nogil:
+    """``u`` for the segments ``sg`` over the text ``o`` (its buffers emptied first, kept
+    from call to call): for each segment ``h`` the distinct run of the text of the
+    ``<a>`` whose href it is, -1 for none or a text with a non-ASCII octet (its message
+    marked)."""
+    cdef Py_ssize_t h, k, r, size, a, e, first, cap = 16
+    cdef int64_t *index
     cdef bint ascii
+    u.text.n = u.at.n = u.marked.n = u.index.n = u.slots.n = 0
+    while cap < 2 * nsegs:          # at most one run per segment: the table half full
+        cap *= 2
+    u.mask = cap - 1
+    grow_reserve(&u.slots, cap * sizeof(int64_t))
+    memset(u.slots.p, 0, cap * sizeof(int64_t))
+    grow_reserve(&u.index, nsegs * sizeof(int64_t))
+    u.index.n = nsegs * sizeof(int64_t)
+    index = <int64_t *>u.index.p
     for h in range(nsegs):
         index[h] = -1
         if sg[h * NSEG + SEG_KIND] != C_K_HREF:
@@ -325,42 +336,44 @@ cdef int anchor_scan(const int64_t *sg, Py_ssize_t nsegs, cbuf o, int64_t *index
             index[h] = run_id(u, first, size)
         else:
             u.text.n = first
-            grow_add(marked, &sg[h * NSEG + SEG_MESSAGE], sizeof(int64_t))
+            grow_add(&u.marked, &sg[h * NSEG + SEG_MESSAGE], sizeof(int64_t))
     return 0
+
+
+cdef tuple anchors_out(Anchors *u):
+    """``(index, runs, marked)`` of ``u`` as anchor_runs gives them."""
+    cdef const int64_t *at = <const int64_t *>u.at.p
+    cdef const int64_t *marked = <const int64_t *>u.marked.p
+    cdef Py_ssize_t i
+    return (array("q", PyBytes_FromStringAndSize(u.index.p, u.index.n)),
+            [PyBytes_FromStringAndSize(u.text.p + at[2 * i], at[2 * i + 1])
+             for i in range(u.at.n // (2 * sizeof(int64_t)))],
+            {marked[i] for i in range(u.marked.n // sizeof(int64_t))})
+
+
+cdef void anchors_free(Anchors *u) noexcept nogil:
+    free(u.index.p)
+    free(u.text.p)
+    free(u.at.p)
+    free(u.marked.p)
+    free(u.slots.p)
+    memset(u, 0, sizeof(Anchors))
 
 
 def anchor_runs(segs, out):
     """See ``urlsift._mail_trace_py.anchor_runs``."""
     cdef const int64_t[::1] sg = segs
     cdef const unsigned char[::1] ov = out
-    cdef Py_ssize_t nsegs = sg.shape[0] // NSEG, i, cap = 16
-    cdef carray.array index = carray.clone(_Q, nsegs, False)
-    cdef Runs u
-    cdef Grow marked = Grow(NULL, 0, 0)
-    cdef const int64_t *at
-    cdef cbuf o
+    cdef Py_ssize_t nsegs = sg.shape[0] // NSEG
+    cdef cbuf o = &ov[0] if ov.shape[0] else <cbuf>b""
+    cdef Anchors u
     memset(&u, 0, sizeof(u))
-    while cap < 2 * nsegs:          # at most one run per segment: the table half full
-        cap *= 2
-    u.mask = cap - 1
-    u.slots = <int64_t *>calloc(cap, sizeof(int64_t))
     try:
-        if u.slots == NULL:
-            raise MemoryError()
-        o = &ov[0] if ov.shape[0] else <cbuf>b""
-        if nsegs:
-            with nogil:
-                anchor_scan(&sg[0], nsegs, o, <int64_t *>index.data.as_voidptr, &u, &marked)
-        at = <const int64_t *>u.at.p
-        runs = [PyBytes_FromStringAndSize(u.text.p + at[2 * i], at[2 * i + 1])
-                for i in range(u.at.n // (2 * sizeof(int64_t)))]
-        return (index, runs,
-                {(<const int64_t *>marked.p)[i] for i in range(marked.n // sizeof(int64_t))})
+        with nogil:
+            anchor_table(&sg[0] if nsegs else NULL, nsegs, o, &u)
+        return anchors_out(&u)
     finally:
-        free(u.slots)
-        free(u.text.p)
-        free(u.at.p)
-        free(marked.p)
+        anchors_free(&u)
 
 
 def url_triples(triples, segs, msgs, Py_ssize_t limit):
@@ -370,14 +383,14 @@ def url_triples(triples, segs, msgs, Py_ssize_t limit):
     cdef const int64_t[::1] ms = msgs
     cdef Py_ssize_t ntr = tr.shape[0] // 3, nsegs = sg.shape[0] // NSEG
     cdef Py_ssize_t nmsgs = ms.shape[0] // NMSG, t = 0, s = 0, i, r, kept = 0
-    cdef bint big
+    cdef bint other
     cdef Grow keep = Grow(NULL, 0, 0), checks = Grow(NULL, 0, 0), cuts = Grow(NULL, 0, 0)
     cdef int64_t pair[2]
     try:
         with nogil:
             for i in range(nmsgs):
-                big = too_large(&ms[i * NMSG], limit)
-                if ms[i * NMSG + MSG_FLAGS] & C_FALLBACK or big:
+                other = (ms[i * NMSG + MSG_FLAGS] & C_FALLBACK) != 0 or too_large(&ms[i * NMSG], limit)
+                if other:
                     pair[0] = i
                     pair[1] = kept
                     grow_add(&cuts, pair, sizeof(pair))
@@ -387,7 +400,7 @@ def url_triples(triples, segs, msgs, Py_ssize_t limit):
                     r = s * NSEG
                     if sg[r + SEG_MESSAGE] != i:
                         break
-                    if not big:
+                    if not other:
                         if sg[r + SEG_KIND] == C_K_HTML_TEXT and sg[r + SEG_ANCHOR] >= 0:
                             pair[0] = kept
                             pair[1] = sg[r + SEG_ANCHOR]

@@ -244,7 +244,8 @@ def anchor_runs(segs: Any, out: Any) -> tuple["array[int]", list[bytes], set[int
 def url_triples(triples: Any, segs: Any, msgs: Any,
                 limit: int) -> tuple["array[int]", "array[int]", "array[int]"]:
     """For the command's lines without a Match per URL: the scan's ``triples`` (of the
-    text of ``walk``) kept, without those of messages larger than ``limit``; the
+    text of ``walk``) kept, without those of messages larger than ``limit`` or marked
+    ``FALLBACK`` (after the walk: ``urlsift.mail.walk._to_email``); the
     ``(index in the kept ones, segment of the href)`` of each found in the text of an
     ``<a href>`` (the caller drops it when it is the href itself); and ``(message,
     kept triples before it)`` of each message to be read otherwise (``FALLBACK``, or
@@ -260,16 +261,17 @@ def url_triples(triples: Any, segs: Any, msgs: Any,
     """
     keep, checks, cuts = array("q"), array("q"), array("q")
     starts = segs[SEG_START::SEG]
-    big = [too_large(msgs, i, limit) for i in range(0, len(msgs), MSG)]
+    other = [bool(msgs[i + MSG_FLAGS] & FALLBACK) or too_large(msgs, i, limit)
+             for i in range(0, len(msgs), MSG)]
     t = 0
-    for index in range(len(big)):
-        if msgs[index * MSG + MSG_FLAGS] & FALLBACK or big[index]:
+    for index in range(len(other)):
+        if other[index]:
             cuts.extend((index, len(keep) // 3))
         while t < len(triples):
             r = (bisect_right(starts, triples[t]) - 1) * SEG
             if segs[r + SEG_MESSAGE] != index:
                 break
-            if not big[index]:
+            if not other[index]:
                 if segs[r + SEG_KIND] == K_HTML_TEXT and segs[r + SEG_ANCHOR] >= 0:
                     checks.extend((len(keep) // 3, segs[r + SEG_ANCHOR]))
                 keep.extend(triples[t:t + 3])
