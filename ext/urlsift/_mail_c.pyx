@@ -12,6 +12,7 @@ is full of (``unescape``, given by the caller).
 cimport cython
 from cpython cimport array as carray
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.unicode cimport PyUnicode_DecodeASCII
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK,
                                NOWAIT_LOCK)

@@ -105,9 +105,10 @@ cdef class _Trace:
             raw_id = PyBytes_FromStringAndSize(<char *>x.pv + ida, ide - ida)
             message_id = raw_id.decode("ascii") if _plain_id(x.pv, ida, ide) else self.id_of(raw_id)
         date = None
-        if da >= 0:
-            raw_date = PyBytes_FromStringAndSize(<char *>x.pv + da, de - da)
-            date = iso_date(raw_date) or self.date_of(raw_date)   # the fixed form read here
+        if da >= 0:                             # the fixed form read here
+            date = iso_text(x.pv + da, de - da)
+            if date is None:
+                date = self.date_of(PyBytes_FromStringAndSize(<char *>x.pv + da, de - da))
         at = self.base + m[MSG_FROM_LINE] if m[MSG_FROM_LINE] >= 0 else None
         while k < x.total:
             self.s = seg_at(x, self.s, x.tr[3 * k])
