@@ -102,8 +102,10 @@ cdef class _Trace:
         cdef int64_t da = m[MSG_DATE_START], de = m[MSG_DATE_END]
         message_id = None
         if ida >= 0:
-            raw_id = PyBytes_FromStringAndSize(<char *>x.pv + ida, ide - ida)
-            message_id = raw_id.decode("ascii") if _plain_id(x.pv, ida, ide) else self.id_of(raw_id)
+            if _plain_id(x.pv, ida, ide):       # as it stands: no bytes made first
+                message_id = PyUnicode_DecodeASCII(<const char *>x.pv + ida, ide - ida, NULL)
+            else:
+                message_id = self.id_of(PyBytes_FromStringAndSize(<char *>x.pv + ida, ide - ida))
         date = None
         if da >= 0:                             # the fixed form read here
             date = iso_text(x.pv + da, de - da)

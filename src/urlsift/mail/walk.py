@@ -21,8 +21,6 @@ side by side).
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import io
 from array import array
 from bisect import bisect_left, bisect_right
@@ -358,10 +356,20 @@ def _anchor_texts(prepared: Any) -> tuple["array[int]", list[Optional[str]]]:
     ``email`` decodes it (the same text either way)."""
     index, runs, marked = prepared[2]
     _to_email(prepared, marked)
-    return index, [_text_of(run) for run in runs]
+    known = _SHOWN
+    if len(known) > _SHOWN_MAX:
+        known.clear()
+    return index, [known[run] if run in known else known.setdefault(run, _text_of(run))
+                   for run in runs]
 
 
-@lru_cache(maxsize=4096)     # a mailing's links repeat their texts message after message
+# The texts of links kept from piece to piece (a mailing's links repeat their texts
+# message after message), at most about this many. A dict: a hit is one lookup, where
+# lru_cache makes a tuple key and moves its list of recent keys on each.
+_SHOWN_MAX = 4096
+_SHOWN: dict[bytes, Optional[str]] = {}
+
+
 def _text_of(run: bytes) -> Optional[str]:
     """:func:`urlsift.mail.anchors.anchor_text` of an anchor's ASCII text runs."""
     return anchor_text(run.decode("ascii"))
