@@ -4,6 +4,7 @@
 
 cdef carray.array _Q = array("q")
 
+
 cdef struct MSlot:
     cbuf d                       # the piece (kept alive in MailPipeline.pieces)
     Py_ssize_t n
@@ -24,9 +25,10 @@ cdef inline void _swap(Grow *a, Grow *b) noexcept nogil:
 cdef class MailPipeline:
     """``MailPipeline(headers, charsets, max_depth, unescape, table, known, max_wrapper,
     max_length, workers, anchors=True)``: pieces of whole messages (bytes) walked
-    (``walk``) and their text scanned on ``workers`` threads (with none, in ``take()``: on the caller's
-    thread, the walker's buffers kept from piece to piece all the same). ``put(piece)`` hands one over (False when
-    ``depth`` pieces are waiting to be taken); ``take()`` gives back the oldest as
+    (``walk``) and their text scanned on ``workers`` threads (with none, in ``take()``:
+    on the caller's thread, the walker's buffers kept from piece to piece all the same).
+    ``put(piece)`` hands one over (False when ``depth`` pieces are waiting to be
+    taken); ``take()`` gives back the oldest as
     ``((out, segs, msgs, names), triples, anchors)`` (what ``walk``, ``scan`` and
     ``anchor_runs`` give; ``anchors`` None unless asked for), or the exception the walk
     raised; ``close()`` stops the workers (always call it).

@@ -392,7 +392,8 @@ def url_triples(triples, segs, msgs, Py_ssize_t limit):
     try:
         with nogil:
             for i in range(nmsgs):
-                other = (ms[i * NMSG + MSG_FLAGS] & C_FALLBACK) != 0 or too_large(&ms[i * NMSG], limit)
+                other = ((ms[i * NMSG + MSG_FLAGS] & C_FALLBACK) != 0
+                         or too_large(&ms[i * NMSG], limit))
                 if other:
                     pair[0] = i
                     pair[1] = kept
