@@ -52,9 +52,10 @@ def test_trace_shows_the_text_of_each_link_and_refuses_an_index_past_the_texts()
     assert [(m.url, m.raw, m.text) for m in found] == [
         ("http://a.example/", "http://a.example/", "Log in"),
         ("http://c.example/", "http://c.example/", "Log in")]
-    with pytest.raises(ValueError, match="texts"):
+    # segment 0 is the first href, its index 0: past an empty list of texts
+    with pytest.raises(ValueError, match=r"^texts: index 0 of segment 0 past the texts$"):
         _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s", how, (index, []))
-    with pytest.raises(ValueError, match="texts"):
+    with pytest.raises(ValueError, match=r"^texts: an index for each segment$"):
         _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s", how,
                                  (index[:1], ["Log in"]))
 

@@ -76,10 +76,12 @@ class _Trace:
         self.source = source
         self.how = how
         self.shown_at, self.shown = texts if texts is not None else (None, [])
-        if self.shown_at is not None and (
-                len(self.shown_at) != len(self.segs) // SEG
-                or any(i >= len(self.shown) for i in self.shown_at)):
-            raise ValueError("texts: an index for each segment, into the texts")
+        if self.shown_at is not None:       # as the compiled twin checks them
+            if len(self.shown_at) != len(self.segs) // SEG:
+                raise ValueError("texts: an index for each segment")
+            for i, at in enumerate(self.shown_at):
+                if at >= len(self.shown):
+                    raise ValueError(f"texts: index {at} of segment {i} past the texts")
         self.starts = self.segs[SEG_START::SEG]
         self.labels: dict[int, str] = {}
         self.total = len(triples) // 3
