@@ -7,6 +7,7 @@ standard library's ``email`` finds is ``tests/test_mail_walk.py``'s subject.
 from __future__ import annotations
 
 import email.utils
+from array import array
 import re
 
 import pytest
@@ -381,10 +382,11 @@ def test_pipeline_gives_each_piece_its_walk_and_scan_in_order(pieces, workers):
                 got.append(pipe.take())
         finally:
             pipe.close()
-        for piece, (walked, triples) in zip(pieces, got):
+        for piece, (walked, triples, anchors) in zip(pieces, got):
             want = twin.walk(piece, 0, len(piece), HEADERS, CHARSETS, 3, decode_char_refs)
             assert walked == want
             assert triples == scan(want[0])
+            assert anchors == twin.anchor_runs(want[1], want[0])
 
 
 @pytest.mark.twins
@@ -419,8 +421,9 @@ def test_pipeline_hands_back_the_exception_of_a_walk_and_goes_on():
             assert pipe.put(bad) and pipe.put(good)
             failed = pipe.take()
             assert isinstance(failed, RuntimeError) and str(failed) == "unescape failed"
-            (out, _, _, _), triples = pipe.take()
+            (out, _, _, _), triples, anchors = pipe.take()
             assert bytes(out) == b"see http://b.example/\n\0" and list(triples) == [4, 21, 0]
+            assert anchors == (array("q", [-1]), [], set())   # one text segment, no <a>
         finally:
             pipe.close()
 

@@ -213,6 +213,7 @@ def test_module_examples():
     '<a href="http://a/"><img src="http://i/">ok <i>go</i></a>',       # a src between runs
     '<a href="http://a/">caf\u00e9</a><a href="http://b/">ok</a>',     # non-ASCII: marked
     '<a href="rel/x">t</a><a href="http://a/"></a>',                   # no segment, no text
+    '<a href="http://a/">go</a><a href="http://b/">go</a><a href="http://c/">x</a>',  # repeated
 ])
 def test_the_cores_give_the_same_anchor_runs(html):
     from urlsift import _mail_py

@@ -12,13 +12,14 @@ is full of (``unescape``, given by the caller).
 cimport cython
 from cpython cimport array as carray
 from cpython.bytes cimport PyBytes_FromStringAndSize
+from cpython.unicode cimport PyUnicode_DecodeASCII
 from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThread_free_lock,
                                PyThread_acquire_lock, PyThread_release_lock, WAIT_LOCK,
                                NOWAIT_LOCK)
 from cpython.bytearray cimport PyByteArray_FromStringAndSize
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, realloc
-from libc.string cimport memchr, memcmp, memcpy
+from libc.string cimport memchr, memcmp, memcpy, memset
 
 from urlsift._build_c cimport edits_index, encoded, triple_octets, triple_raw, triple_url
 from urlsift._scan_c cimport Out, known_ptr, scan_octets, table_ptr

@@ -249,11 +249,16 @@ cdef const char *_MONTH_NAMES = b"JanFebMarAprMayJunJulAugSepOctNovDec"
 cdef const char *_DAY_NAMES = b"MonTueWedThuFriSatSun"
 
 
-def iso_date(bytes raw):
-    """See ``urlsift._mail_headers_py.iso_date``."""
-    cdef cbuf d = raw
-    cdef Py_ssize_t n = len(raw), p = 0, i
+cdef inline void _two(char *w, int v) noexcept nogil:
+    w[0] = <char>(48 + v // 10)
+    w[1] = <char>(48 + v % 10)
+
+
+cdef object iso_text(cbuf d, Py_ssize_t n):
+    """``iso_date`` of the ``n`` octets at ``d``: the str, or None (no bytes made)."""
+    cdef Py_ssize_t p = 0, i
     cdef int day, month = 0, year, hour, minute, second, tzh, tzm, dim
+    cdef char w[25]
     if n >= 5 and d[3] == COMMA and d[4] == SPACE:
         for i in range(7):
             if memcmp(d, _DAY_NAMES + 3 * i, 3) == 0:
@@ -294,10 +299,26 @@ def iso_date(bytes raw):
         dim = 31
     if not 1 <= day <= dim or hour > 23 or minute > 59 or second > 59 or tzh > 23 or tzm > 59:
         return None
-    text = f"{year:04d}-{month:02d}-{day:02d}T{hour:02d}:{minute:02d}:{second:02d}"
+    # "YYYY-MM-DDTHH:MM:SS" and "+HH:MM" written in place (the year has four digits)
+    _two(w, year // 100)
+    _two(w + 2, year % 100)
+    memcpy(w + 4, b"-00-00T00:00:00+00:00", 21)
+    _two(w + 5, month)
+    _two(w + 8, day)
+    _two(w + 11, hour)
+    _two(w + 14, minute)
+    _two(w + 17, second)
     if d[p + 18] == DASH and tzh == 0 and tzm == 0:
-        return text
-    return f"{text}{'-' if d[p + 18] == DASH else '+'}{tzh:02d}:{tzm:02d}"
+        return PyUnicode_DecodeASCII(w, 19, NULL)
+    w[19] = <char>d[p + 18]
+    _two(w + 20, tzh)
+    _two(w + 23, tzm)
+    return PyUnicode_DecodeASCII(w, 25, NULL)
+
+
+def iso_date(bytes raw):
+    """See ``urlsift._mail_headers_py.iso_date``."""
+    return iso_text(raw, len(raw))
 
 
 def mechanism(bytes value):

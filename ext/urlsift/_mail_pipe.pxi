@@ -10,6 +10,7 @@ cdef struct MSlot:
     Py_ssize_t n
     Grow out, segs, msgs, names  # the walk of the piece (swapped with the worker's walker)
     Out triples                  # its scan
+    Anchors anchors              # the texts of its links (anchor_table)
     bint failed                  # the walk raised: the exception is in MailPipeline.errors
     PyThread_type_lock filled    # held while the slot has no piece to walk
     PyThread_type_lock ready     # held until the piece is walked and scanned
@@ -23,12 +24,14 @@ cdef inline void _swap(Grow *a, Grow *b) noexcept nogil:
 
 cdef class MailPipeline:
     """``MailPipeline(headers, charsets, max_depth, unescape, table, known, max_wrapper,
-    max_length, workers)``: pieces of whole messages (bytes) walked (``walk``) and their
-    text scanned on ``workers`` threads (with none, in ``take()``: on the caller's
-    thread, the walker's buffers kept from piece to piece all the same). ``put(piece)`` hands one over (False when
-    ``depth`` pieces are waiting to be taken); ``take()`` gives back the oldest as
-    ``((out, segs, msgs, names), triples)`` (what ``walk`` and ``scan`` give), or the
-    exception the walk raised; ``close()`` stops the workers (always call it).
+    max_length, workers, anchors=True)``: pieces of whole messages (bytes) walked
+    (``walk``) and their text scanned on ``workers`` threads (with none, in ``take()``:
+    on the caller's thread, the walker's buffers kept from piece to piece all the same).
+    ``put(piece)`` hands one over (False when ``depth`` pieces are waiting to be
+    taken); ``take()`` gives back the oldest as
+    ``((out, segs, msgs, names), triples, anchors)`` (what ``walk``, ``scan`` and
+    ``anchor_runs`` give; ``anchors`` None unless asked for), or the exception the walk
+    raised; ``close()`` stops the workers (always call it).
 
     A worker holds the GIL only to start, to end, and when the walk calls ``unescape``
     or raises: it never waits for the thread that traces the matches to let it go.
@@ -38,15 +41,16 @@ cdef class MailPipeline:
     >>> p = MailPipeline(b"", b"ascii\\0", 8, None, TABLE, KNOWN, 8192, 65536, 1)
     >>> p.put(b"From a\\n\\nsee http://a.example/\\n")
     True
-    >>> (out, segs, msgs, names), triples = p.take()
-    >>> bytes(out), list(triples)
-    (b'see http://a.example/\\n\\x00', [4, 21, 0])
+    >>> (out, segs, msgs, names), triples, anchors = p.take()
+    >>> bytes(out), list(triples), anchors[1:]
+    (b'see http://a.example/\\n\\x00', [4, 21, 0], ([], set()))
     >>> p.close()
     """
     cdef MSlot *slots
     cdef Py_ssize_t depth, claimed, put_count, taken
     cdef PyThread_type_lock claim   # guards claimed and stopping
     cdef bint stopping
+    cdef bint anchors               # the runs of the links' texts are read too
     cdef list pieces, errors, threads
     cdef bytes headers, charsets, table, known
     cdef int max_depth
@@ -58,7 +62,8 @@ cdef class MailPipeline:
 
     def __cinit__(self, bytes headers not None, bytes charsets not None, int max_depth,
                   unescape, bytes table not None, bytes known not None,
-                  Py_ssize_t max_wrapper, Py_ssize_t max_length, int workers):
+                  Py_ssize_t max_wrapper, Py_ssize_t max_length, int workers,
+                  bint anchors=True):
         cdef Py_ssize_t i
         if workers < 0:
             raise ValueError("workers must not be negative")
@@ -70,6 +75,7 @@ cdef class MailPipeline:
         self.K = known_ptr(known)
         self.m = len(known)
         self.max_wrapper, self.max_length = max_wrapper, max_length
+        self.anchors = anchors
         # each worker walks one piece, and two more wait to be taken
         self.depth = workers + 2
         if workers == 0:
@@ -144,6 +150,10 @@ cdef class MailPipeline:
         # UTF-8 in a UTF-8 part ends the URL, as email's decoding (U+FFFD) does
         scan_octets(<const uint8_t *>slot.out.p, slot.out.n, 0, slot.out.n, self.T,
                     self.K, self.m, self.max_wrapper, self.max_length, NULL, &slot.triples)
+        # the runs of the links' texts are read here too, off the thread that traces
+        if self.anchors:
+            anchor_table(<const int64_t *>slot.segs.p, slot.segs.n // (NSEG * sizeof(int64_t)),
+                         <cbuf>slot.out.p, &slot.anchors)
         slot.failed = False
         return 0
 
@@ -212,7 +222,7 @@ cdef class MailPipeline:
         segs = array("q", PyBytes_FromStringAndSize(slot.segs.p, slot.segs.n))
         msgs = array("q", PyBytes_FromStringAndSize(slot.msgs.p, slot.msgs.n))
         names = PyByteArray_FromStringAndSize(slot.names.p, slot.names.n)
-        return (out, segs, msgs, names), arr
+        return (out, segs, msgs, names), arr, anchors_out(&slot.anchors) if self.anchors else None
 
     def close(self):
         """Stop the workers and wait for them. Idempotent."""
@@ -241,6 +251,7 @@ cdef class MailPipeline:
                 free(self.slots[i].msgs.p)
                 free(self.slots[i].names.p)
                 free(self.slots[i].triples.data)
+                anchors_free(&self.slots[i].anchors)
                 if self.slots[i].filled != NULL:
                     PyThread_free_lock(self.slots[i].filled)
                 if self.slots[i].ready != NULL:

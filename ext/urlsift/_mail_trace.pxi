@@ -14,6 +14,7 @@ cdef extern from "Python.h":
     object _PyObject_GC_NewVar "(PyObject *)_PyObject_GC_NewVar"(PyTypeObject *t, Py_ssize_t n)
     void PyTuple_SET_ITEM(object t, Py_ssize_t i, object o)
     void Py_INCREF(object o)
+    PyObject *PyList_GET_ITEM(object l, Py_ssize_t i)
 
 
 cdef inline void _put(object t, Py_ssize_t i, object o):
@@ -89,7 +90,9 @@ cdef class _Trace:
     cdef Py_ssize_t s                  # the segment of the triple being traced
     cdef Py_ssize_t base, last_key
     cdef object cls, id_of, date_of, same_link, edits, names, source, part
-    cdef dict labels, texts
+    cdef dict labels
+    cdef const int64_t *shown_at      # by segment: the index of its <a>'s text, or -1
+    cdef list shown                   # the texts
     cdef list result
 
     cdef Py_ssize_t message(self, Py_ssize_t i, const int64_t *m, Py_ssize_t k) except -1:
@@ -99,12 +102,15 @@ cdef class _Trace:
         cdef int64_t da = m[MSG_DATE_START], de = m[MSG_DATE_END]
         message_id = None
         if ida >= 0:
-            raw_id = PyBytes_FromStringAndSize(<char *>x.pv + ida, ide - ida)
-            message_id = raw_id.decode("ascii") if _plain_id(x.pv, ida, ide) else self.id_of(raw_id)
+            if _plain_id(x.pv, ida, ide):       # as it stands: no bytes made first
+                message_id = PyUnicode_DecodeASCII(<const char *>x.pv + ida, ide - ida, NULL)
+            else:
+                message_id = self.id_of(PyBytes_FromStringAndSize(<char *>x.pv + ida, ide - ida))
         date = None
-        if da >= 0:
-            raw_date = PyBytes_FromStringAndSize(<char *>x.pv + da, de - da)
-            date = iso_date(raw_date) or self.date_of(raw_date)   # the fixed form read here
+        if da >= 0:                             # the fixed form read here
+            date = iso_text(x.pv + da, de - da)
+            if date is None:
+                date = self.date_of(PyBytes_FromStringAndSize(<char *>x.pv + da, de - da))
         at = self.base + m[MSG_FROM_LINE] if m[MSG_FROM_LINE] >= 0 else None
         while k < x.total:
             self.s = seg_at(x, self.s, x.tr[3 * k])
@@ -143,11 +149,14 @@ cdef class _Trace:
                 self.labels[key] = self.part
             self.last_key = key
         if kind == C_K_HREF or kind == C_K_SRC:
-            if self.texts:
-                shown = self.texts.get(self.s)
+            if self.shown_at != NULL and self.shown_at[self.s] >= 0:
+                shown = <object>PyList_GET_ITEM(self.shown, self.shown_at[self.s])
             start = end = r[SEG_PART_OFFSET]
-            raw = PyBytes_FromStringAndSize(<char *>x.o + seg_start,
-                                            r[SEG_END] - seg_start).decode("utf-8", "replace")
+            # the raw text is the whole value: the triple's span most often, whose ASCII
+            # text is made already (and is the url, the same str, when nothing was cut)
+            if not (t[0] == seg_start and t[1] == r[SEG_END] and PyUnicode_IS_ASCII(raw)):
+                raw = PyBytes_FromStringAndSize(<char *>x.o + seg_start,
+                                                r[SEG_END] - seg_start).decode("utf-8", "replace")
         else:
             start = r[SEG_PART_OFFSET] + t[0] - seg_start
             if t[1] <= r[SEG_END]:
@@ -184,9 +193,10 @@ cdef class _Trace:
         return self.same_link(url, href)
 
 
-def trace(triples, walked, piece, Py_ssize_t base, str source, how, dict texts=None):
+def trace(triples, walked, piece, Py_ssize_t base, str source, how, tuple texts=None):
     """See ``urlsift._mail_trace_py.trace``."""
     out, segs, msgs, names = walked
+    cdef const int64_t[::1] shown_at = None
     cdef const int64_t[::1] tr = triples
     cdef const int64_t[::1] sg = segs
     cdef const int64_t[::1] ms = msgs
@@ -208,7 +218,15 @@ def trace(triples, walked, piece, Py_ssize_t base, str source, how, dict texts=N
     x.T = table_ptr(how.table)
     tc.base, tc.last_key, tc.s = base, -1, 0
     tc.cls, tc.id_of, tc.date_of, tc.same_link = how.cls, how.id_of, how.date_of, how.same_link
-    tc.edits, tc.names, tc.source, tc.texts = how.edits, names, source, texts
+    tc.edits, tc.names, tc.source = how.edits, names, source
+    if texts is not None:
+        shown_at, tc.shown = texts
+        if shown_at.shape[0] != x.nsegs:
+            raise ValueError("texts: an index for each segment")
+        for i in range(x.nsegs):           # the indexes are read unchecked below
+            if shown_at[i] >= len(tc.shown):
+                raise ValueError(f"texts: index {shown_at[i]} of segment {i} past the texts")
+        tc.shown_at = &shown_at[0] if x.nsegs else NULL
     tc.labels, tc.result = {}, []
     for i in range(nmsgs):
         m = &ms[i * NMSG]
@@ -228,54 +246,137 @@ def trace(triples, walked, piece, Py_ssize_t base, str source, how, dict texts=N
     return tc.result
 
 
+cdef Py_ssize_t anchor_end(const int64_t *sg, Py_ssize_t nsegs, Py_ssize_t h,
+                           Py_ssize_t *size) noexcept nogil:
+    """The segment after the text runs of the ``<a>`` whose href is segment ``h`` (an
+    ``<img src>``, ``<area href>`` between them), and their length in ``size``."""
+    cdef int64_t message = sg[h * NSEG + SEG_MESSAGE], kind
+    cdef Py_ssize_t k = h + 1, r
+    size[0] = 0
+    while k < nsegs and sg[k * NSEG + SEG_MESSAGE] == message:
+        r = k * NSEG
+        kind = sg[r + SEG_KIND]
+        if kind == C_K_HTML_TEXT:
+            if sg[r + SEG_ANCHOR] != h:
+                break
+            size[0] += sg[r + SEG_END] - sg[r + SEG_START]
+        elif kind != C_K_HREF and kind != C_K_SRC:
+            break
+        k += 1
+    return k
+
+
+cdef struct Anchors:
+    # what anchor_runs gives, in C buffers (filled without the GIL by anchor_table)
+    Grow index          # int64 by segment: its distinct run, or -1
+    Grow text           # the distinct runs, end to end
+    Grow at             # (start in text, length) of each, int64 pairs
+    Grow marked         # int64 messages whose anchor text is not all ASCII
+    Grow slots          # int64 open addressing over the distinct runs: 1 + index, 0 empty
+    Py_ssize_t mask
+
+
+cdef int64_t run_id(Anchors *u, Py_ssize_t a, Py_ssize_t n) except -1 nogil:
+    """The index of the run ``u.text[a:a + n]`` (just appended) among the distinct ones;
+    when it is one already, it is taken off the end again."""
+    cdef uint64_t hsh = 14695981039346656037ULL       # FNV-1a
+    cdef Py_ssize_t i, j
+    cdef int64_t *slots = <int64_t *>u.slots.p
+    cdef const int64_t *at
+    cdef int64_t pair[2]
+    for i in range(a, a + n):
+        hsh = (hsh ^ <uint8_t>u.text.p[i]) * 1099511628211ULL
+    j = <Py_ssize_t>(hsh & <uint64_t>u.mask)
+    while slots[j]:
+        at = <const int64_t *>u.at.p + 2 * (slots[j] - 1)
+        if at[1] == n and memcmp(u.text.p + at[0], u.text.p + a, n) == 0:
+            u.text.n = a
+            return slots[j] - 1
+        j = (j + 1) & u.mask
+    pair[0] = a
+    pair[1] = n
+    grow_add(&u.at, pair, sizeof(pair))
+    slots[j] = u.at.n // sizeof(pair)
+    return slots[j] - 1
+
+
+cdef int anchor_table(const int64_t *sg, Py_ssize_t nsegs, cbuf o, Anchors *u) except -1 nogil:
+    """``u`` for the segments ``sg`` over the text ``o`` (its buffers emptied first, kept
+    from call to call): for each segment ``h`` the distinct run of the text of the
+    ``<a>`` whose href it is, -1 for none or a text with a non-ASCII octet (its message
+    marked)."""
+    cdef Py_ssize_t h, k, r, size, a, e, first, cap = 16
+    cdef int64_t *index
+    cdef bint ascii
+    u.text.n = u.at.n = u.marked.n = u.index.n = u.slots.n = 0
+    while cap < 2 * nsegs:          # at most one run per segment: the table half full
+        cap *= 2
+    u.mask = cap - 1
+    grow_reserve(&u.slots, cap * sizeof(int64_t))
+    memset(u.slots.p, 0, cap * sizeof(int64_t))
+    grow_reserve(&u.index, nsegs * sizeof(int64_t))
+    u.index.n = nsegs * sizeof(int64_t)
+    index = <int64_t *>u.index.p
+    for h in range(nsegs):
+        index[h] = -1
+        if sg[h * NSEG + SEG_KIND] != C_K_HREF:
+            continue
+        k = anchor_end(sg, nsegs, h, &size)
+        if size == 0:
+            continue
+        first = u.text.n
+        ascii = True
+        for r in range(h + 1, k):
+            if sg[r * NSEG + SEG_KIND] == C_K_HTML_TEXT:
+                a = sg[r * NSEG + SEG_START]
+                e = sg[r * NSEG + SEG_END]
+                grow_add(&u.text, o + a, e - a)
+                while a < e:
+                    if o[a] >= 0x80:
+                        ascii = False
+                    a += 1
+        if ascii:
+            index[h] = run_id(u, first, size)
+        else:
+            u.text.n = first
+            grow_add(&u.marked, &sg[h * NSEG + SEG_MESSAGE], sizeof(int64_t))
+    return 0
+
+
+cdef tuple anchors_out(Anchors *u):
+    """``(index, runs, marked)`` of ``u`` as anchor_runs gives them."""
+    cdef const int64_t *at = <const int64_t *>u.at.p
+    cdef const int64_t *marked = <const int64_t *>u.marked.p
+    cdef Py_ssize_t i
+    return (array("q", PyBytes_FromStringAndSize(u.index.p, u.index.n)),
+            [PyBytes_FromStringAndSize(u.text.p + at[2 * i], at[2 * i + 1])
+             for i in range(u.at.n // (2 * sizeof(int64_t)))],
+            {marked[i] for i in range(u.marked.n // sizeof(int64_t))})
+
+
+cdef void anchors_free(Anchors *u) noexcept nogil:
+    free(u.index.p)
+    free(u.text.p)
+    free(u.at.p)
+    free(u.marked.p)
+    free(u.slots.p)
+    memset(u, 0, sizeof(Anchors))
+
+
 def anchor_runs(segs, out):
     """See ``urlsift._mail_trace_py.anchor_runs``."""
     cdef const int64_t[::1] sg = segs
     cdef const unsigned char[::1] ov = out
-    cdef Py_ssize_t nsegs = sg.shape[0] // NSEG, h, r, k, size, o, a, e
-    cdef int64_t message, kind
-    cdef bint ascii
-    cdef dict runs = {}
-    cdef set marked = set()
-    cdef bytes joined
-    cdef char *dst
-    for h in range(nsegs):
-        if sg[h * NSEG + SEG_KIND] != C_K_HREF:
-            continue
-        message = sg[h * NSEG + SEG_MESSAGE]
-        size = 0        # first the length of the runs, then their octets
-        k = h + 1
-        while k < nsegs and sg[k * NSEG + SEG_MESSAGE] == message:
-            r = k * NSEG
-            kind = sg[r + SEG_KIND]
-            if kind == C_K_HTML_TEXT:
-                if sg[r + SEG_ANCHOR] != h:
-                    break
-                size += sg[r + SEG_END] - sg[r + SEG_START]
-            elif kind != C_K_HREF and kind != C_K_SRC:
-                break
-            k += 1
-        if size == 0:
-            continue
-        joined = PyBytes_FromStringAndSize(NULL, size)
-        dst = <char *>joined
-        o = 0
-        ascii = True
-        for r in range((h + 1) * NSEG, k * NSEG, NSEG):
-            if sg[r + SEG_KIND] == C_K_HTML_TEXT:
-                a = sg[r + SEG_START]
-                e = sg[r + SEG_END]
-                memcpy(dst + o, &ov[a], e - a)
-                while a < e:
-                    if ov[a] >= 0x80:
-                        ascii = False
-                    a += 1
-                o += e - sg[r + SEG_START]
-        if ascii:
-            runs[h] = joined
-        else:
-            marked.add(message)
-    return runs, marked
+    cdef Py_ssize_t nsegs = sg.shape[0] // NSEG
+    cdef cbuf o = &ov[0] if ov.shape[0] else <cbuf>b""
+    cdef Anchors u
+    memset(&u, 0, sizeof(u))
+    try:
+        with nogil:
+            anchor_table(&sg[0] if nsegs else NULL, nsegs, o, &u)
+        return anchors_out(&u)
+    finally:
+        anchors_free(&u)
 
 
 def url_triples(triples, segs, msgs, Py_ssize_t limit):
@@ -285,14 +386,15 @@ def url_triples(triples, segs, msgs, Py_ssize_t limit):
     cdef const int64_t[::1] ms = msgs
     cdef Py_ssize_t ntr = tr.shape[0] // 3, nsegs = sg.shape[0] // NSEG
     cdef Py_ssize_t nmsgs = ms.shape[0] // NMSG, t = 0, s = 0, i, r, kept = 0
-    cdef bint big
+    cdef bint other
     cdef Grow keep = Grow(NULL, 0, 0), checks = Grow(NULL, 0, 0), cuts = Grow(NULL, 0, 0)
     cdef int64_t pair[2]
     try:
         with nogil:
             for i in range(nmsgs):
-                big = too_large(&ms[i * NMSG], limit)
-                if ms[i * NMSG + MSG_FLAGS] & C_FALLBACK or big:
+                other = ((ms[i * NMSG + MSG_FLAGS] & C_FALLBACK) != 0
+                         or too_large(&ms[i * NMSG], limit))
+                if other:
                     pair[0] = i
                     pair[1] = kept
                     grow_add(&cuts, pair, sizeof(pair))
@@ -302,7 +404,7 @@ def url_triples(triples, segs, msgs, Py_ssize_t limit):
                     r = s * NSEG
                     if sg[r + SEG_MESSAGE] != i:
                         break
-                    if not big:
+                    if not other:
                         if sg[r + SEG_KIND] == C_K_HTML_TEXT and sg[r + SEG_ANCHOR] >= 0:
                             pair[0] = kept
                             pair[1] = sg[r + SEG_ANCHOR]

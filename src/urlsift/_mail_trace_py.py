@@ -53,28 +53,35 @@ def too_large(msgs: Any, i: int, limit: int) -> bool:
 
 
 def trace(triples: Any, walked: tuple, piece: Any, base: int, source: str, how: Tracing,
-          texts: Optional[dict] = None) -> list:
+          texts: Optional[tuple] = None) -> list:
     """The ``how.cls`` tuples (``urlsift.mail.MailMatch``) of the scanner's ``triples``
     over the text of ``walked`` (what ``walk`` returned for ``piece``, at ``base`` in the
     spool called ``source``), in message order: each traced back to its segment, part
     and message, its URL and raw text cut as ``_build.build`` cuts them. A message
     marked ``FALLBACK``, or larger than ``how.limit``, is handed to ``how.other``. A URL
     in the text of an ``<a>`` that is its ``href`` is left out (``how.same_link``).
-    ``texts``: the value of the last field (``text``) of a URL found in an ``href``
-    segment, by the segment's index (the text of its ``<a>``); None else."""
+    ``texts``: ``(index, shown)``, the value of the last field (``text``) of a URL found
+    in an ``href`` segment ``h``: ``shown[index[h]]`` (the text of its ``<a>``; an index
+    for every segment, -1: None, as :func:`anchor_runs` gives them); None else."""
     return _Trace(triples, walked, piece, base, source, how, texts).run()
 
 
 class _Trace:
     def __init__(self, triples: Any, walked: tuple, piece: Any, base: int, source: str,
-                 how: Tracing, texts: Optional[dict]) -> None:
+                 how: Tracing, texts: Optional[tuple]) -> None:
         self.triples = triples
         self.out, self.segs, self.msgs, self.names = walked
         self.piece = piece
         self.base = base
         self.source = source
         self.how = how
-        self.texts = texts
+        self.shown_at, self.shown = texts if texts is not None else (None, [])
+        if self.shown_at is not None:       # as the compiled twin checks them
+            if len(self.shown_at) != len(self.segs) // SEG:
+                raise ValueError("texts: an index for each segment")
+            for i, at in enumerate(self.shown_at):
+                if at >= len(self.shown):
+                    raise ValueError(f"texts: index {at} of segment {i} past the texts")
         self.starts = self.segs[SEG_START::SEG]
         self.labels: dict[int, str] = {}
         self.total = len(triples) // 3
@@ -144,8 +151,8 @@ class _Trace:
         shown = None
         part = self.label(r, kind)
         if kind == K_HREF or kind == K_SRC:
-            if self.texts:
-                shown = self.texts.get(r // SEG)
+            if self.shown_at is not None and self.shown_at[r // SEG] >= 0:
+                shown = self.shown[self.shown_at[r // SEG]]
             start = end = segs[r + SEG_PART_OFFSET]
             raw = bytes(out[seg_start:segs[r + SEG_END]]).decode("utf-8", "replace")
         else:
@@ -185,20 +192,27 @@ class _Trace:
 PART_SUFFIX = {K_HREF: " href", K_SRC: " src"}
 
 
-def anchor_runs(segs: Any, out: Any) -> tuple[dict, set]:
-    """The text of each ``<a href>`` as the walk laid it out: ``({href segment: octets of
-    its text runs joined}, {messages where those octets are not all ASCII})``. The runs
-    of an ``<a>`` follow its href segment (an ``<img src>``, ``<area href>`` between
-    them), each :data:`K_HTML_TEXT` with that segment as its anchor.
+def anchor_runs(segs: Any, out: Any) -> tuple["array[int]", list[bytes], set[int]]:
+    """The text of each ``<a href>`` as the walk laid it out, each distinct text once
+    (a mailing's links repeat theirs message after message): ``(index, runs, marked)``,
+    ``index[h]`` for each segment ``h`` the place in ``runs`` of the octets of its
+    ``<a>``'s text runs joined when ``h`` is the href of an ``<a>`` with a text, else
+    -1; ``marked``: the messages where those octets are not all ASCII (-1 there). The
+    runs of an ``<a>`` follow its href segment (an ``<img src>``, ``<area href>``
+    between them), each :data:`K_HTML_TEXT` with that segment as its anchor.
 
     >>> from urlsift._mail_cut_py import walk
     >>> spool = (b"From a\\nContent-Type: text/html\\n\\n"
-    ...          b'<a href="http://a.example/">see <b>this</b></a> x\\n')
+    ...          b'<a href="http://a.example/">see <b>this</b></a> x\\n'
+    ...          b'<a href="http://b.example/">see this</a>\\n')
     >>> out, segs, msgs, names = walk(spool, 0, len(spool), b"", b"ascii\\0", 8, None)
-    >>> anchor_runs(segs, out)      # segment 0 is the href; "see " and "this" its runs
-    ({0: b'see this'}, set())
+    >>> index, runs, marked = anchor_runs(segs, out)   # 0 and 4 the hrefs, 1-2, 5 their runs
+    >>> list(index), runs, marked
+    ([0, -1, -1, -1, 0, -1, -1], [b'see this'], set())
     """
-    runs: dict[int, bytes] = {}
+    index = array("q", [-1]) * (len(segs) // SEG)
+    runs: list[bytes] = []
+    seen: dict[bytes, int] = {}
     marked: set[int] = set()
     end = len(segs)
     for h in range(len(segs) // SEG):
@@ -216,19 +230,24 @@ def anchor_runs(segs: Any, out: Any) -> tuple[dict, set]:
             elif kind not in (K_HREF, K_SRC):
                 break
             r += SEG
-        if parts:
-            joined = b"".join(parts)
-            if joined.isascii():
-                runs[h] = joined
-            else:
-                marked.add(message)
-    return runs, marked
+        joined = b"".join(parts)
+        if not joined:
+            continue
+        if not joined.isascii():
+            marked.add(message)
+            continue
+        if joined not in seen:
+            seen[joined] = len(runs)
+            runs.append(joined)
+        index[h] = seen[joined]
+    return index, runs, marked
 
 
 def url_triples(triples: Any, segs: Any, msgs: Any,
                 limit: int) -> tuple["array[int]", "array[int]", "array[int]"]:
     """For the command's lines without a Match per URL: the scan's ``triples`` (of the
-    text of ``walk``) kept, without those of messages larger than ``limit``; the
+    text of ``walk``) kept, without those of messages larger than ``limit`` or marked
+    ``FALLBACK`` (after the walk: ``urlsift.mail.walk._to_email``); the
     ``(index in the kept ones, segment of the href)`` of each found in the text of an
     ``<a href>`` (the caller drops it when it is the href itself); and ``(message,
     kept triples before it)`` of each message to be read otherwise (``FALLBACK``, or
@@ -244,16 +263,17 @@ def url_triples(triples: Any, segs: Any, msgs: Any,
     """
     keep, checks, cuts = array("q"), array("q"), array("q")
     starts = segs[SEG_START::SEG]
-    big = [too_large(msgs, i, limit) for i in range(0, len(msgs), MSG)]
+    other = [bool(msgs[i + MSG_FLAGS] & FALLBACK) or too_large(msgs, i, limit)
+             for i in range(0, len(msgs), MSG)]
     t = 0
-    for index in range(len(big)):
-        if msgs[index * MSG + MSG_FLAGS] & FALLBACK or big[index]:
+    for index in range(len(other)):
+        if other[index]:
             cuts.extend((index, len(keep) // 3))
         while t < len(triples):
             r = (bisect_right(starts, triples[t]) - 1) * SEG
             if segs[r + SEG_MESSAGE] != index:
                 break
-            if not big[index]:
+            if not other[index]:
                 if segs[r + SEG_KIND] == K_HTML_TEXT and segs[r + SEG_ANCHOR] >= 0:
                     checks.extend((len(keep) // 3, segs[r + SEG_ANCHOR]))
                 keep.extend(triples[t:t + 3])

@@ -70,7 +70,7 @@ def spool_rows(stream: IO[bytes], name: str, *,
             continue
         _json_to_email(prepared)
         _anchor_texts(prepared)          # as the trace: a non-ASCII anchor text to email
-        (out, segs, msgs, names), triples = prepared
+        (out, segs, msgs, names), triples, _ = prepared
         keep, checks, cuts = cores.mail.url_triples(triples, segs, msgs, limit)
         if checks:
             keep, cuts = _without_repeated_links(keep, checks, cuts, out, segs)

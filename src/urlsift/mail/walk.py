@@ -21,8 +21,6 @@ side by side).
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import io
 from array import array
 from bisect import bisect_left, bisect_right
@@ -196,8 +194,9 @@ def _piece_urls(piece: bytes, base: int, name: str, opts: ScanOptions,
 
 
 def _prepared(piece: bytes, whole: bool = False) -> Any:
-    """The walk of a piece and the scan of its text: what runs without the GIL (on a
-    worker thread with ``jobs``); the exception instead when the walk failed."""
+    """The walk of a piece, the scan of its text and the runs of its links' texts
+    (``anchor_runs``): what runs without the GIL (on a worker thread with ``jobs``); the
+    exception instead when the walk failed."""
     try:
         walked = cores.mail.walk(piece, 0, len(piece), HEADERS, CHARSETS, MAX_DEPTH,
                                  html_unescape, whole)
@@ -205,7 +204,7 @@ def _prepared(piece: bytes, whole: bool = False) -> Any:
         raise
     except Exception as exc:
         return exc
-    return walked, _scan_text(walked[0])
+    return walked, _scan_text(walked[0]), cores.mail.anchor_runs(walked[1], walked[0])
 
 
 def _scan_text(text: Any) -> "array[int]":
@@ -228,7 +227,7 @@ def _traced(piece: bytes, base: int, name: str, opts: ScanOptions,
         return result, False
     _json_to_email(prepared)
     texts = _anchor_texts(prepared)
-    (out, segs, msgs, names), triples = prepared
+    (out, segs, msgs, names), triples, _ = prepared
     no_mbox: list[bool] = []
 
     def other(index: int) -> Optional[list[MailMatch]]:
@@ -279,7 +278,7 @@ def spool_url_lines(stream: IO[bytes], name: str, *,
     limit = spool.MESSAGE_MAX
 
 
-    for base, piece, prepared in _walked_in_order(spool.mbox_blocks(stream, limit), jobs):
+    for base, piece, prepared in _walked_in_order(spool.mbox_blocks(stream, limit), jobs, False):
         if isinstance(piece, Exception):
             yield url_lines(message_matches(name, base, piece, opts, report))
             continue
@@ -309,7 +308,7 @@ def _lines_of(prepared: Any) -> Any:
     records. All but the few URLs found in the text of an ``<a href>`` is made without
     a Python object per URL."""
     _json_to_email(prepared)
-    (out, segs, msgs, names), triples = prepared
+    (out, segs, msgs, names), triples, _ = prepared
     keep, checks, cuts = cores.mail.url_triples(triples, segs, msgs, spool.MESSAGE_MAX)
     if checks:
         keep, cuts = _without_repeated_links(keep, checks, cuts, out, segs)
@@ -325,10 +324,10 @@ def _lines_of(prepared: Any) -> Any:
 
 def _json_to_email(prepared: Any) -> None:
     """Mark ``FALLBACK`` each message whose walked text holds a JSON-escaped URL
-    (``https:\\/\\/...``, :mod:`urlsift.text.jsonescapes`), and drop its triples:
+    (``https:\\/\\/...``, :mod:`urlsift.text.jsonescapes`) (its triples passed over):
     ``email`` reads that message, and its scan reads the escapes (``extract`` does); the
     walk's trace does not. A piece without a backslash costs one ``memchr``."""
-    (out, segs, msgs, _), triples = prepared
+    (out, segs, msgs, _), triples, _ = prepared
     if not has_json_escapes(out):
         return
     starts = segs[SEG_START::SEG]
@@ -340,34 +339,37 @@ def _json_to_email(prepared: Any) -> None:
 
 
 def _to_email(prepared: Any, marked: set[int]) -> None:
-    """Mark ``FALLBACK`` the messages ``marked`` (their indexes) and drop their triples."""
-    (out, segs, msgs, _), triples = prepared
-    if not marked:
-        return
-    starts = segs[SEG_START::SEG]
+    """Mark ``FALLBACK`` the messages ``marked`` (their indexes): ``trace`` and
+    ``url_triples`` pass over their triples and hand them to ``email``."""
+    msgs = prepared[0][2]
     for index in marked:
         msgs[index * MSG + MSG_FLAGS] |= FALLBACK
-    kept = array("q")
-    for k in range(0, len(triples), 3):
-        if segs[(bisect_right(starts, triples[k]) - 1) * SEG + SEG_MESSAGE] not in marked:
-            kept.extend(triples[k:k + 3])
-    triples[:] = kept
 
 
-def _anchor_texts(prepared: Any) -> dict[int, Optional[str]]:
-    """The text a reader sees on each ``<a>`` whose ``href`` the walk laid out, by the
-    index of the href's segment (``MailMatch.text``, :func:`urlsift.mail.anchors.anchor_text`
-    of the text runs the walk gave that ``<a>``). The walk keeps a part's octets in its
-    charset, which it does not hand out: a message whose anchor text holds a non-ASCII
-    octet is marked ``FALLBACK``, and ``email`` decodes it (the same text either way)."""
-    (out, segs, msgs, _), triples = prepared
-    runs, marked = cores.mail.anchor_runs(segs, out)
-    texts = {h: _text_of(run) for h, run in runs.items()}
+def _anchor_texts(prepared: Any) -> tuple["array[int]", list[Optional[str]]]:
+    """The text a reader sees on each ``<a>`` whose ``href`` the walk laid out
+    (``MailMatch.text``, :func:`urlsift.mail.anchors.anchor_text` of the text runs the
+    walk gave that ``<a>``), as ``trace`` takes them: ``(index, texts)``, the text of
+    the href in segment ``h`` ``texts[index[h]]`` (-1: none), each distinct text made
+    once. The walk keeps a part's octets in its charset, which it does not hand out: a
+    message whose anchor text holds a non-ASCII octet is marked ``FALLBACK``, and
+    ``email`` decodes it (the same text either way)."""
+    index, runs, marked = prepared[2]
     _to_email(prepared, marked)
-    return texts
+    known = _SHOWN
+    if len(known) > _SHOWN_MAX:
+        known.clear()
+    return index, [known[run] if run in known else known.setdefault(run, _text_of(run))
+                   for run in runs]
 
 
-@lru_cache(maxsize=4096)     # a mailing's links repeat their texts message after message
+# The texts of links kept from piece to piece (a mailing's links repeat their texts
+# message after message), at most about this many. A dict: a hit is one lookup, where
+# lru_cache makes a tuple key and moves its list of recent keys on each.
+_SHOWN_MAX = 4096
+_SHOWN: dict[bytes, Optional[str]] = {}
+
+
 def _text_of(run: bytes) -> Optional[str]:
     """:func:`urlsift.mail.anchors.anchor_text` of an anchor's ASCII text runs."""
     return anchor_text(run.decode("ascii"))
@@ -401,15 +403,16 @@ def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: A
     return kept, moved
 
 
-def _walked_in_order(pieces: Iterator[tuple[Optional[int], Any]],
-                     jobs: int) -> Iterator[tuple[Optional[int], Any, Any]]:
+def _walked_in_order(pieces: Iterator[tuple[Optional[int], Any]], jobs: int,
+                     anchors: bool = True) -> Iterator[tuple[Optional[int], Any, Any]]:
     """``(base, piece, _prepared(piece))`` in order, on the core's :class:`MailPipeline`:
     with ``jobs`` > 1 the pieces are walked and scanned ahead on ``jobs - 1`` threads
     (this one, tracing the matches, is the other), which hold the GIL only to start and
     to end, so they never wait for this thread to let it go; with one job they are
-    walked here, the walker's buffers kept from piece to piece."""
+    walked here, the walker's buffers kept from piece to piece. ``anchors``: the runs of
+    the links' texts are read too (False: None in their place, for the lines of URLs)."""
     pipe = cores.mail.MailPipeline(HEADERS, CHARSETS, MAX_DEPTH, html_unescape, TABLE, KNOWN,
-                                   MAX_WRAPPER, MAX_LENGTH, max(jobs, 1) - 1)
+                                   MAX_WRAPPER, MAX_LENGTH, max(jobs, 1) - 1, anchors)
     pending: deque = deque()     # (base, piece), errors of the blocks in their place
     done: deque = deque()
     try:

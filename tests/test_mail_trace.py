@@ -1,0 +1,98 @@
+"""The mail core's trace, as the pipeline hands it over (issue 27): the texts of the
+links read once per distinct text (``anchor_runs``, on the pipeline's worker), looked up
+by segment in ``trace``, and the messages marked ``FALLBACK`` after the walk passed over
+by ``url_triples``. Every test runs on both cores (conftest); expected values are worked
+out from the messages written here.
+"""
+from __future__ import annotations
+
+import pytest
+
+from urlsift import _select
+from urlsift._mail_records import (FALLBACK, K_HREF, MSG, MSG_FLAGS, SEG, SEG_END, SEG_KIND,
+                                    SEG_START)
+from urlsift.mail.walk import CHARSETS, HEADERS
+
+TWINS = _select.twins("_mail")
+
+
+def test_anchor_runs_gives_each_distinct_link_text_once():
+    # three <a> over two texts: the repeated text is one run, both hrefs point at it; an
+    # <a> without text and an <img src> get no run; a non-ASCII text marks its message
+    spool = (b"From a\nContent-Type: text/html\n\n"
+             b'<a href="http://a.example/">Log in</a> <a href="http://b.example/">Help</a>\n'
+             b'<a href="http://c.example/">Log in</a><a href="http://d.example/"></a>'
+             b'<img src="http://i.example/">\n'
+             b"From b\nContent-Type: text/html; charset=utf-8\n\n"
+             b'<a href="http://e.example/">caf\xc3\xa9</a>\n')
+    out, segs, msgs, names = _select.cores.mail.walk(spool, 0, len(spool), HEADERS, CHARSETS, 8,
+                                                     None)
+    index, runs, marked = _select.cores.mail.anchor_runs(segs, out)
+    assert runs == [b"Log in", b"Help"]
+    by_href = {bytes(out[segs[h * SEG + SEG_START]:segs[h * SEG + SEG_END]]): index[h]
+               for h in range(len(segs) // SEG) if segs[h * SEG + SEG_KIND] == K_HREF}
+    assert by_href == {b"http://a.example/": 0, b"http://b.example/": 1,
+                       b"http://c.example/": 0, b"http://d.example/": -1,
+                       b"http://e.example/": -1}
+    assert all(index[h] == -1 for h in range(len(segs) // SEG)
+               if segs[h * SEG + SEG_KIND] != K_HREF)
+    assert marked == {1}
+
+
+def test_trace_shows_the_text_of_each_link_and_refuses_an_index_past_the_texts():
+    from urlsift.mail.walk import tracing
+    from urlsift.text.extraction import scan
+    spool = (b"From a\nContent-Type: text/html\n\n"
+             b'<a href="http://a.example/">Log in</a> <a href="http://c.example/">Log in</a>\n')
+    walked = _select.cores.mail.walk(spool, 0, len(spool), HEADERS, CHARSETS, 8, None)
+    index, runs, _ = _select.cores.mail.anchor_runs(walked[1], walked[0])
+    how = tracing(1 << 20, lambda i: [])
+    found = _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s", how,
+                                     (index, ["Log in"]))
+    assert [(m.url, m.raw, m.text) for m in found] == [
+        ("http://a.example/", "http://a.example/", "Log in"),
+        ("http://c.example/", "http://c.example/", "Log in")]
+    # segment 0 is the first href, its index 0: past an empty list of texts
+    with pytest.raises(ValueError, match=r"^texts: index 0 of segment 0 past the texts$"):
+        _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s", how, (index, []))
+    with pytest.raises(ValueError, match=r"^texts: an index for each segment$"):
+        _select.cores.mail.trace(scan(walked[0]), walked, spool, 0, "s", how,
+                                 (index[:1], ["Log in"]))
+
+
+@pytest.mark.twins
+def test_pipeline_gives_the_links_texts_only_when_asked():
+    from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
+    spool = (b'From a\nContent-Type: text/html\n\n<a href="http://a.example/">Log in</a>\n'
+             b'<a href="http://b.example/">Log in</a>\n')
+    for twin, workers in [(t, w) for t in TWINS.values() for w in (0, 1)]:
+        for anchors in (True, False):
+            pipe = twin.MailPipeline(HEADERS, CHARSETS, 3, None, TABLE, KNOWN, MAX_WRAPPER,
+                                     MAX_LENGTH, workers, anchors)
+            try:
+                assert pipe.put(spool)
+                walked, _, got = pipe.take()
+            finally:
+                pipe.close()
+            if not anchors:
+                assert got is None
+                continue
+            index, runs, marked = got
+            assert runs == [b"Log in"] and marked == set()
+            segs = walked[1]
+            hrefs = [h for h in range(len(segs) // SEG) if segs[h * SEG + SEG_KIND] == K_HREF]
+            assert [index[h] for h in hrefs] == [0, 0]
+
+
+def test_url_triples_passes_over_a_message_marked_after_the_walk():
+    # a message marked FALLBACK once walked (a JSON escape, a non-ASCII link text) keeps
+    # its triples in the scan; its lines are read by email, at its cut
+    from urlsift.text.extraction import scan
+    spool = b"From a\n\nsee http://a.example/\nFrom b\n\nsee http://b.example/\n"
+    out, segs, msgs, names = _select.cores.mail.walk(spool, 0, len(spool), HEADERS, CHARSETS, 8,
+                                                     None)
+    msgs[0 * MSG + MSG_FLAGS] |= FALLBACK
+    keep, checks, cuts = _select.cores.mail.url_triples(scan(out), segs, msgs, 1 << 20)
+    assert [bytes(out[keep[k]:keep[k + 1]]) for k in range(0, len(keep), 3)] == [
+        b"http://b.example/"]
+    assert list(checks) == [] and list(cuts) == [0, 0]
