@@ -94,6 +94,9 @@ SHAPES: dict[str, Callable[[int], object]] = {
     "mail walk: n parameters of one quoted ';'": lambda n: list(spool_urls(io.BytesIO(
         b"From a\nContent-Type: text/plain" + b'; a=";"' * (n // 8) + b"\n\nhttp://a.example/\n"),
         "box")),
+    "mail walk: n links of distinct texts": lambda n: list(spool_urls(io.BytesIO(
+        b"From a\nContent-Type: text/html\n\n" + b"".join(
+            b'<a href="http://a.example/">t%d</a>' % i for i in range(n // 2))), "box")),
     "html tokenizer: n '<a '": lambda n: cores.html.html_runs(b"<a " * n),
     "html tokenizer: n '<a href=&amp'": lambda n: cores.html.html_runs(b"<a href=&amp" * n),
     "html tokenizer: n '&CounterClockwise'": lambda n: cores.html.html_runs(

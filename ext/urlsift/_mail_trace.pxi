@@ -16,6 +16,18 @@ cdef extern from "Python.h":
     void Py_INCREF(object o)
     PyObject *PyList_GET_ITEM(object l, Py_ssize_t i)
 
+cdef extern from *:
+    """
+    #if PY_VERSION_HEX >= 0x030E0000
+    #define urlsift_mail_hash(p, n) Py_HashBuffer((p), (n))
+    #else
+    #define urlsift_mail_hash(p, n) _Py_HashBytes((p), (n))
+    #endif
+    """
+    # CPython's keyed hash of bytes (SipHash, the process's random key, as a dict's):
+    # reads no Python object, so it runs without the GIL
+    Py_hash_t keyed_hash "urlsift_mail_hash"(const void *p, Py_ssize_t n) nogil
+
 
 cdef inline void _put(object t, Py_ssize_t i, object o):
     Py_INCREF(o)
@@ -278,15 +290,14 @@ cdef struct Anchors:
 
 cdef int64_t run_id(Anchors *u, Py_ssize_t a, Py_ssize_t n) except -1 nogil:
     """The index of the run ``u.text[a:a + n]`` (just appended) among the distinct ones;
-    when it is one already, it is taken off the end again."""
-    cdef uint64_t hsh = 14695981039346656037ULL       # FNV-1a
-    cdef Py_ssize_t i, j
+    when it is one already, it is taken off the end again. Hashed with a key (a
+    message's link texts are the sender's to choose: texts made to collide under a
+    hash without one would make this quadratic)."""
+    cdef Py_ssize_t j
     cdef int64_t *slots = <int64_t *>u.slots.p
     cdef const int64_t *at
     cdef int64_t pair[2]
-    for i in range(a, a + n):
-        hsh = (hsh ^ <uint8_t>u.text.p[i]) * 1099511628211ULL
-    j = <Py_ssize_t>(hsh & <uint64_t>u.mask)
+    j = <Py_ssize_t>(<uint64_t>keyed_hash(u.text.p + a, n) & <uint64_t>u.mask)
     while slots[j]:
         at = <const int64_t *>u.at.p + 2 * (slots[j] - 1)
         if at[1] == n and memcmp(u.text.p + at[0], u.text.p + a, n) == 0:
