@@ -211,3 +211,87 @@ def test_a_slashless_name_of_two_characters_is_still_read():
     assert _spans(b"see ws:abc", blob) == [(4, 10)]
     assert _spans(b"x_ws:abc", blob) == [(2, 8)]
     assert _spans(b"ws:abc", blob) == [(0, 6)]
+
+
+# ---- the walk's setup, made once per (table, blob) pair --------------------------------
+
+def _without_x(table):
+    # "x" neither PLAIN nor BARE: a URL's walk (16 octets at a time or not) stops before it
+    from urlsift._layout import T_BARE, T_PLAIN
+    return _table_without(table, {ord("x")}, T_PLAIN | T_BARE)
+
+
+@pytest.mark.twins
+def test_each_table_and_blob_of_a_call_is_its_own_whatever_came_before():
+    # the compiled core keeps what it reads from the last (table, blob) pair between
+    # calls: a call with another pair, or with the first again, must read its own
+    data = b"see http://abcdefghijklmnopqrstuvwxyz/ ok ws:abc"
+    ws = known_blob({"ws": K_KNOWN | K_SLASHLESS, "http": K_KNOWN})
+    cut = _without_x(TABLE)
+    calls = [(TABLE, KNOWN, [(4, 38)]),          # "http://a...z/"; "ws" is no name
+             (cut, KNOWN, [(4, 34)]),            # "http://a...w": "x" ends it
+             (TABLE, ws, [(4, 38), (42, 48)]),   # "ws:abc" with a blob that knows it
+             (cut, ws, [(4, 34), (42, 48)]),
+             (bytes(bytearray(TABLE)), KNOWN, [(4, 38)]),     # an equal copy: the same
+             (TABLE, KNOWN, [(4, 38)])]
+    for twin in TWINS.values():
+        for table, blob, expected in calls * 2:
+            got = list(twin.scan(data, 0, -1, table, blob, MAX_WRAPPER, MAX_LENGTH))
+            assert [(got[i], got[i + 1]) for i in range(0, len(got), 3)] == expected
+
+
+@compiled
+def test_walks_on_two_threads_with_two_tables_read_their_own():
+    # the walk runs without the GIL: a call with another table, made meanwhile on
+    # another thread, must not change the setup a running walk reads
+    from concurrent.futures import ThreadPoolExecutor
+    scan = TWINS["cython"]
+    data = b"see http://abcdefghijklmnopqrstuvwxyz/ ok\n" * 20000
+    tables = [TABLE, _without_x(TABLE)]
+    ends = [38, 34]
+
+    def run(k: int) -> bool:
+        table = tables[k % 2]
+        got = scan.scan(data, 0, -1, table, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+        return len(got) == 3 * 20000 and got[1] - got[0] == ends[k % 2] - 4
+    with ThreadPoolExecutor(2) as pool:
+        assert all(pool.map(run, range(16)))
+
+
+# ---- the walk back to a scheme's start, 16 octets at a time ----------------------------
+
+@compiled
+@pytest.mark.twins
+def test_the_walk_back_to_the_scheme_starts_where_octet_by_octet():
+    # the run of scheme characters before "://" is read 16 octets at a time (SSE2) where
+    # the table's SCHEME octets are RFC 1738's: every run length from 1 to 40, every
+    # octet before it (the run's end: a SCHEME octet of no other class, space, quote, an
+    # octet over 0x7F, the last match's end), at every offset of a 16-octet block; and a
+    # table with "_" among the SCHEME octets (octet by octet)
+    from urlsift._layout import T_SCHEME
+    wider = bytes(b | T_SCHEME if i == ord("_") else b for i, b in enumerate(TABLE))
+    schemes = b"Https+x-y.z0123456789abcdefghijklmnopqrstuvwxyz"
+    befores = [b"", b" ", b'"', b"_", b"\xc3\xa9", b"\xff", b"http://a.b/ ", b"..", b"9",
+               b"+", b"<", b"\x00"]
+    for table in (TABLE, wider):
+        for length in range(1, 41):
+            for before in befores:
+                for pad in (0, 5, 15, 16, 17):
+                    data = b"." * pad + before + schemes[-length:] + b"://host.example/p x"
+                    fast, plain = _with_and_without_prefilter(data, table)
+                    assert fast == plain, (length, before, pad)
+                    assert fast == list(TWINS["python"].scan(
+                        data, 0, -1, table, KNOWN, MAX_WRAPPER, MAX_LENGTH)), (length, before, pad)
+
+
+@pytest.mark.twins
+@pytest.mark.parametrize("data, expected", [
+    (b"xhttps://a.example/", [(0, 19)]),            # the run is the scheme, whole
+    (b"say:https://a.example/", [(4, 22)]),         # ":" is no scheme character
+    (b"0123456789abcdef+http://a.example/", [(10, 34)]),   # from its first letter on
+    (b"\xc3\xa9http://a.example/", [(2, 19)]),     # after a letter over U+007F
+])
+def test_the_scheme_of_a_url_with_slashes_is_the_run_before_its_colon(data, expected):
+    # RFC 1738 section 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]; the URL
+    # starts at the run's first letter
+    assert _spans(data) == expected

@@ -67,6 +67,8 @@ cdef extern from *:
         __m128i x[16];
         const uint8_t *T;           /* the table and its PLAIN bit, for that */
         uint8_t plain;
+        int scheme16;               /* 1: the table's SCHEME octets are RFC 1738's
+                                       (urlsift_scheme_start reads 16 at a time) */
     #endif
     } urlsift_prefilter;
     static void urlsift_prefilter_init(urlsift_prefilter *f, const uint8_t *pairs, int np,
@@ -79,29 +81,44 @@ cdef extern from *:
             f->last[k] = _mm_set1_epi8((char)pairs[2 * k]);
             f->before[k] = _mm_set1_epi8((char)pairs[2 * k + 1]);
         }
-        /* the compares of a URL's walk: made when the first URL is walked (a scan of
-           a short text with no URL pays nothing for them) */
+        /* the compares of a URL's walk: made by setup_for once per table, else when
+           the first URL is walked (urlsift_prefilter_plain) */
         f->nx = -2;
         f->T = T;
         f->plain = plain;
+        f->scheme16 = 0;
     #endif
     }
-    /* the table's PLAIN octets as a range less a few: a block of 16 is then told from
-       compares (SSE2 has no table look-up); any other table: one at a time. The table
-       is read 16 entries at a time into a 256-bit set (a few dozen instructions: this
-       is paid once per scan that walks a URL, and short texts are scanned by the
-       million) */
-    static void urlsift_prefilter_plain(urlsift_prefilter *f) {
     #ifdef URLSIFT_SSE2
-        const __m128i zero = _mm_setzero_si128(), bit = _mm_set1_epi8((char)f->plain);
-        uint64_t in[4] = {0, 0, 0, 0}, out;     /* bit k: octet k is PLAIN */
-        int c, w;
+    /* the octets whose entry in the table T has the bit set, as a 256-bit set (bit k:
+       octet k), read 16 entries at a time */
+    static void urlsift_table_set(const uint8_t *T, uint8_t bits, uint64_t in[4]) {
+        const __m128i zero = _mm_setzero_si128(), bit = _mm_set1_epi8((char)bits);
+        int c;
+        in[0] = in[1] = in[2] = in[3] = 0;
         for (c = 0; c < 16; c++) {
-            __m128i t = _mm_loadu_si128((const __m128i *)(f->T + 16 * c));
+            __m128i t = _mm_loadu_si128((const __m128i *)(T + 16 * c));
             uint64_t m = (uint64_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(t, bit),
                                                                        zero)) & 0xFFFF);
             in[c >> 2] |= m << (16 * (c & 3));
         }
+    }
+    #endif
+    /* the table's PLAIN octets as a range less a few: a block of 16 is then told from
+       compares (SSE2 has no table look-up); any other table: one at a time. And are
+       its SCHEME octets RFC 1738's (then the run of them before a colon is read 16
+       at a time: urlsift_scheme_start)? A few dozen instructions, once per table
+       (setup_for) */
+    static void urlsift_prefilter_plain(urlsift_prefilter *f, uint8_t scheme) {
+    #ifdef URLSIFT_SSE2
+        uint64_t in[4], out;                    /* bit k: octet k is PLAIN */
+        int w;
+        urlsift_table_set(f->T, scheme, in);
+        /* "+", "-", ".", digits; upper and lower case letters (RFC 1738 section 2.1) */
+        f->scheme16 = in[0] == (((uint64_t)1 << 43) | ((uint64_t)3 << 45) | ((uint64_t)0x3FF << 48))
+            && in[1] == (((uint64_t)0x3FFFFFF << 1) | ((uint64_t)0x3FFFFFF << 33))
+            && !in[2] && !in[3];
+        urlsift_table_set(f->T, f->plain, in);
         f->nx = -1;
         /* none below "!" (33) nor from DEL (127) up */
         if ((in[0] & (((uint64_t)1 << 33) - 1)) || (in[1] >> 63) || in[2] || in[3])
@@ -119,6 +136,43 @@ cdef extern from *:
             }
         }
     #endif
+    }
+    /* Where the run of SCHEME characters that ends at d[p - 1] starts, lo at the
+       earliest: the walk back from a colon to its scheme's start. With f (NULL: octet
+       by octet, the reference) and a table whose SCHEME octets are RFC 1738's, the 16
+       octets before p are classified at once: a run's length is 4 or 5 ("http",
+       "https") at random, and octet by octet its end was a mispredicted branch a URL */
+    static inline Py_ssize_t urlsift_scheme_start(const uint8_t *d, Py_ssize_t p,
+                                                  Py_ssize_t lo, const uint8_t *T,
+                                                  uint8_t scheme, const urlsift_prefilter *f) {
+    #ifdef URLSIFT_SSE2
+        if (f != NULL && f->scheme16) {
+            while (p >= 16 && p > lo) {
+                __m128i c = _mm_loadu_si128((const __m128i *)(d + p - 16));
+                __m128i l = _mm_or_si128(c, _mm_set1_epi8(0x20));
+                /* (x - first) < count unsigned, as signed compares after -128 */
+                __m128i letter = _mm_cmplt_epi8(_mm_sub_epi8(l, _mm_set1_epi8((char)('a' + 128))),
+                                                _mm_set1_epi8((char)(-128 + 26)));
+                __m128i digit = _mm_cmplt_epi8(_mm_sub_epi8(c, _mm_set1_epi8((char)('0' + 128))),
+                                               _mm_set1_epi8((char)(-128 + 10)));
+                __m128i sign = _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('+')),
+                    _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('-')),
+                                 _mm_cmpeq_epi8(c, _mm_set1_epi8('.'))));
+                /* bit k: d[p - 16 + k] is no SCHEME octet, or before lo */
+                unsigned no = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(letter,
+                                                           _mm_or_si128(digit, sign))) & 0xFFFF;
+                if (lo > p - 16)
+                    no |= (1u << (lo - (p - 16))) - 1;
+                if (no)
+                    return p - 16 + (32 - __builtin_clz(no));
+                p -= 16;
+            }
+        }
+    #endif
+        (void)f;
+        while (p > lo && (T[d[p - 1]] & scheme))
+            p--;
+        return p;
     }
     /* never inlined: inside walk(), its blocks ran 5-8% faster or slower on colon-dense
        text (e:b, mail headers) with every change to the walk around it, code that the
@@ -196,12 +250,12 @@ cdef extern from *:
        the compares below, two chains of them so that they overlap. */
     static inline Py_ssize_t urlsift_ascii_walk(const uint8_t *d, const uint8_t *T,
                                                 Py_ssize_t e, Py_ssize_t lim, Py_ssize_t *br,
-                                                uint8_t plain, uint8_t bare,
+                                                uint8_t plain, uint8_t bare, uint8_t scheme,
                                                 const urlsift_prefilter *f) {
         for (;;) {
     #ifdef URLSIFT_SSE2
             if (f != NULL && f->nx == -2 && e + 16 <= lim)   /* a walk's own: not shared */
-                urlsift_prefilter_plain((urlsift_prefilter *)f);
+                urlsift_prefilter_plain((urlsift_prefilter *)f, scheme);
             if (f != NULL && f->nx >= 0) {
                 const __m128i bang = _mm_set1_epi8('!'), del = _mm_set1_epi8(127);
                 while (e + 16 <= lim) {
@@ -252,10 +306,14 @@ cdef extern from *:
         pass
     Py_ssize_t ascii_walk_octets "urlsift_ascii_walk" (
         const uint8_t *d, const uint8_t *T, Py_ssize_t e, Py_ssize_t lim, Py_ssize_t *br,
-        uint8_t plain, uint8_t bare, const Prefilter *f) noexcept nogil
+        uint8_t plain, uint8_t bare, uint8_t scheme, const Prefilter *f) noexcept nogil
+    Py_ssize_t scheme_start_octets "urlsift_scheme_start" (
+        const uint8_t *d, Py_ssize_t p, Py_ssize_t lo, const uint8_t *T, uint8_t scheme,
+        const Prefilter *f) noexcept nogil
     void prefilter_init "urlsift_prefilter_init" (Prefilter *f, const uint8_t *pairs,
                                                   int np, const uint8_t *T,
                                                   uint8_t plain) noexcept nogil
+    void prefilter_plain "urlsift_prefilter_plain" (Prefilter *f, uint8_t scheme) noexcept nogil
     Py_ssize_t next_candidate "urlsift_next_candidate" (
         const uint8_t *d, Py_ssize_t i, Py_ssize_t stop, Py_ssize_t n,
         const Prefilter *f) noexcept nogil
@@ -471,6 +529,43 @@ cdef const uint8_t *octets_ptr(object octets) except? NULL:
     return <const uint8_t *>PyBytes_AS_STRING(octets)
 
 
+cdef class _Setups:
+    """The walk's setup for one (table, known blob) pair (setup_make, everything made
+    now), in memory of its own: a scan holds the object while its walk, without the
+    GIL, reads it, so another thread's pair never changes or frees it."""
+    cdef Setup *S
+    cdef object table, known        # held: their ids stay theirs
+
+    def __cinit__(self, bytes table not None, bytes known not None):
+        # malloc: aligned for the SSE2 compares (a Python object may not be)
+        self.S = <Setup *>malloc(sizeof(Setup))
+        if self.S == NULL:
+            raise MemoryError("scan: no memory for the walk's setup")
+        self.table = table
+        self.known = known
+        setup_make(<const uint8_t *>PyBytes_AS_STRING(table),
+                   <const uint8_t *>PyBytes_AS_STRING(known), PyBytes_GET_SIZE(known),
+                   self.S, True)
+
+    def __dealloc__(self):
+        free(self.S)
+
+
+cdef _Setups _last_setup = None
+
+
+cdef _Setups setup_for(bytes table, bytes known):
+    """The setup for ``table`` and ``known`` (checked by table_ptr, known_ptr): the
+    last one's when the pair is the same objects (bytes do not change), so the compares
+    and two_decide are made once per table and blob, not once a call."""
+    global _last_setup
+    cdef _Setups box = _last_setup
+    if box is None or box.table is not table or box.known is not known:
+        box = _Setups(table, known)
+        _last_setup = box
+    return box
+
+
 def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes known not None,
          Py_ssize_t max_wrapper, Py_ssize_t max_length, octets=None):
     """Flat (start, end, flags) triples of the URLs whose colon lies in ``[start, stop)``;
@@ -478,7 +573,8 @@ def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes kno
     cdef const uint8_t *T = table_ptr(table)
     cdef const uint8_t *K = known_ptr(known)
     cdef const uint8_t *O = octets_ptr(octets)
-    cdef Py_ssize_t m = PyBytes_GET_SIZE(known)
+    cdef _Setups box = setup_for(table, known)     # held until the walk is done
+    cdef Setup *S = box.S
     cdef _Input inp = _Input(buf)
     cdef Out o
     cdef array.array result
@@ -489,13 +585,13 @@ def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes kno
         clip(inp.n, &start, &stop)
         with nogil:
             if inp.kind == 1:
-                walk(<const uint8_t *>inp.data, inp.n, start, stop, T, K, m,
+                walk(<const uint8_t *>inp.data, inp.n, start, stop, T, S,
                      max_wrapper, max_length, inp.has_view, O, &o)
             elif inp.kind == 2:
-                walk(<const uint16_t *>inp.data, inp.n, start, stop, T, K, m,
+                walk(<const uint16_t *>inp.data, inp.n, start, stop, T, S,
                      max_wrapper, max_length, False, O, &o)
             else:
-                walk(<const uint32_t *>inp.data, inp.n, start, stop, T, K, m,
+                walk(<const uint32_t *>inp.data, inp.n, start, stop, T, S,
                      max_wrapper, max_length, False, O, &o)
         if o.failed:
             raise MemoryError("scan: no memory for the match list")
