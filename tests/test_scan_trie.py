@@ -266,13 +266,13 @@ def test_the_walk_back_to_the_scheme_starts_where_octet_by_octet():
     # the run of scheme characters before "://" is read 16 octets at a time (SSE2) where
     # the table's SCHEME octets are RFC 1738's: every run length from 1 to 40, every
     # octet before it (the run's end: a SCHEME octet of no other class, space, quote, an
-    # octet over 0x7F, the last match's end), at every offset of a 16-octet block; and a
-    # table with "_" among the SCHEME octets (octet by octet)
+    # octet over 0x7F, the last match's end, an ellipsis: can...http://), at every offset
+    # of a 16-octet block; and a table with "_" among the SCHEME octets (octet by octet)
     from urlsift._layout import T_SCHEME
     wider = bytes(b | T_SCHEME if i == ord("_") else b for i, b in enumerate(TABLE))
     schemes = b"Https+x-y.z0123456789abcdefghijklmnopqrstuvwxyz"
     befores = [b"", b" ", b'"', b"_", b"\xc3\xa9", b"\xff", b"http://a.b/ ", b"..", b"9",
-               b"+", b"<", b"\x00"]
+               b"+", b"<", b"\x00", b"can...", b"x..y", b"see ..", b"a.b.c"]
     for table in (TABLE, wider):
         for length in range(1, 41):
             for before in befores:
@@ -290,6 +290,8 @@ def test_the_walk_back_to_the_scheme_starts_where_octet_by_octet():
     (b"say:https://a.example/", [(4, 22)]),         # ":" is no scheme character
     (b"0123456789abcdef+http://a.example/", [(10, 34)]),   # from its first letter on
     (b"\xc3\xa9http://a.example/", [(2, 19)]),     # after a letter over U+007F
+    (b"see...http://a.example/", [(6, 23)]),        # after an ellipsis (its last "..")
+    (b"a.b.http://a.example/", [(0, 21)]),          # "." alone is a scheme character
 ])
 def test_the_scheme_of_a_url_with_slashes_is_the_run_before_its_colon(data, expected):
     # RFC 1738 section 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]; the URL

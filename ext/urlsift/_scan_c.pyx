@@ -138,35 +138,40 @@ cdef extern from *:
     #endif
     }
     /* Where the run of SCHEME characters that ends at d[p - 1] starts, lo at the
-       earliest: the walk back from a colon to its scheme's start. With f (NULL: octet
-       by octet, the reference) and a table whose SCHEME octets are RFC 1738's, the 16
-       octets before p are classified at once: a run's length is 4 or 5 ("http",
-       "https") at random, and octet by octet its end was a mispredicted branch a URL */
+       earliest: the walk back from a colon to its scheme's start; *dots: 0 when the
+       run has no "." (no ".." for after_ellipsis to look for), 1 when it may. With f
+       (NULL: octet by octet, the reference) and a table whose SCHEME octets are RFC
+       1738's, the 16 octets before p are classified at once: a run's length is 4 or 5
+       ("http", "https") at random, and octet by octet its end was a mispredicted
+       branch a URL */
     static inline Py_ssize_t urlsift_scheme_start(const uint8_t *d, Py_ssize_t p,
                                                   Py_ssize_t lo, const uint8_t *T,
-                                                  uint8_t scheme, const urlsift_prefilter *f) {
+                                                  uint8_t scheme, const urlsift_prefilter *f,
+                                                  int *dots) {
+        *dots = 1;
     #ifdef URLSIFT_SSE2
-        if (f != NULL && f->scheme16) {
-            while (p >= 16 && p > lo) {
-                __m128i c = _mm_loadu_si128((const __m128i *)(d + p - 16));
-                __m128i l = _mm_or_si128(c, _mm_set1_epi8(0x20));
-                /* (x - first) < count unsigned, as signed compares after -128 */
-                __m128i letter = _mm_cmplt_epi8(_mm_sub_epi8(l, _mm_set1_epi8((char)('a' + 128))),
-                                                _mm_set1_epi8((char)(-128 + 26)));
-                __m128i digit = _mm_cmplt_epi8(_mm_sub_epi8(c, _mm_set1_epi8((char)('0' + 128))),
-                                               _mm_set1_epi8((char)(-128 + 10)));
-                __m128i sign = _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('+')),
-                    _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('-')),
-                                 _mm_cmpeq_epi8(c, _mm_set1_epi8('.'))));
-                /* bit k: d[p - 16 + k] is no SCHEME octet, or before lo */
-                unsigned no = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(letter,
-                                                           _mm_or_si128(digit, sign))) & 0xFFFF;
-                if (lo > p - 16)
-                    no |= (1u << (lo - (p - 16))) - 1;
-                if (no)
-                    return p - 16 + (32 - __builtin_clz(no));
-                p -= 16;
+        if (f != NULL && f->scheme16 && p >= 16 && p > lo) {
+            __m128i c = _mm_loadu_si128((const __m128i *)(d + p - 16));
+            __m128i l = _mm_or_si128(c, _mm_set1_epi8(0x20));
+            /* (x - first) < count unsigned, as signed compares after -128 */
+            __m128i letter = _mm_cmplt_epi8(_mm_sub_epi8(l, _mm_set1_epi8((char)('a' + 128))),
+                                            _mm_set1_epi8((char)(-128 + 26)));
+            __m128i digit = _mm_cmplt_epi8(_mm_sub_epi8(c, _mm_set1_epi8((char)('0' + 128))),
+                                           _mm_set1_epi8((char)(-128 + 10)));
+            __m128i dot = _mm_cmpeq_epi8(c, _mm_set1_epi8('.'));
+            __m128i sign = _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('+')),
+                                        _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('-')), dot));
+            /* bit k: d[p - 16 + k] is no SCHEME octet, or before lo */
+            unsigned no = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(letter,
+                                                       _mm_or_si128(digit, sign))) & 0xFFFF;
+            if (lo > p - 16)
+                no |= (1u << (lo - (p - 16))) - 1;
+            if (no) {
+                int k = 32 - __builtin_clz(no);      /* the run: bits k to 15 */
+                *dots = (_mm_movemask_epi8(dot) >> k) != 0;
+                return p - 16 + k;
             }
+            p -= 16;                                 /* longer than 16: on one at a time */
         }
     #endif
         (void)f;
@@ -309,7 +314,7 @@ cdef extern from *:
         uint8_t plain, uint8_t bare, uint8_t scheme, const Prefilter *f) noexcept nogil
     Py_ssize_t scheme_start_octets "urlsift_scheme_start" (
         const uint8_t *d, Py_ssize_t p, Py_ssize_t lo, const uint8_t *T, uint8_t scheme,
-        const Prefilter *f) noexcept nogil
+        const Prefilter *f, int *dots) noexcept nogil
     void prefilter_init "urlsift_prefilter_init" (Prefilter *f, const uint8_t *pairs,
                                                   int np, const uint8_t *T,
                                                   uint8_t plain) noexcept nogil

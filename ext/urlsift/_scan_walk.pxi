@@ -36,6 +36,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     cdef const Prefilter *f = &S.f
     cdef const Prefilter *blocks = f if PREFILTER else NULL   # a URL's walk: 16 at a time?
     cdef Walk w
+    cdef int dots = 1               # may the scheme's run hold a "."?
     w.n = n
     w.T = T
     w.t = t
@@ -53,7 +54,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
         if p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47:
             # "//" after the colon: the run before it is the scheme, whole (RFC 1738 §5)
             if char_t is uint8_t:
-                low = scheme_start_octets(d, p, limit, T, T_SCHEME, blocks)
+                low = scheme_start_octets(d, p, limit, T, T_SCHEME, blocks, &dots)
             else:
                 while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
                     low -= 1
@@ -61,7 +62,8 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
             while s < p and not (T[d[s]] & T_ALPHA):
                 s += 1
             if s < p:
-                s = after_ellipsis(d, T, s, p)
+                if dots:                # else no ".." to start after
+                    s = after_ellipsis(d, T, s, p)
                 if s == low and s - 1 >= limit and d[s - 1] == 60:
                     end = wrapper(d, n, T, False, s - 1, p, False, max_wrapper, &flags)
                     if end >= 0:
