@@ -297,3 +297,34 @@ def test_the_scheme_of_a_url_with_slashes_is_the_run_before_its_colon(data, expe
     # RFC 1738 section 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]; the URL
     # starts at the run's first letter
     assert _spans(data) == expected
+
+
+@compiled
+@pytest.mark.twins
+def test_a_url_walked_on_after_a_soft_break_or_a_letter_ends_where_octet_by_octet():
+    # past a QP soft line break (RFC 2045 section 6.7) the URL's ASCII run is walked 16
+    # octets at a time again, past a letter over U+007F one octet at a time: every tail
+    # of 1 to 40 octets, ended by every kind of octet, against the plain walk and the twin
+    from urlsift.text.rules import TEXT_OCTETS
+    scan = TWINS["cython"]
+    enders = [b"", b" ", b"\n", b"(a)", b")", b"]((", b'"', b"<", b"\x7f", b"\xc3\xa9z",
+              b"\xe9", b"=\nx", b"=\r\nx", b".", b"?!"]
+    line = b"see http://www.example.com/" + b"p" * 45          # a QP line of 72
+    for middle in (b"=\n", b"=\r\n", b"\xc3\xa9", b"\xd0\xb6"):       # é, ж
+        for length in range(1, 41):
+            for end in enders:
+                data = line + middle + (b"abcdefghijklmnopqrstuvwxyz0123456789-~%/" * 2)[:length] + end
+                was = scan._set_prefilter(True)
+                try:
+                    fast = list(scan.scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
+                                          TEXT_OCTETS))
+                    scan._set_prefilter(False)
+                    plain = list(scan.scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
+                                           TEXT_OCTETS))
+                finally:
+                    scan._set_prefilter(was)
+                twin = list(TWINS["python"].scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER,
+                                                 MAX_LENGTH, TEXT_OCTETS))
+                assert fast == plain == twin, (middle, length, end)
+                # the URL runs over the break or the letter (its end: past the middle)
+                assert fast[1] > len(line) + len(middle), (middle, length, end)

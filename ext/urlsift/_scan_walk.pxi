@@ -75,7 +75,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                 end = bare(d, n, T, p, max_length, br, blocks, &flags)
                 if end < 0 or (end < n and (d[end] >= 128 or (     # (url_end's test)
                         (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
-                    end = iri_end(d, n, T, p, end, max_length, br, octets, O, &flags)
+                    end = iri_end(d, n, T, p, end, max_length, br, octets, O, blocks, &flags)
                 if end >= 0:
                     emit(o, s, end, flags)
                     pos = limit = end
