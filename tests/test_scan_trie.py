@@ -328,3 +328,38 @@ def test_a_url_walked_on_after_a_soft_break_or_a_letter_ends_where_octet_by_octe
                 assert fast == plain == twin, (middle, length, end)
                 # the URL runs over the break or the letter (its end: past the middle)
                 assert fast[1] > len(line) + len(middle), (middle, length, end)
+
+
+# ---- the last four characters before a colon, hashed -----------------------------------
+
+@compiled
+@pytest.mark.twins
+@pytest.mark.parametrize("glue", [b"", b" ", b"x", b"hot", b"9", b"_", b"make", b"\xc3\xa9",
+                                  b"http://a.b/"])
+def test_every_name_read_in_one_look_up_is_read_as_through_the_trie(glue):
+    # the compiled walk back reads the last four characters before a colon from a hash
+    # of the trie's paths of four, then walks the trie on: every known name, in both
+    # cases, whole, glued to a word, a digit, or after the last match, with the text a
+    # slashless name wants (news:comp.lang, mailto:a@b.example, file:/x) -- the same
+    # spans as the trie alone (_set_prefilter(False)) and the twin
+    for name in sorted(SCHEME_ATTRIBUTES):
+        for case in (name, name.upper()):
+            for rest in (b"comp.lang.c", b"a@b.example", b"/etc/x", b"<a@b>", b"1"):
+                data = b"see " + glue + case.encode() + b":" + rest + b" ok"
+                fast, plain = _with_and_without_prefilter(data)
+                assert fast == plain, data
+                assert fast == list(TWINS["python"].scan(
+                    data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)), data
+
+
+@pytest.mark.twins
+def test_a_blob_with_more_paths_of_four_than_the_hash_holds_is_read_through_the_trie():
+    # 2 400 names of four letters and more: the compiled core keeps no hash of them
+    # (more than half its slots), and walks the trie for each; the same spans
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    names = {"q" + a + b + c: K_KNOWN | K_SLASHLESS for a in letters[:20]
+             for b in letters[:12] for c in letters[:10]}
+    names["http"] = K_KNOWN
+    blob = known_blob(names)
+    # names whole; not glued to a word (no K_GLUE); "qzzz" is none
+    assert _spans(b"see qabc:x qtlj:y xqabc:z qzzz:w", blob) == [(4, 10), (11, 17)]

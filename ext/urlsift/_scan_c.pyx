@@ -12,7 +12,7 @@ from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython cimport array
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memchr, memcpy
 
 import array as _array_mod
@@ -542,8 +542,8 @@ cdef class _Setups:
     cdef object table, known        # held: their ids stay theirs
 
     def __cinit__(self, bytes table not None, bytes known not None):
-        # malloc: aligned for the SSE2 compares (a Python object may not be)
-        self.S = <Setup *>malloc(sizeof(Setup))
+        # calloc: aligned for the SSE2 compares (a Python object may not be)
+        self.S = <Setup *>calloc(1, sizeof(Setup))
         if self.S == NULL:
             raise MemoryError("scan: no memory for the walk's setup")
         self.table = table
@@ -553,6 +553,8 @@ cdef class _Setups:
                    self.S, True)
 
     def __dealloc__(self):
+        if self.S != NULL:
+            free(<void *>self.S.t.tails)
         free(self.S)
 
 

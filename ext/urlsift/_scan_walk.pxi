@@ -19,9 +19,10 @@ cdef void setup_make(const uint8_t *T, const uint8_t *known, Py_ssize_t m, Setup
     trie_open(known, m, &S.t, False)
     prefilter_init(&S.f, S.t.pairs, S.t.np, T, T_PLAIN)
     S.two_decide = -1
-    if now:
+    if now:                         # (the tails: freed by _Setups)
         prefilter_plain(&S.f, T_SCHEME)
         S.two_decide = two_decide(&S.t)
+        S.t.tails = tails_make(&S.t, &S.t.tail_mask)
 
 
 cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
