@@ -240,6 +240,21 @@ def test_each_table_and_blob_of_a_call_is_its_own_whatever_came_before():
             assert [(got[i], got[i + 1]) for i in range(0, len(got), 3)] == expected
 
 
+@pytest.mark.twins
+def test_a_scan_after_a_larger_one_gives_its_own_triples_only():
+    # the compiled core keeps the last call's triple buffer for the next: what a call
+    # returns is what its own text holds, whatever the calls before it found
+    many = b"see http://a.example/x ok\n" * 5000          # 5 000 URLs, 15 000 numbers
+    for twin in TWINS.values():
+        def scan(data):
+            return list(twin.scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH))
+        assert len(scan(many)) == 15000
+        assert scan(b"no link here") == []
+        assert scan(b"one: ftp://b.example/") == [5, 21, 0]
+        assert len(scan(many * 3)) == 45000                  # larger than the kept one
+        assert scan(b"x") == []
+
+
 @compiled
 def test_walks_on_two_threads_with_two_tables_read_their_own():
     # the walk runs without the GIL: a call with another table, made meanwhile on

@@ -256,6 +256,9 @@ cdef class _Setups:
 
 
 cdef _Setups _last_setup = None
+cdef int64_t *_spare = NULL       # a triple buffer between scan() calls (see there)
+cdef Py_ssize_t _spare_cap = 0
+DEF SPARE_MAX = 1 << 20           # entries (8 MB) at most kept; a larger one is freed
 
 
 cdef _Setups setup_for(bytes table, bytes known):
@@ -282,8 +285,14 @@ def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes kno
     cdef _Input inp = _Input(buf)
     cdef Out o
     cdef array.array result
-    o.data = NULL
-    o.n = o.cap = 0
+    global _spare, _spare_cap
+    # the last call's triple buffer, taken (the GIL guards it): grown once, not by
+    # realloc on every call of a URL-dense text, nor its pages faulted in again
+    o.data = _spare
+    o.cap = _spare_cap
+    _spare = NULL
+    _spare_cap = 0
+    o.n = 0
     o.failed = 0
     try:
         clip(inp.n, &start, &stop)
@@ -304,7 +313,11 @@ def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes kno
             memcpy(result.data.as_voidptr, o.data, o.n * sizeof(int64_t))
         return result
     finally:
-        free(o.data)
+        if _spare == NULL and o.cap <= SPARE_MAX:
+            _spare = o.data             # kept for the next call
+            _spare_cap = o.cap
+        else:
+            free(o.data)
         inp.close()
 
 
