@@ -198,7 +198,7 @@ cdef Py_ssize_t bare_iri(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssi
     cdef Py_ssize_t u, end
     cdef uint32_t c, cp
     cdef int64_t extra = 0
-    cdef const Prefilter *run = f   # the next ASCII run's blocks: after a soft break a
+    cdef bint joined                # the next ASCII run's blocks: after a soft break a
                                     # line's worth; between letters over U+007F a few
                                     # octets, walked faster one at a time (CJK text)
     if e < 0:
@@ -207,7 +207,7 @@ cdef Py_ssize_t bare_iri(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssi
     while e < lim:
         c = d[e]
         u = 0
-        run = NULL
+        joined = False
         if c >= 128:
             if char_t is uint8_t:       # (compile-time: one branch per width)
                 u = letter_at(c, d[e - 1], d if octets else NULL, e, lim)
@@ -220,10 +220,13 @@ cdef Py_ssize_t bare_iri(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssi
             u = soft_join(d, n, T, e, lim)
             if u:                       # a QP soft line break inside the URL
                 extra |= JOINED
-                run = f
+                joined = True
         if u == 0:
             break
-        e = ascii_walk(d, T, e + u, lim, br, run)
+        if joined:                      # (two calls: the one with NULL has no blocks)
+            e = ascii_walk(d, T, e + u, lim, br, f)
+        else:
+            e = ascii_walk(d, T, e + u, lim, br, NULL)
     end = finish(d, n, T, text_start(d, n, colon), e, lim, br, flags_out, True)
     flags_out[0] |= extra
     return end
