@@ -378,3 +378,35 @@ def test_a_blob_with_more_paths_of_four_than_the_hash_holds_is_read_through_the_
     blob = known_blob(names)
     # names whole; not glued to a word (no K_GLUE); "qzzz" is none
     assert _spans(b"see qabc:x qtlj:y xqabc:z qzzz:w", blob) == [(4, 10), (11, 17)]
+
+
+@compiled
+@pytest.mark.twins
+def test_a_wrapped_url_walked_16_octets_at_a_time_ends_where_octet_by_octet():
+    # inside <...> and <URL:...> (RFC 1738 appendix) the run of wrapper characters is
+    # read 16 octets at a time where the table's WRAP octets are "!" to "~" less a few:
+    # every run length from 1 to 40, ended by every kind of octet, with a line break
+    # and a reply-quote inside, against the plain walk and the twin
+    enders = [b">", b" >", b"\n>", b"\n x>", b"\n> x>", b"<", b"\x7f>", b"\xc3\xa9>", b"\x00>",
+              b"", b"\n\n>", b"-\n x>", b'">', b"^>"]
+    for head in (b"see <http://", b"see <URL:http://", b"see <mailto:", b"<news:"):
+        for length in range(1, 41):
+            for end in enders:
+                data = head + (b"abcdefghijklmnopqrstuvwxyz0123456789-~%/" * 2)[:length] + end
+                fast, plain = _with_and_without_prefilter(data)
+                assert fast == plain, (head, length, end)
+                assert fast == list(TWINS["python"].scan(
+                    data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)), (head, length, end)
+
+
+@pytest.mark.twins
+@pytest.mark.parametrize("data, expected", [
+    (b"see <http://a.example/abcdefghijklmnopqrstuvwxyz> ok", [(4, 49)]),
+    (b"<URL:http://a.example/abcdefghijklmnopqrstuvwxyz/0123456789>", [(0, 60)]),
+    (b"<http://a.example/abcdefghij\n  klmnopqrstuvwxyz>", [(0, 48)]),    # a line break
+    (b"<http://a.example/abcdefghijklmn<opqrstuvwxyz>", [(1, 32)]),   # "<": no wrapper,
+                                                                      # the bare URL before it
+])
+def test_a_long_wrapped_url_is_the_wrapper_whole(data, expected):
+    # the RFC 1738 appendix's wrappers: from "<" to ">", white space inside taken out
+    assert _spans(data) == expected
