@@ -382,11 +382,11 @@ def test_a_blob_with_more_paths_of_four_than_the_hash_holds_is_read_through_the_
 
 @compiled
 @pytest.mark.twins
-def test_a_wrapped_url_walked_16_octets_at_a_time_ends_where_octet_by_octet():
+def test_a_wrapped_url_walked_four_octets_a_branch_ends_where_the_twin_ends():
     # inside <...> and <URL:...> (RFC 1738 appendix) the run of wrapper characters is
-    # read 16 octets at a time where the table's WRAP octets are "!" to "~" less a few:
-    # every run length from 1 to 40, ended by every kind of octet, with a line break
-    # and a reply-quote inside, against the plain walk and the twin
+    # read four octets a branch: every run length from 1 to 40, ended by every kind of
+    # octet, with a line break and a reply-quote inside, against the plain walk and the
+    # twin
     enders = [b">", b" >", b"\n>", b"\n x>", b"\n> x>", b"<", b"\x7f>", b"\xc3\xa9>", b"\x00>",
               b"", b"\n\n>", b"-\n x>", b'">', b"^>"]
     for head in (b"see <http://", b"see <URL:http://", b"see <mailto:", b"<news:"):

@@ -35,7 +35,7 @@ cdef inline Py_ssize_t ascii_walk(const char_t *d, const uint8_t *T, Py_ssize_t 
     cdef uint32_t c
     cdef uint8_t k
     if char_t is uint8_t:       # (compile-time) the octets' loop, in C above
-        return ascii_walk_octets(d, T, e, lim, br, T_PLAIN, T_BARE, T_SCHEME, T_WRAP, f)
+        return ascii_walk_octets(d, T, e, lim, br, T_PLAIN, T_BARE, T_SCHEME, f)
     while e < lim:
         c = d[e]
         k = cls(T, c)

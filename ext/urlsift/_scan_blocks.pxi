@@ -42,22 +42,16 @@ cdef extern from *:
             if (a == pairs[2 * k] && b == pairs[2 * k + 1]) return 1;
         return 0;
     }
-    #ifdef URLSIFT_SSE2
-    /* a set of octets told 16 at a time: "!" to "~" less nx octets x[] (nx -1: the set
-       is no such thing, octet by octet; -2: not worked out yet) */
-    typedef struct {
-        int nx;
-        __m128i x[16];
-    } urlsift_set;
-    #endif
-    /* the pairs as the blocks compare them, and the octets a URL's walk (PLAIN) and a
-       wrapper's (WRAP) pass over 16 at a time (below), made once per table */
+    /* the pairs as the blocks compare them, and the octets a URL's walk passes over 16
+       at a time (below), made once per walk */
     typedef struct {
         const uint8_t *pairs;
         int np;
     #ifdef URLSIFT_SSE2
         __m128i last[16], before[16];
-        urlsift_set plain_set, wrap_set;   /* made by urlsift_prefilter_plain */
+        int nx;                     /* -1: PLAIN is not "!" to "~" less nx octets x[];
+                                       -2: not worked out yet (urlsift_prefilter_plain) */
+        __m128i x[16];
         const uint8_t *T;           /* the table and its PLAIN bit, for that */
         uint8_t plain;
         int scheme16;               /* 1: the table's SCHEME octets are RFC 1738's
@@ -76,7 +70,7 @@ cdef extern from *:
         }
         /* the compares of a URL's walk: made by setup_for once per table, else when
            the first URL is walked (urlsift_prefilter_plain) */
-        f->plain_set.nx = f->wrap_set.nx = -2;
+        f->nx = -2;
         f->T = T;
         f->plain = plain;
         f->scheme16 = 0;
@@ -102,96 +96,33 @@ cdef extern from *:
        its SCHEME octets RFC 1738's (then the run of them before a colon is read 16
        at a time: urlsift_scheme_start)? A few dozen instructions, once per table
        (setup_for) */
+    static void urlsift_prefilter_plain(urlsift_prefilter *f, uint8_t scheme) {
     #ifdef URLSIFT_SSE2
-    /* the set of the octets in[] (a 256-bit set) as "!" to "~" less at most 16 */
-    static void urlsift_set_make(urlsift_set *s, const uint64_t in[4]) {
-        uint64_t out;
+        uint64_t in[4], out;                    /* bit k: octet k is PLAIN */
         int w;
-        s->nx = -1;
-        /* none below "!" (33) nor from DEL (127) up */
-        if ((in[0] & (((uint64_t)1 << 33) - 1)) || (in[1] >> 63) || in[2] || in[3])
-            return;
-        s->nx = 0;
-        for (w = 0; w < 2; w++) {                  /* the octets of "!".."~" not in it */
-            out = ~in[w] & (w == 0 ? ~(((uint64_t)1 << 33) - 1) : ~((uint64_t)1 << 63));
-            while (out) {
-                if (s->nx == 16) {
-                    s->nx = -1;
-                    return;
-                }
-                s->x[s->nx++] = _mm_set1_epi8((char)(64 * w + urlsift_ctz64(out)));
-                out &= out - 1;
-            }
-        }
-    }
-    /* bit k: octet k of the block c is not in the set s (nx >= 0): compares, two
-       chains of them so that they overlap */
-    static inline unsigned urlsift_set_out(__m128i c, const urlsift_set *s) {
-        const __m128i bang = _mm_set1_epi8('!'), del = _mm_set1_epi8(127);
-        /* below "!" (signed: octets over 0x7F too) or DEL: in no such set */
-        __m128i no = _mm_or_si128(_mm_cmplt_epi8(c, bang), _mm_cmpeq_epi8(c, del));
-        __m128i no2 = _mm_setzero_si128();
-        int k;
-        for (k = 0; k + 1 < s->nx; k += 2) {
-            no = _mm_or_si128(no, _mm_cmpeq_epi8(c, s->x[k]));
-            no2 = _mm_or_si128(no2, _mm_cmpeq_epi8(c, s->x[k + 1]));
-        }
-        if (k < s->nx)
-            no = _mm_or_si128(no, _mm_cmpeq_epi8(c, s->x[k]));
-        return (unsigned)_mm_movemask_epi8(_mm_or_si128(no, no2));
-    }
-    #endif
-    /* never inlined: made once per table (or once a scan_octets call), and inlined into
-       the URL's walk (ascii_walk asks for it) it moved the walk's hot code */
-    #if defined(__GNUC__)
-    __attribute__((noinline))
-    #endif
-    static void urlsift_prefilter_plain(urlsift_prefilter *f, uint8_t scheme, uint8_t wrap) {
-    #ifdef URLSIFT_SSE2
-        uint64_t in[4];                         /* bit k: octet k has the bit */
         urlsift_table_set(f->T, scheme, in);
         /* "+", "-", ".", digits; upper and lower case letters (RFC 1738 section 2.1) */
         f->scheme16 = in[0] == (((uint64_t)1 << 43) | ((uint64_t)3 << 45) | ((uint64_t)0x3FF << 48))
             && in[1] == (((uint64_t)0x3FFFFFF << 1) | ((uint64_t)0x3FFFFFF << 33))
             && !in[2] && !in[3];
-        urlsift_table_set(f->T, wrap, in);
-        urlsift_set_make(&f->wrap_set, in);
         urlsift_table_set(f->T, f->plain, in);
-        urlsift_set_make(&f->plain_set, in);
-    #endif
-    }
-    /* the set a wrapper's run is told with (urlsift_run), NULL: none */
-    static inline const void *urlsift_wrap_set(const urlsift_prefilter *f) {
-    #ifdef URLSIFT_SSE2
-        return f == NULL ? NULL : (const void *)&f->wrap_set;
-    #else
-        (void)f;
-        return NULL;
-    #endif
-    }
-    /* Where the run of octets of the set s (their entries in T have the bit) that
-       starts at d[e] ends, lim at the latest: 16 at a time where s allows (s NULL, or
-       not worked out: octet by octet). A wrapper's run (<URL:...>) */
-    #if defined(__GNUC__)
-    __attribute__((noinline))
-    #endif
-    static Py_ssize_t urlsift_run(const uint8_t *d, Py_ssize_t e, Py_ssize_t lim,
-                                         const uint8_t *T, uint8_t bit, const void *s) {
-    #ifdef URLSIFT_SSE2
-        const urlsift_set *set = (const urlsift_set *)s;
-        if (set != NULL && set->nx >= 0) {
-            while (e + 16 <= lim) {
-                unsigned m = urlsift_set_out(_mm_loadu_si128((const __m128i *)(d + e)), set);
-                if (m)
-                    return e + urlsift_ctz(m);
-                e += 16;
+        f->nx = -1;
+        /* none below "!" (33) nor from DEL (127) up */
+        if ((in[0] & (((uint64_t)1 << 33) - 1)) || (in[1] >> 63) || in[2] || in[3])
+            return;
+        f->nx = 0;
+        for (w = 0; w < 2; w++) {                  /* the octets of "!".."~" not PLAIN */
+            out = ~in[w] & (w == 0 ? ~(((uint64_t)1 << 33) - 1) : ~((uint64_t)1 << 63));
+            while (out) {
+                if (f->nx == 16) {
+                    f->nx = -1;
+                    return;
+                }
+                f->x[f->nx++] = _mm_set1_epi8((char)(64 * w + urlsift_ctz64(out)));
+                out &= out - 1;
             }
         }
     #endif
-        (void)s;
-        while (e < lim && (T[d[e]] & bit))
-            e++;
-        return e;
     }
     /* Where the run of SCHEME characters that ends at d[p - 1] starts, lo at the
        earliest: the walk back from a colon to its scheme's start; *dots: 0 when the
@@ -234,6 +165,18 @@ cdef extern from *:
         while (p > lo && (T[d[p - 1]] & scheme))
             p--;
         return p;
+    }
+    /* Where the run of octets whose entries in T have the bit, from d[e], ends (lim at
+       the latest): four look-ups a branch (a wrapper's run, <URL:...>, is a URL long;
+       16 at a time, with the table's set handed to the wrapper, made the walk's code
+       around its calls slower) */
+    static Py_ssize_t urlsift_run(const uint8_t *d, Py_ssize_t e, Py_ssize_t lim,
+                                  const uint8_t *T, uint8_t bit) {
+        while (e + 4 <= lim && (T[d[e]] & T[d[e + 1]] & T[d[e + 2]] & T[d[e + 3]] & bit))
+            e += 4;
+        while (e < lim && (T[d[e]] & bit))
+            e++;
+        return e;
     }
     /* never inlined: inside walk(), its blocks ran 5-8% faster or slower on colon-dense
        text (e:b, mail headers) with every change to the walk around it, code that the
@@ -312,15 +255,12 @@ cdef extern from *:
     static inline Py_ssize_t urlsift_ascii_walk(const uint8_t *d, const uint8_t *T,
                                                 Py_ssize_t e, Py_ssize_t lim, Py_ssize_t *br,
                                                 uint8_t plain, uint8_t bare, uint8_t scheme,
-                                                uint8_t wrap, const urlsift_prefilter *f) {
+                                                const urlsift_prefilter *f) {
         for (;;) {
     #ifdef URLSIFT_SSE2
-            if (f != NULL && f->plain_set.nx == -2 && e + 16 <= lim)   /* a walk's own */
-                urlsift_prefilter_plain((urlsift_prefilter *)f, scheme, wrap);
-            if (f != NULL && f->plain_set.nx >= 0) {
-                /* urlsift_set_out's compares spelled out on f's own set: through it, or
-                   through a pointer to the set, GCC's code for the walk that inlines
-                   this grew and URL-dense text ran 2-3% slower */
+            if (f != NULL && f->nx == -2 && e + 16 <= lim)   /* a walk's own: not shared */
+                urlsift_prefilter_plain((urlsift_prefilter *)f, scheme);
+            if (f != NULL && f->nx >= 0) {
                 const __m128i bang = _mm_set1_epi8('!'), del = _mm_set1_epi8(127);
                 while (e + 16 <= lim) {
                     __m128i c = _mm_loadu_si128((const __m128i *)(d + e));
@@ -329,12 +269,12 @@ cdef extern from *:
                     __m128i no2 = _mm_setzero_si128();
                     unsigned m;
                     int k;
-                    for (k = 0; k + 1 < f->plain_set.nx; k += 2) {
-                        no = _mm_or_si128(no, _mm_cmpeq_epi8(c, f->plain_set.x[k]));
-                        no2 = _mm_or_si128(no2, _mm_cmpeq_epi8(c, f->plain_set.x[k + 1]));
+                    for (k = 0; k + 1 < f->nx; k += 2) {
+                        no = _mm_or_si128(no, _mm_cmpeq_epi8(c, f->x[k]));
+                        no2 = _mm_or_si128(no2, _mm_cmpeq_epi8(c, f->x[k + 1]));
                     }
-                    if (k < f->plain_set.nx)
-                        no = _mm_or_si128(no, _mm_cmpeq_epi8(c, f->plain_set.x[k]));
+                    if (k < f->nx)
+                        no = _mm_or_si128(no, _mm_cmpeq_epi8(c, f->x[k]));
                     m = (unsigned)_mm_movemask_epi8(_mm_or_si128(no, no2));
                     if (m) {
                         e += urlsift_ctz(m);
@@ -370,20 +310,17 @@ cdef extern from *:
         pass
     Py_ssize_t ascii_walk_octets "urlsift_ascii_walk" (
         const uint8_t *d, const uint8_t *T, Py_ssize_t e, Py_ssize_t lim, Py_ssize_t *br,
-        uint8_t plain, uint8_t bare, uint8_t scheme, uint8_t wrap,
-        const Prefilter *f) noexcept nogil
+        uint8_t plain, uint8_t bare, uint8_t scheme, const Prefilter *f) noexcept nogil
     Py_ssize_t run_octets "urlsift_run" (
-        const uint8_t *d, Py_ssize_t e, Py_ssize_t lim, const uint8_t *T, uint8_t bit,
-        const void *s) noexcept nogil
+        const uint8_t *d, Py_ssize_t e, Py_ssize_t lim, const uint8_t *T,
+        uint8_t bit) noexcept nogil
     Py_ssize_t scheme_start_octets "urlsift_scheme_start" (
         const uint8_t *d, Py_ssize_t p, Py_ssize_t lo, const uint8_t *T, uint8_t scheme,
         const Prefilter *f, int *dots) noexcept nogil
     void prefilter_init "urlsift_prefilter_init" (Prefilter *f, const uint8_t *pairs,
                                                   int np, const uint8_t *T,
                                                   uint8_t plain) noexcept nogil
-    void prefilter_plain "urlsift_prefilter_plain" (Prefilter *f, uint8_t scheme,
-                                                    uint8_t wrap) noexcept nogil
-    const void *wrap_set "urlsift_wrap_set" (const Prefilter *f) noexcept nogil
+    void prefilter_plain "urlsift_prefilter_plain" (Prefilter *f, uint8_t scheme) noexcept nogil
     Py_ssize_t next_candidate "urlsift_next_candidate" (
         const uint8_t *d, Py_ssize_t i, Py_ssize_t stop, Py_ssize_t n,
         const Prefilter *f) noexcept nogil

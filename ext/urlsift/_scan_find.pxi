@@ -214,8 +214,9 @@ cdef inline Py_ssize_t suffixes(const char_t *d, Py_ssize_t lo, Py_ssize_t p, co
         seen[0] = 0
         return 0
     if char_t is uint8_t:
-        if t.tails != NULL and p - 4 >= lo and PREFILTER:      # (off: the reference)
-            # the last four in one look-up (tails_make); not a path of the trie: walk it
+        # the last four in one look-up (tails_make); not a path of the trie: walk it.
+        # Not where the fourth is in no name (" url:"): the trie stops before it anyway
+        if t.tails != NULL and p - 4 >= lo and PREFILTER and t.sym[d[p - 4]] != 0:
             key = t.sym[d[p - 1]] | (<uint32_t>t.sym[d[p - 2]] << 6) \
                 | (<uint32_t>t.sym[d[p - 3]] << 12) | (<uint32_t>t.sym[d[p - 4]] << 18)
             h = tail_slot(key, t.tail_mask)

@@ -20,7 +20,7 @@ cdef void setup_make(const uint8_t *T, const uint8_t *known, Py_ssize_t m, Setup
     prefilter_init(&S.f, S.t.pairs, S.t.np, T, T_PLAIN)
     S.two_decide = -1
     if now:                         # (the tails: freed by _Setups)
-        prefilter_plain(&S.f, T_SCHEME, T_WRAP)
+        prefilter_plain(&S.f, T_SCHEME)
         S.two_decide = two_decide(&S.t)
         S.t.tails = tails_make(&S.t, &S.t.tail_mask)
 
@@ -66,7 +66,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                 if dots:                # else no ".." to start after
                     s = after_ellipsis(d, T, s, p)
                 if s == low and s - 1 >= limit and d[s - 1] == 60:
-                    end = wrapper(d, n, T, False, s - 1, p, False, max_wrapper, blocks, &flags)
+                    end = wrapper(d, n, T, False, s - 1, p, False, max_wrapper, &flags)
                     if end >= 0:
                         emit(o, s - 1, end, flags)
                         pos = limit = end
@@ -169,7 +169,7 @@ cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk 
     is_url = (whole & K_URL) != 0
     if s == low and s - 1 >= limit and d[s - 1] == 60:
         end = wrapper(d, n, T, (whole & K_SLASHLESS) != 0, s - 1, p, is_url,
-                      max_wrapper, blocks, &flags)
+                      max_wrapper, &flags)
         if end >= 0:
             span[0] = s - 1
             span[1] = flags

@@ -22,8 +22,7 @@ cdef Py_ssize_t quote_prefix_end(const char_t *d, const uint8_t *T, Py_ssize_t i
 
 cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, bint slashless,
                         Py_ssize_t lt, Py_ssize_t p, bint is_url,
-                        Py_ssize_t max_wrapper, const Prefilter *f,
-                        int64_t *flags_out) noexcept nogil:
+                        Py_ssize_t max_wrapper, int64_t *flags_out) noexcept nogil:
     cdef int flags = WRAPPED, st, breaks = 0
     cdef Py_ssize_t count = 0, i, j, lim
     cdef uint32_t c, c1 = 0, c2 = 0, prev = 58
@@ -80,9 +79,9 @@ cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, bint sl
             elif count == 2:
                 c2 = c
             else:               # past the two that tell "//": the run of wrapper
-                i += 1          # characters in one tight loop ("<" and ">" are none),
-                if char_t is uint8_t:       # 16 at a time with f (NULL: one at a time)
-                    i = run_octets(d, i, lim, T, T_WRAP, wrap_set(f))
+                i += 1          # characters in one tight loop ("<" and ">" are none)
+                if char_t is uint8_t:       # (four at a time)
+                    i = run_octets(d, i, lim, T, T_WRAP)
                 else:
                     while i < lim and (cls(T, d[i]) & T_WRAP):
                         i += 1
