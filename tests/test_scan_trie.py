@@ -211,3 +211,202 @@ def test_a_slashless_name_of_two_characters_is_still_read():
     assert _spans(b"see ws:abc", blob) == [(4, 10)]
     assert _spans(b"x_ws:abc", blob) == [(2, 8)]
     assert _spans(b"ws:abc", blob) == [(0, 6)]
+
+
+# ---- the walk's setup, made once per (table, blob) pair --------------------------------
+
+def _without_x(table):
+    # "x" neither PLAIN nor BARE: a URL's walk (16 octets at a time or not) stops before it
+    from urlsift._layout import T_BARE, T_PLAIN
+    return _table_without(table, {ord("x")}, T_PLAIN | T_BARE)
+
+
+@pytest.mark.twins
+def test_each_table_and_blob_of_a_call_is_its_own_whatever_came_before():
+    # the compiled core keeps what it reads from the last (table, blob) pair between
+    # calls: a call with another pair, or with the first again, must read its own
+    data = b"see http://abcdefghijklmnopqrstuvwxyz/ ok ws:abc"
+    ws = known_blob({"ws": K_KNOWN | K_SLASHLESS, "http": K_KNOWN})
+    cut = _without_x(TABLE)
+    calls = [(TABLE, KNOWN, [(4, 38)]),          # "http://a...z/"; "ws" is no name
+             (cut, KNOWN, [(4, 34)]),            # "http://a...w": "x" ends it
+             (TABLE, ws, [(4, 38), (42, 48)]),   # "ws:abc" with a blob that knows it
+             (cut, ws, [(4, 34), (42, 48)]),
+             (bytes(bytearray(TABLE)), KNOWN, [(4, 38)]),     # an equal copy: the same
+             (TABLE, KNOWN, [(4, 38)])]
+    for twin in TWINS.values():
+        for table, blob, expected in calls * 2:
+            got = list(twin.scan(data, 0, -1, table, blob, MAX_WRAPPER, MAX_LENGTH))
+            assert [(got[i], got[i + 1]) for i in range(0, len(got), 3)] == expected
+
+
+@pytest.mark.twins
+def test_a_scan_after_a_larger_one_gives_its_own_triples_only():
+    # the compiled core keeps the last call's triple buffer for the next: what a call
+    # returns is what its own text holds, whatever the calls before it found
+    many = b"see http://a.example/x ok\n" * 5000          # 5 000 URLs, 15 000 numbers
+    for twin in TWINS.values():
+        def scan(data):
+            return list(twin.scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH))
+        assert len(scan(many)) == 15000
+        assert scan(b"no link here") == []
+        assert scan(b"one: ftp://b.example/") == [5, 21, 0]
+        assert len(scan(many * 3)) == 45000                  # larger than the kept one
+        assert scan(b"x") == []
+
+
+@compiled
+def test_walks_on_two_threads_with_two_tables_read_their_own():
+    # the walk runs without the GIL: a call with another table, made meanwhile on
+    # another thread, must not change the setup a running walk reads
+    from concurrent.futures import ThreadPoolExecutor
+    scan = TWINS["cython"]
+    data = b"see http://abcdefghijklmnopqrstuvwxyz/ ok\n" * 20000
+    tables = [TABLE, _without_x(TABLE)]
+    ends = [38, 34]
+
+    def run(k: int) -> bool:
+        table = tables[k % 2]
+        got = scan.scan(data, 0, -1, table, KNOWN, MAX_WRAPPER, MAX_LENGTH)
+        return len(got) == 3 * 20000 and got[1] - got[0] == ends[k % 2] - 4
+    with ThreadPoolExecutor(2) as pool:
+        assert all(pool.map(run, range(16)))
+
+
+# ---- the walk back to a scheme's start, 16 octets at a time ----------------------------
+
+@compiled
+@pytest.mark.twins
+def test_the_walk_back_to_the_scheme_starts_where_octet_by_octet():
+    # the run of scheme characters before "://" is read 16 octets at a time (SSE2) where
+    # the table's SCHEME octets are RFC 1738's: every run length from 1 to 40, every
+    # octet before it (the run's end: a SCHEME octet of no other class, space, quote, an
+    # octet over 0x7F, the last match's end, an ellipsis: can...http://), at every offset
+    # of a 16-octet block; and a table with "_" among the SCHEME octets (octet by octet)
+    from urlsift._layout import T_SCHEME
+    wider = bytes(b | T_SCHEME if i == ord("_") else b for i, b in enumerate(TABLE))
+    schemes = b"Https+x-y.z0123456789abcdefghijklmnopqrstuvwxyz"
+    befores = [b"", b" ", b'"', b"_", b"\xc3\xa9", b"\xff", b"http://a.b/ ", b"..", b"9",
+               b"+", b"<", b"\x00", b"can...", b"x..y", b"see ..", b"a.b.c"]
+    for table in (TABLE, wider):
+        for length in range(1, 41):
+            for before in befores:
+                for pad in (0, 5, 15, 16, 17):
+                    data = b"." * pad + before + schemes[-length:] + b"://host.example/p x"
+                    fast, plain = _with_and_without_prefilter(data, table)
+                    assert fast == plain, (length, before, pad)
+                    assert fast == list(TWINS["python"].scan(
+                        data, 0, -1, table, KNOWN, MAX_WRAPPER, MAX_LENGTH)), (length, before, pad)
+
+
+@pytest.mark.twins
+@pytest.mark.parametrize("data, expected", [
+    (b"xhttps://a.example/", [(0, 19)]),            # the run is the scheme, whole
+    (b"say:https://a.example/", [(4, 22)]),         # ":" is no scheme character
+    (b"0123456789abcdef+http://a.example/", [(10, 34)]),   # from its first letter on
+    (b"\xc3\xa9http://a.example/", [(2, 19)]),     # after a letter over U+007F
+    (b"see...http://a.example/", [(6, 23)]),        # after an ellipsis (its last "..")
+    (b"a.b.http://a.example/", [(0, 21)]),          # "." alone is a scheme character
+])
+def test_the_scheme_of_a_url_with_slashes_is_the_run_before_its_colon(data, expected):
+    # RFC 1738 section 5: scheme = 1*[ lowalpha | digit | "+" | "-" | "." ]; the URL
+    # starts at the run's first letter
+    assert _spans(data) == expected
+
+
+@compiled
+@pytest.mark.twins
+def test_a_url_walked_on_after_a_soft_break_or_a_letter_ends_where_octet_by_octet():
+    # past a QP soft line break (RFC 2045 section 6.7) the URL's ASCII run is walked 16
+    # octets at a time again, past a letter over U+007F one octet at a time: every tail
+    # of 1 to 40 octets, ended by every kind of octet, against the plain walk and the twin
+    from urlsift.text.rules import TEXT_OCTETS
+    scan = TWINS["cython"]
+    enders = [b"", b" ", b"\n", b"(a)", b")", b"]((", b'"', b"<", b"\x7f", b"\xc3\xa9z",
+              b"\xe9", b"=\nx", b"=\r\nx", b".", b"?!"]
+    line = b"see http://www.example.com/" + b"p" * 45          # a QP line of 72
+    for middle in (b"=\n", b"=\r\n", b"\xc3\xa9", b"\xd0\xb6"):       # é, ж
+        for length in range(1, 41):
+            for end in enders:
+                data = line + middle + (b"abcdefghijklmnopqrstuvwxyz0123456789-~%/" * 2)[:length] + end
+                was = scan._set_prefilter(True)
+                try:
+                    fast = list(scan.scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
+                                          TEXT_OCTETS))
+                    scan._set_prefilter(False)
+                    plain = list(scan.scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH,
+                                           TEXT_OCTETS))
+                finally:
+                    scan._set_prefilter(was)
+                twin = list(TWINS["python"].scan(data, 0, -1, TABLE, KNOWN, MAX_WRAPPER,
+                                                 MAX_LENGTH, TEXT_OCTETS))
+                assert fast == plain == twin, (middle, length, end)
+                # the URL runs over the break or the letter (its end: past the middle)
+                assert fast[1] > len(line) + len(middle), (middle, length, end)
+
+
+# ---- the last four characters before a colon, hashed -----------------------------------
+
+@compiled
+@pytest.mark.twins
+@pytest.mark.parametrize("glue", [b"", b" ", b"x", b"hot", b"9", b"_", b"make", b"\xc3\xa9",
+                                  b"http://a.b/"])
+def test_every_name_read_in_one_look_up_is_read_as_through_the_trie(glue):
+    # the compiled walk back reads the last four characters before a colon from a hash
+    # of the trie's paths of four, then walks the trie on: every known name, in both
+    # cases, whole, glued to a word, a digit, or after the last match, with the text a
+    # slashless name wants (news:comp.lang, mailto:a@b.example, file:/x) -- the same
+    # spans as the trie alone (_set_prefilter(False)) and the twin
+    for name in sorted(SCHEME_ATTRIBUTES):
+        for case in (name, name.upper()):
+            for rest in (b"comp.lang.c", b"a@b.example", b"/etc/x", b"<a@b>", b"1"):
+                data = b"see " + glue + case.encode() + b":" + rest + b" ok"
+                fast, plain = _with_and_without_prefilter(data)
+                assert fast == plain, data
+                assert fast == list(TWINS["python"].scan(
+                    data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)), data
+
+
+@pytest.mark.twins
+def test_a_blob_with_more_paths_of_four_than_the_hash_holds_is_read_through_the_trie():
+    # 2 400 names of four letters and more: the compiled core keeps no hash of them
+    # (more than half its slots), and walks the trie for each; the same spans
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    names = {"q" + a + b + c: K_KNOWN | K_SLASHLESS for a in letters[:20]
+             for b in letters[:12] for c in letters[:10]}
+    names["http"] = K_KNOWN
+    blob = known_blob(names)
+    # names whole; not glued to a word (no K_GLUE); "qzzz" is none
+    assert _spans(b"see qabc:x qtlj:y xqabc:z qzzz:w", blob) == [(4, 10), (11, 17)]
+
+
+@compiled
+@pytest.mark.twins
+def test_a_wrapped_url_walked_four_octets_a_branch_ends_where_the_twin_ends():
+    # inside <...> and <URL:...> (RFC 1738 appendix) the run of wrapper characters is
+    # read four octets a branch: every run length from 1 to 40, ended by every kind of
+    # octet, with a line break and a reply-quote inside, against the plain walk and the
+    # twin
+    enders = [b">", b" >", b"\n>", b"\n x>", b"\n> x>", b"<", b"\x7f>", b"\xc3\xa9>", b"\x00>",
+              b"", b"\n\n>", b"-\n x>", b'">', b"^>"]
+    for head in (b"see <http://", b"see <URL:http://", b"see <mailto:", b"<news:"):
+        for length in range(1, 41):
+            for end in enders:
+                data = head + (b"abcdefghijklmnopqrstuvwxyz0123456789-~%/" * 2)[:length] + end
+                fast, plain = _with_and_without_prefilter(data)
+                assert fast == plain, (head, length, end)
+                assert fast == list(TWINS["python"].scan(
+                    data, 0, -1, TABLE, KNOWN, MAX_WRAPPER, MAX_LENGTH)), (head, length, end)
+
+
+@pytest.mark.twins
+@pytest.mark.parametrize("data, expected", [
+    (b"see <http://a.example/abcdefghijklmnopqrstuvwxyz> ok", [(4, 49)]),
+    (b"<URL:http://a.example/abcdefghijklmnopqrstuvwxyz/0123456789>", [(0, 60)]),
+    (b"<http://a.example/abcdefghij\n  klmnopqrstuvwxyz>", [(0, 48)]),    # a line break
+    (b"<http://a.example/abcdefghijklmn<opqrstuvwxyz>", [(1, 32)]),   # "<": no wrapper,
+                                                                      # the bare URL before it
+])
+def test_a_long_wrapped_url_is_the_wrapper_whole(data, expected):
+    # the RFC 1738 appendix's wrappers: from "<" to ">", white space inside taken out
+    assert _spans(data) == expected

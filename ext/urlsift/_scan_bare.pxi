@@ -35,7 +35,7 @@ cdef inline Py_ssize_t ascii_walk(const char_t *d, const uint8_t *T, Py_ssize_t 
     cdef uint32_t c
     cdef uint8_t k
     if char_t is uint8_t:       # (compile-time) the octets' loop, in C above
-        return ascii_walk_octets(d, T, e, lim, br, T_PLAIN, T_BARE, f)
+        return ascii_walk_octets(d, T, e, lim, br, T_PLAIN, T_BARE, T_SCHEME, f)
     while e < lim:
         c = d[e]
         k = cls(T, c)
@@ -183,24 +183,31 @@ cdef Py_ssize_t soft_join(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ss
 
 cdef Py_ssize_t bare_iri(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssize_t colon,
                          Py_ssize_t e, Py_ssize_t max_length, Py_ssize_t *br, bint octets,
-                         const uint8_t *O, int64_t *flags_out) noexcept nogil:
+                         const uint8_t *O, const Prefilter *f,
+                         int64_t *flags_out) noexcept nogil:
     """``bare`` where a non-ASCII letter, digit or mark goes on (letter_at), an octet
     that is no UTF-8 but is in ``O`` (the ``octets`` table; NULL: none; ENCODED), and,
     when ``O`` says so at ``=``, a QP soft line break (soft_join; JOINED): the twin's
     _bare whole. url_end calls it only where ``bare`` stopped at a non-ASCII character
     or at a line break after ``=``: at ``e``, with the brackets ``br`` it counted up to
     there, so the URL's ASCII head is not walked again; from the colon when ``e`` < 0
-    (``bare`` found nothing: its end, trimmed away, is not known)."""
+    (``bare`` found nothing: its end, trimmed away, is not known). ``f``: the blocks
+    of the ASCII walk, as in ``bare``, from the colon and after a soft break (a QP
+    mail's URL goes on for a line after each)."""
     cdef Py_ssize_t lim = n if colon + 1 + max_length > n else colon + 1 + max_length
     cdef Py_ssize_t u, end
     cdef uint32_t c, cp
     cdef int64_t extra = 0
+    cdef bint joined                # the next ASCII run's blocks: after a soft break a
+                                    # line's worth; between letters over U+007F a few
+                                    # octets, walked faster one at a time (CJK text)
     if e < 0:
         br[0] = br[1] = br[2] = br[3] = 0
-        e = ascii_walk(d, T, colon + 1, lim, br, NULL)
+        e = ascii_walk(d, T, colon + 1, lim, br, f)
     while e < lim:
         c = d[e]
         u = 0
+        joined = False
         if c >= 128:
             if char_t is uint8_t:       # (compile-time: one branch per width)
                 u = letter_at(c, d[e - 1], d if octets else NULL, e, lim)
@@ -213,9 +220,13 @@ cdef Py_ssize_t bare_iri(const char_t *d, Py_ssize_t n, const uint8_t *T, Py_ssi
             u = soft_join(d, n, T, e, lim)
             if u:                       # a QP soft line break inside the URL
                 extra |= JOINED
+                joined = True
         if u == 0:
             break
-        e = ascii_walk(d, T, e + u, lim, br, NULL)
+        if joined:                      # (two calls: the one with NULL has no blocks)
+            e = ascii_walk(d, T, e + u, lim, br, f)
+        else:
+            e = ascii_walk(d, T, e + u, lim, br, NULL)
     end = finish(d, n, T, text_start(d, n, colon), e, lim, br, flags_out, True)
     flags_out[0] |= extra
     return end
@@ -232,24 +243,24 @@ cdef inline Py_ssize_t url_end(const char_t *d, Py_ssize_t n, const uint8_t *T, 
     cdef Py_ssize_t end = bare(d, n, T, colon, max_length, br, f, flags_out)
     if end < 0 or (end < n and (d[end] >= 128 or (
             (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
-        return iri_end(d, n, T, colon, end, max_length, br, octets, O, flags_out)
+        return iri_end(d, n, T, colon, end, max_length, br, octets, O, f, flags_out)
     return end
 
 
 cdef inline Py_ssize_t iri_end(const char_t *d, Py_ssize_t n, const uint8_t *T,
                                Py_ssize_t colon, Py_ssize_t e, Py_ssize_t max_length,
                                Py_ssize_t *br, bint octets, const uint8_t *O,
-                               int64_t *flags_out) noexcept nogil:
+                               const Prefilter *f, int64_t *flags_out) noexcept nogil:
     """bare_iri, over octets through a pointer: never inlined (rare and large), so the
     walks that call it stay small enough to be."""
     if char_t is uint8_t:
-        return BARE_IRI_OCTETS(d, n, T, colon, e, max_length, br, octets, O, flags_out)
-    return bare_iri(d, n, T, colon, e, max_length, br, octets, O, flags_out)
+        return BARE_IRI_OCTETS(d, n, T, colon, e, max_length, br, octets, O, f, flags_out)
+    return bare_iri(d, n, T, colon, e, max_length, br, octets, O, f, flags_out)
 
 
 ctypedef Py_ssize_t (*IriWalk)(const uint8_t *, Py_ssize_t, const uint8_t *, Py_ssize_t,
                                Py_ssize_t, Py_ssize_t, Py_ssize_t *, bint, const uint8_t *,
-                               int64_t *) noexcept nogil
+                               const Prefilter *, int64_t *) noexcept nogil
 #: bare_iri over octets, called through this pointer: the IRI walk is rare and large, and
 #: inlined into url_end it kept url_end (the hot walk of every URL) out of walk() (URL-
 #: dense text slower at the same instruction count)

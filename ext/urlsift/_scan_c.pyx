@@ -12,253 +12,13 @@ from cpython.buffer cimport PyObject_GetBuffer, PyBuffer_Release, PyBUF_SIMPLE
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython cimport array
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int64_t
-from libc.stdlib cimport malloc, realloc, free
+from libc.stdlib cimport malloc, calloc, realloc, free
 from libc.string cimport memchr, memcpy
 
 import array as _array_mod
 from urlsift import _scan_py as _twin
 
-cdef extern from *:
-    """
-    /* The prefilter of walk(): the next colon in d[i, stop) that may end a URL's scheme:
-       one with "//" after it, or after one of the np pairs (pairs[2k] the last character
-       of a name, pairs[2k+1] the one before it, in lower case). Any other colon cannot
-       (walk() would skip it after reading the trie: without "//" only a name found
-       without them makes a URL, and the run must end in it), so it is skipped 16 octets
-       at a time with SSE2 (as memchr does; x86-64 always has it), octet by octet
-       elsewhere. The blocks stop at a colon with one "/" after it too, which the walk
-       then passes over: looking for the second "/" there made colon-dense text (e:b,
-       mail headers) 6-8% slower. The plain walk (memchr for every colon) is the
-       reference; tests compare them. */
-    #include <stdint.h>
-    #include <string.h>
-    #if defined(__SSE2__) || defined(_M_X64)
-    #include <emmintrin.h>
-    #define URLSIFT_SSE2 1
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static inline int urlsift_ctz(unsigned x) { unsigned long r; _BitScanForward(&r, x); return (int)r; }
-    static inline int urlsift_ctz64(uint64_t x) { unsigned long r; _BitScanForward64(&r, x); return (int)r; }
-    #else
-    #define urlsift_ctz __builtin_ctz
-    #define urlsift_ctz64 __builtin_ctzll
-    #endif
-    #endif
-    static inline int urlsift_candidate(const uint8_t *d, Py_ssize_t p, Py_ssize_t n,
-                                        const uint8_t *pairs, int np) {
-        uint8_t a, b;
-        int k;
-        if (p + 2 < n && d[p + 1] == '/' && d[p + 2] == '/') return 1;
-        if (p < 2) return 0;
-        a = d[p - 1] | 0x20; b = d[p - 2] | 0x20;
-        for (k = 0; k < np; k++)
-            if (a == pairs[2 * k] && b == pairs[2 * k + 1]) return 1;
-        return 0;
-    }
-    /* the pairs as the blocks compare them, and the octets a URL's walk passes over 16
-       at a time (below), made once per walk */
-    typedef struct {
-        const uint8_t *pairs;
-        int np;
-    #ifdef URLSIFT_SSE2
-        __m128i last[16], before[16];
-        int nx;                     /* -1: PLAIN is not "!" to "~" less nx octets x[];
-                                       -2: not worked out yet (urlsift_prefilter_plain) */
-        __m128i x[16];
-        const uint8_t *T;           /* the table and its PLAIN bit, for that */
-        uint8_t plain;
-    #endif
-    } urlsift_prefilter;
-    static void urlsift_prefilter_init(urlsift_prefilter *f, const uint8_t *pairs, int np,
-                                       const uint8_t *T, uint8_t plain) {
-        int k;
-        f->pairs = pairs;
-        f->np = np < 0 ? 0 : (np > 16 ? 16 : np);
-    #ifdef URLSIFT_SSE2
-        for (k = 0; k < f->np; k++) {
-            f->last[k] = _mm_set1_epi8((char)pairs[2 * k]);
-            f->before[k] = _mm_set1_epi8((char)pairs[2 * k + 1]);
-        }
-        /* the compares of a URL's walk: made when the first URL is walked (a scan of
-           a short text with no URL pays nothing for them) */
-        f->nx = -2;
-        f->T = T;
-        f->plain = plain;
-    #endif
-    }
-    /* the table's PLAIN octets as a range less a few: a block of 16 is then told from
-       compares (SSE2 has no table look-up); any other table: one at a time. The table
-       is read 16 entries at a time into a 256-bit set (a few dozen instructions: this
-       is paid once per scan that walks a URL, and short texts are scanned by the
-       million) */
-    static void urlsift_prefilter_plain(urlsift_prefilter *f) {
-    #ifdef URLSIFT_SSE2
-        const __m128i zero = _mm_setzero_si128(), bit = _mm_set1_epi8((char)f->plain);
-        uint64_t in[4] = {0, 0, 0, 0}, out;     /* bit k: octet k is PLAIN */
-        int c, w;
-        for (c = 0; c < 16; c++) {
-            __m128i t = _mm_loadu_si128((const __m128i *)(f->T + 16 * c));
-            uint64_t m = (uint64_t)(~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(t, bit),
-                                                                       zero)) & 0xFFFF);
-            in[c >> 2] |= m << (16 * (c & 3));
-        }
-        f->nx = -1;
-        /* none below "!" (33) nor from DEL (127) up */
-        if ((in[0] & (((uint64_t)1 << 33) - 1)) || (in[1] >> 63) || in[2] || in[3])
-            return;
-        f->nx = 0;
-        for (w = 0; w < 2; w++) {                  /* the octets of "!".."~" not PLAIN */
-            out = ~in[w] & (w == 0 ? ~(((uint64_t)1 << 33) - 1) : ~((uint64_t)1 << 63));
-            while (out) {
-                if (f->nx == 16) {
-                    f->nx = -1;
-                    return;
-                }
-                f->x[f->nx++] = _mm_set1_epi8((char)(64 * w + urlsift_ctz64(out)));
-                out &= out - 1;
-            }
-        }
-    #endif
-    }
-    /* never inlined: inside walk(), its blocks ran 5-8% faster or slower on colon-dense
-       text (e:b, mail headers) with every change to the walk around it, code that the
-       blocks never reach; a call per candidate costs less than that */
-    #if defined(__GNUC__)
-    __attribute__((noinline))
-    #endif
-    static Py_ssize_t urlsift_next_candidate(const uint8_t *d, Py_ssize_t i, Py_ssize_t stop,
-                                             Py_ssize_t n, const urlsift_prefilter *f) {
-        int k;
-    #ifdef URLSIFT_SSE2
-        const __m128i colon = _mm_set1_epi8(':'), slash = _mm_set1_epi8('/');
-        const __m128i lower = _mm_set1_epi8(0x20);
-    #endif
-        while (i < stop) {
-    #ifdef URLSIFT_SSE2
-            if (i >= 2 && i + 17 <= n && i + 16 <= stop) {
-                __m128i c = _mm_loadu_si128((const __m128i *)(d + i));
-                int hits = _mm_movemask_epi8(_mm_cmpeq_epi8(c, colon));
-                if (!hits) {
-                    if (i + 33 <= n && i + 32 <= stop && !_mm_movemask_epi8(_mm_cmpeq_epi8(
-                            _mm_loadu_si128((const __m128i *)(d + i + 16)), colon))) {
-                        /* no colon in 32 octets: colons are sparse here, and libc's
-                           memchr skips a long way faster; blocks again from the next */
-                        const uint8_t *hit = (const uint8_t *)memchr(d + i + 32, ':',
-                                                                     (size_t)(stop - i - 32));
-                        if (hit == NULL) return -1;
-                        i = hit - d;
-                        continue;
-                    }
-                    i += 16;
-                    continue;
-                }
-                {
-                    __m128i next = _mm_loadu_si128((const __m128i *)(d + i + 1));
-                    int first = hits & _mm_movemask_epi8(_mm_cmpeq_epi8(next, slash));
-                    if (first) {
-                        /* a ":/" (most URLs): the answer unless a colon before it is one */
-                        first &= -first;
-                        if (!(hits & (first - 1))) return i + urlsift_ctz((unsigned)first);
-                        hits &= first | (first - 1);
-                    }
-                    {
-                        __m128i p1 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 1)), lower);
-                        __m128i p2 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 2)), lower);
-                        __m128i cand = _mm_setzero_si128();
-                        for (k = 0; k < f->np; k++)
-                            cand = _mm_or_si128(cand, _mm_and_si128(_mm_cmpeq_epi8(p1, f->last[k]),
-                                                                    _mm_cmpeq_epi8(p2, f->before[k])));
-                        hits &= _mm_movemask_epi8(cand) | first;
-                    }
-                    if (hits) return i + urlsift_ctz((unsigned)hits);
-                }
-                i += 16;
-                continue;
-            }
-    #endif
-            {
-                const uint8_t *hit = (const uint8_t *)memchr(d + i, ':', (size_t)(stop - i));
-                if (hit == NULL) return -1;
-                i = hit - d;
-                if (urlsift_candidate(d, i, n, f->pairs, f->np)) return i;
-                i++;
-            }
-        }
-        (void)k;
-        return -1;
-    }
-    /* The walk of a bare URL over octets (ascii_walk for uint8_t), in C so that its
-       loop is the same tight one wherever the compiler inlines it: Cython's loop
-       lost instructions on every octet when url_end stopped being inlined (URL-dense
-       text slower). The run of PLAIN octets is the hot loop (4 at a time was
-       fewer instructions but one more mispredicted exit a URL: slower); with f (the
-       walk's prefilter, NULL: none) and SSE2, 16 at a time where the table allows:
-       the compares below, two chains of them so that they overlap. */
-    static inline Py_ssize_t urlsift_ascii_walk(const uint8_t *d, const uint8_t *T,
-                                                Py_ssize_t e, Py_ssize_t lim, Py_ssize_t *br,
-                                                uint8_t plain, uint8_t bare,
-                                                const urlsift_prefilter *f) {
-        for (;;) {
-    #ifdef URLSIFT_SSE2
-            if (f != NULL && f->nx == -2 && e + 16 <= lim)   /* a walk's own: not shared */
-                urlsift_prefilter_plain((urlsift_prefilter *)f);
-            if (f != NULL && f->nx >= 0) {
-                const __m128i bang = _mm_set1_epi8('!'), del = _mm_set1_epi8(127);
-                while (e + 16 <= lim) {
-                    __m128i c = _mm_loadu_si128((const __m128i *)(d + e));
-                    /* below "!" (signed: octets over 0x7F too) or DEL: no PLAIN octet */
-                    __m128i no = _mm_or_si128(_mm_cmplt_epi8(c, bang), _mm_cmpeq_epi8(c, del));
-                    __m128i no2 = _mm_setzero_si128();
-                    unsigned m;
-                    int k;
-                    for (k = 0; k + 1 < f->nx; k += 2) {
-                        no = _mm_or_si128(no, _mm_cmpeq_epi8(c, f->x[k]));
-                        no2 = _mm_or_si128(no2, _mm_cmpeq_epi8(c, f->x[k + 1]));
-                    }
-                    if (k < f->nx)
-                        no = _mm_or_si128(no, _mm_cmpeq_epi8(c, f->x[k]));
-                    m = (unsigned)_mm_movemask_epi8(_mm_or_si128(no, no2));
-                    if (m) {
-                        e += urlsift_ctz(m);
-                        goto stopped;
-                    }
-                    e += 16;
-                }
-            }
-    #endif
-            while (e < lim && (T[d[e]] & plain))
-                e++;
-    #ifdef URLSIFT_SSE2
-        stopped:
-    #endif
-            if (e >= lim || !(T[d[e]] & bare))
-                return e;
-            switch (d[e]) {
-            case '(': br[0]++; break;
-            case ')': br[1]++; break;
-            case '[': br[2]++; break;
-            case ']':
-                /* "](" closing no "[": Markdown's [URL](URL) (the twin) */
-                if (br[3] >= br[2] && e + 1 < lim && d[e + 1] == '(')
-                    return e;
-                br[3]++;
-                break;
-            }
-            e++;
-        }
-    }
-    """
-    ctypedef struct Prefilter "urlsift_prefilter":
-        pass
-    Py_ssize_t ascii_walk_octets "urlsift_ascii_walk" (
-        const uint8_t *d, const uint8_t *T, Py_ssize_t e, Py_ssize_t lim, Py_ssize_t *br,
-        uint8_t plain, uint8_t bare, const Prefilter *f) noexcept nogil
-    void prefilter_init "urlsift_prefilter_init" (Prefilter *f, const uint8_t *pairs,
-                                                  int np, const uint8_t *T,
-                                                  uint8_t plain) noexcept nogil
-    Py_ssize_t next_candidate "urlsift_next_candidate" (
-        const uint8_t *d, Py_ssize_t i, Py_ssize_t stop, Py_ssize_t n,
-        const Prefilter *f) noexcept nogil
+include "_scan_blocks.pxi"
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISALNUM(Py_UCS4 ch) nogil
@@ -471,6 +231,48 @@ cdef const uint8_t *octets_ptr(object octets) except? NULL:
     return <const uint8_t *>PyBytes_AS_STRING(octets)
 
 
+cdef class _Setups:
+    """The walk's setup for one (table, known blob) pair (setup_make, everything made
+    now), in memory of its own: a scan holds the object while its walk, without the
+    GIL, reads it, so another thread's pair never changes or frees it."""
+    cdef Setup *S
+    cdef object table, known        # held: their ids stay theirs
+
+    def __cinit__(self, bytes table not None, bytes known not None):
+        # calloc: aligned for the SSE2 compares (a Python object may not be)
+        self.S = <Setup *>calloc(1, sizeof(Setup))
+        if self.S == NULL:
+            raise MemoryError("scan: no memory for the walk's setup")
+        self.table = table
+        self.known = known
+        setup_make(<const uint8_t *>PyBytes_AS_STRING(table),
+                   <const uint8_t *>PyBytes_AS_STRING(known), PyBytes_GET_SIZE(known),
+                   self.S, True)
+
+    def __dealloc__(self):
+        if self.S != NULL:
+            free(<void *>self.S.t.tails)
+        free(self.S)
+
+
+cdef _Setups _last_setup = None
+cdef int64_t *_spare = NULL       # a triple buffer between scan() calls (see there)
+cdef Py_ssize_t _spare_cap = 0
+DEF SPARE_MAX = 1 << 20           # entries (8 MB) at most kept; a larger one is freed
+
+
+cdef _Setups setup_for(bytes table, bytes known):
+    """The setup for ``table`` and ``known`` (checked by table_ptr, known_ptr): the
+    last one's when the pair is the same objects (bytes do not change), so the compares
+    and two_decide are made once per table and blob, not once a call."""
+    global _last_setup
+    cdef _Setups box = _last_setup
+    if box is None or box.table is not table or box.known is not known:
+        box = _Setups(table, known)
+        _last_setup = box
+    return box
+
+
 def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes known not None,
          Py_ssize_t max_wrapper, Py_ssize_t max_length, octets=None):
     """Flat (start, end, flags) triples of the URLs whose colon lies in ``[start, stop)``;
@@ -478,24 +280,31 @@ def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes kno
     cdef const uint8_t *T = table_ptr(table)
     cdef const uint8_t *K = known_ptr(known)
     cdef const uint8_t *O = octets_ptr(octets)
-    cdef Py_ssize_t m = PyBytes_GET_SIZE(known)
+    cdef _Setups box = setup_for(table, known)     # held until the walk is done
+    cdef Setup *S = box.S
     cdef _Input inp = _Input(buf)
     cdef Out o
     cdef array.array result
-    o.data = NULL
-    o.n = o.cap = 0
+    global _spare, _spare_cap
+    # the last call's triple buffer, taken (the GIL guards it): grown once, not by
+    # realloc on every call of a URL-dense text, nor its pages faulted in again
+    o.data = _spare
+    o.cap = _spare_cap
+    _spare = NULL
+    _spare_cap = 0
+    o.n = 0
     o.failed = 0
     try:
         clip(inp.n, &start, &stop)
         with nogil:
             if inp.kind == 1:
-                walk(<const uint8_t *>inp.data, inp.n, start, stop, T, K, m,
+                walk(<const uint8_t *>inp.data, inp.n, start, stop, T, S,
                      max_wrapper, max_length, inp.has_view, O, &o)
             elif inp.kind == 2:
-                walk(<const uint16_t *>inp.data, inp.n, start, stop, T, K, m,
+                walk(<const uint16_t *>inp.data, inp.n, start, stop, T, S,
                      max_wrapper, max_length, False, O, &o)
             else:
-                walk(<const uint32_t *>inp.data, inp.n, start, stop, T, K, m,
+                walk(<const uint32_t *>inp.data, inp.n, start, stop, T, S,
                      max_wrapper, max_length, False, O, &o)
         if o.failed:
             raise MemoryError("scan: no memory for the match list")
@@ -504,7 +313,11 @@ def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes kno
             memcpy(result.data.as_voidptr, o.data, o.n * sizeof(int64_t))
         return result
     finally:
-        free(o.data)
+        if _spare == NULL and o.cap <= SPARE_MAX:
+            _spare = o.data             # kept for the next call
+            _spare_cap = o.cap
+        else:
+            free(o.data)
         inp.close()
 
 

@@ -98,6 +98,70 @@ cdef struct Trie:
     Py_ssize_t nodes
     const uint8_t *pairs       # the prefilter's pairs (known_blob), np of them
     int np                     # -1: no prefilter (a name too short, too many pairs)
+    const Tail4 *tails         # the paths of four characters, hashed (tails_make);
+    uint32_t tail_mask         # NULL: none (the walk back reads the trie alone)
+
+
+cdef struct Tail4:
+    # a path of four characters from the trie's root: the last four before a colon
+    uint32_t key               # their symbols, 6 bits each, the colon's neighbour lowest
+                               # (no symbol is 0 on a path: 0 is an empty slot)
+    uint16_t node              # the trie's node after them
+    uint8_t att[4]             # att[k - 1]: the attributes of the last k (suffixes' att[k])
+
+
+DEF TAILS_MAX = 4096            # slots; a blob with more paths of four than half: no hash
+
+
+cdef inline uint32_t tail_slot(uint32_t key, uint32_t mask) noexcept nogil:
+    return (key * 2654435761u >> 16) & mask             # Knuth's multiplicative hash
+
+
+cdef Tail4 *tails_make(const Trie *t, uint32_t *mask) noexcept nogil:
+    """The trie's paths of four characters in an open-addressed hash (malloc'd; NULL
+    when there are none or too many): the walk back from a colon then reads the last
+    four characters in one look-up instead of four loads that wait on each other."""
+    cdef Py_ssize_t n1, n2, n3, n4, count = 0, size = 16
+    cdef uint32_t a, b, c, e, key, h
+    cdef Tail4 *tab
+    for a in range(1, N_SYMBOLS):           # count them
+        n1 = kid(t.kids, a)
+        for b in range(1, N_SYMBOLS if n1 else 1):
+            n2 = kid(t.kids, n1 * N_SYMBOLS + b)
+            for c in range(1, N_SYMBOLS if n2 else 1):
+                n3 = kid(t.kids, n2 * N_SYMBOLS + c)
+                for e in range(1, N_SYMBOLS if n3 else 1):
+                    if kid(t.kids, n3 * N_SYMBOLS + e):
+                        count += 1
+    while size < 2 * count:
+        size *= 2
+    if count == 0 or size > TAILS_MAX:
+        return NULL
+    tab = <Tail4 *>calloc(size, sizeof(Tail4))
+    if tab == NULL:
+        return NULL                         # the trie alone: slower, the same answers
+    mask[0] = size - 1
+    for a in range(1, N_SYMBOLS):
+        n1 = kid(t.kids, a)
+        for b in range(1, N_SYMBOLS if n1 else 1):
+            n2 = kid(t.kids, n1 * N_SYMBOLS + b)
+            for c in range(1, N_SYMBOLS if n2 else 1):
+                n3 = kid(t.kids, n2 * N_SYMBOLS + c)
+                for e in range(1, N_SYMBOLS if n3 else 1):
+                    n4 = kid(t.kids, n3 * N_SYMBOLS + e)
+                    if n4 == 0:
+                        continue
+                    key = a | (b << 6) | (c << 12) | (e << 18)
+                    h = tail_slot(key, mask[0])
+                    while tab[h].key != 0:
+                        h = (h + 1) & mask[0]
+                    tab[h].key = key
+                    tab[h].node = <uint16_t>n4
+                    tab[h].att[0] = t.attrs[n1]
+                    tab[h].att[1] = t.attrs[n2]
+                    tab[h].att[2] = t.attrs[n3]
+                    tab[h].att[3] = t.attrs[n4]
+    return tab
 
 
 cdef bint trie_open(const uint8_t *known, Py_ssize_t m, Trie *t, bint check) noexcept nogil:
@@ -106,6 +170,7 @@ cdef bint trie_open(const uint8_t *known, Py_ssize_t m, Trie *t, bint check) noe
     (known_ptr does, once per blob), so the walk follows them without a bound check."""
     cdef Py_ssize_t nodes, i, k
     t.nodes = 0
+    t.tails = NULL
     if m < HEAD or known[0] != 85 or known[1] != 83 or known[2] != 75 or known[3] != 49:
         return False                                    # "USK1"
     nodes = known[4] | (<Py_ssize_t>known[5] << 8) | (<Py_ssize_t>known[6] << 16) \
@@ -142,10 +207,32 @@ cdef inline Py_ssize_t suffixes(const char_t *d, Py_ssize_t lo, Py_ssize_t p, co
     cdef Py_ssize_t depth = 0, k = p - 1, node = 0, x
     cdef uint32_t c
     cdef uint8_t u = 0
+    cdef uint32_t key, h
+    cdef const Tail4 *e
     att[0] = 0
     if t.nodes == 0:
         seen[0] = 0
         return 0
+    if char_t is uint8_t:
+        # the last four in one look-up (tails_make); not a path of the trie: walk it.
+        # Not where the fourth is in no name (" url:"): the trie stops before it anyway
+        if t.tails != NULL and p - 4 >= lo and PREFILTER and t.sym[d[p - 4]] != 0:
+            key = t.sym[d[p - 1]] | (<uint32_t>t.sym[d[p - 2]] << 6) \
+                | (<uint32_t>t.sym[d[p - 3]] << 12) | (<uint32_t>t.sym[d[p - 4]] << 18)
+            h = tail_slot(key, t.tail_mask)
+            while t.tails[h].key != 0:
+                e = &t.tails[h]
+                if e.key == key:
+                    att[1] = e.att[0]
+                    att[2] = e.att[1]
+                    att[3] = e.att[2]
+                    att[4] = e.att[3]
+                    u = e.att[0] | e.att[1] | e.att[2] | e.att[3]
+                    node = e.node
+                    depth = 4
+                    k = p - 5
+                    break
+                h = (h + 1) & t.tail_mask
     while k >= lo and depth < GLUE_REACH:
         c = d[k]
         if c >= 256:

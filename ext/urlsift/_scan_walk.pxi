@@ -2,43 +2,69 @@
 # candidate colon to a triple (start, end, flags), and where a buffer may be split
 # (count_nl, boundary) for the callers that read in pieces.
 
+cdef struct Setup:
+    # what a walk reads of its table and known blob besides them, made from the two
+    # (setup_make): made once per (table, blob) pair by scan() (setup_for), not once a
+    # call: short texts are scanned by the million
+    Trie t
+    Prefilter f                     # the candidates' pairs, a URL's 16-octet compares
+    int two_decide                  # two_decide(t); -1: not asked yet (the walk asks)
+
+
+cdef void setup_make(const uint8_t *T, const uint8_t *known, Py_ssize_t m, Setup *S,
+                     bint now) noexcept nogil:
+    """Fill ``S`` for the table ``T`` and the blob ``known`` (checked by known_ptr);
+    ``now``: the compares and two_decide made here, else by the first walk that needs
+    them (a single scan_octets call of a short text with no URL pays nothing)."""
+    trie_open(known, m, &S.t, False)
+    prefilter_init(&S.f, S.t.pairs, S.t.np, T, T_PLAIN)
+    S.two_decide = -1
+    if now:                         # (the tails: freed by _Setups)
+        prefilter_plain(&S.f, T_SCHEME)
+        S.two_decide = two_decide(&S.t)
+        S.t.tails = tails_make(&S.t, &S.t.tail_mask)
+
+
 cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
-               const uint8_t *T, const uint8_t *known, Py_ssize_t m,
+               const uint8_t *T, Setup *S,
                Py_ssize_t max_wrapper, Py_ssize_t max_length, bint octets,
                const uint8_t *O, Out *o) noexcept nogil:
     cdef Py_ssize_t pos = start, limit = start, p, low, s, end
     cdef Py_ssize_t br[4]           # the brackets of a URL's ASCII walk (bare_iri goes on)
     cdef int64_t flags = 0
     cdef int64_t span[2]            # slashless's start and flags
-    cdef Trie t
-    cdef Prefilter f
-    cdef const Prefilter *blocks = &f if PREFILTER else NULL   # a URL's walk: 16 at a time?
+    cdef const Trie *t = &S.t
+    cdef const Prefilter *f = &S.f
+    cdef const Prefilter *blocks = f if PREFILTER else NULL   # a URL's walk: 16 at a time?
     cdef Walk w
-    trie_open(known, m, &t, False)     # checked by known_ptr when it was handed over
-    prefilter_init(&f, t.pairs, t.np, T, T_PLAIN)
+    cdef int dots = 1               # may the scheme's run hold a "."?
     w.n = n
     w.T = T
-    w.t = &t
+    w.t = t
     w.max_wrapper = max_wrapper
     w.max_length = max_length
     w.octets = octets
     w.O = O
     w.blocks = blocks
-    w.two_decide = -1 if PREFILTER else 0
+    w.two_decide = S.two_decide if PREFILTER else 0
     while pos < stop:
-        p = find_candidate(d, pos, stop, n, &t, &f)
+        p = find_candidate(d, pos, stop, n, t, f)
         if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
             break
         low = p
         if p + 2 < n and d[p + 1] == 47 and d[p + 2] == 47:
             # "//" after the colon: the run before it is the scheme, whole (RFC 1738 §5)
-            while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
-                low -= 1
+            if char_t is uint8_t:
+                low = scheme_start_octets(d, p, limit, T, T_SCHEME, blocks, &dots)
+            else:
+                while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
+                    low -= 1
             s = low
             while s < p and not (T[d[s]] & T_ALPHA):
                 s += 1
             if s < p:
-                s = after_ellipsis(d, T, s, p)
+                if dots:                # else no ".." to start after
+                    s = after_ellipsis(d, T, s, p)
                 if s == low and s - 1 >= limit and d[s - 1] == 60:
                     end = wrapper(d, n, T, False, s - 1, p, False, max_wrapper, &flags)
                     if end >= 0:
@@ -50,14 +76,14 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                 end = bare(d, n, T, p, max_length, br, blocks, &flags)
                 if end < 0 or (end < n and (d[end] >= 128 or (     # (url_end's test)
                         (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
-                    end = iri_end(d, n, T, p, end, max_length, br, octets, O, &flags)
+                    end = iri_end(d, n, T, p, end, max_length, br, octets, O, blocks, &flags)
                 if end >= 0:
                     emit(o, s, end, flags)
                     pos = limit = end
                     continue
             pos = p + 1
             continue
-        if p + 1 < n and d[p + 1] == 47 and t.np > 0 and not pair_before(d, p, &t):
+        if p + 1 < n and d[p + 1] == 47 and t.np > 0 and not pair_before(d, p, t):
             # ":/" without a name found without "//" before it (path:/x): the blocks stop
             # there (see next_candidate), the walk passes over without a call (the same
             # answer as the trie's: the run cannot end in such a name; the twin reads it)
@@ -252,7 +278,9 @@ cdef void scan_octets(const uint8_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize
                       const uint8_t *T, const uint8_t *known, Py_ssize_t m,
                       Py_ssize_t max_wrapper, Py_ssize_t max_length, const uint8_t *O,
                       Out *o) noexcept nogil:
-    walk(d, n, start, stop, T, known, m, max_wrapper, max_length, True, O, o)
+    cdef Setup S
+    setup_make(T, known, m, &S, False)
+    walk(d, n, start, stop, T, &S, max_wrapper, max_length, True, O, o)
 
 
 cdef Py_ssize_t boundary_octets(const uint8_t *d, Py_ssize_t pos, Py_ssize_t stop,

@@ -80,8 +80,11 @@ cdef Py_ssize_t wrapper(const char_t *d, Py_ssize_t n, const uint8_t *T, bint sl
                 c2 = c
             else:               # past the two that tell "//": the run of wrapper
                 i += 1          # characters in one tight loop ("<" and ">" are none)
-                while i < lim and (cls(T, d[i]) & T_WRAP):
-                    i += 1
+                if char_t is uint8_t:       # (four at a time)
+                    i = run_octets(d, i, lim, T, T_WRAP)
+                else:
+                    while i < lim and (cls(T, d[i]) & T_WRAP):
+                        i += 1
                 prev = d[i - 1]
                 continue
         i += 1
