@@ -410,3 +410,71 @@ def test_a_wrapped_url_walked_four_octets_a_branch_ends_where_the_twin_ends():
 def test_a_long_wrapped_url_is_the_wrapper_whole(data, expected):
     # the RFC 1738 appendix's wrappers: from "<" to ">", white space inside taken out
     assert _spans(data) == expected
+
+
+# ---- the prefilter's pairs by SSSE3 look-ups, by SSE2 compares, and octet by octet -----
+
+def _three_ways(data, blob):
+    # the blocks with SSSE3's look-ups (where the CPU has them), with SSE2's compares,
+    # and the plain walk (no prefilter)
+    scan = TWINS["cython"]
+    was, was_ssse3 = scan._set_prefilter(True), scan._set_ssse3(True)
+    try:
+        looked = list(scan.scan(data, 0, -1, TABLE, blob, MAX_WRAPPER, MAX_LENGTH))
+        scan._set_ssse3(False)
+        compared = list(scan.scan(data, 0, -1, TABLE, blob, MAX_WRAPPER, MAX_LENGTH))
+        scan._set_prefilter(False)
+        plain = list(scan.scan(data, 0, -1, TABLE, blob, MAX_WRAPPER, MAX_LENGTH))
+    finally:
+        scan._set_prefilter(was)
+        scan._set_ssse3(was_ssse3)
+    return looked, compared, plain
+
+
+# 8 pairs (the most one look-up holds: sw ot lr nr di le oe xa; cid's is mid's) and 9
+# (the compares then)
+_EIGHT = {name: K_KNOWN | K_SLASHLESS for name in
+          ("news", "mailto", "url", "urn", "mid", "cid", "tel", "geo", "fax")}
+_NINE = dict(_EIGHT, sip=K_KNOWN | K_SLASHLESS)
+
+
+@compiled
+@pytest.mark.twins
+@pytest.mark.parametrize("blob", [KNOWN, known_blob(_EIGHT), known_blob(_NINE)],
+                         ids=["policy", "8 pairs", "9 pairs"])
+def test_the_pairs_looked_up_find_what_the_compares_and_the_plain_walk_find(blob):
+    # every name's last two letters (either case) before a colon at every offset of
+    # two blocks, among 0 to 15 other colons in the same block (one look-up decides
+    # them all), after octets over 0x7F whose low four bits are a pair's letter's
+    words = [b"geo:1,2", b"TEL:+1", b"fax:2", b"sip:a@b", b"news:a.b", b"NeWs:a", b"URN:x:y", b"cid:a@b",
+             b"mid:a@b", b"xmailto:a@b", b"e:b", b"ws:x", b"\xe5\xf7:x", b"\xe4\xe9:x",
+             b"o:a", b"a://b"]
+    for word in words:
+        for at in range(0, 34):
+            for others in (0, 1, 3, 15):
+                fill = (b"a:b " * 8)[:others * 4] if others else b"." * 16
+                data = (fill + b"." * 36)[:at] + word + b" " + fill + b"  "
+                looked, compared, plain = _three_ways(data, blob)
+                assert looked == compared == plain, (word, at, others)
+                assert looked == list(TWINS["python"].scan(
+                    data, 0, -1, TABLE, blob, MAX_WRAPPER, MAX_LENGTH)), (word, at, others)
+
+
+@compiled
+@pytest.mark.twins
+@given(texts, st.integers(min_value=0, max_value=20))
+def test_the_pairs_looked_up_agree_with_the_compares_on_any_text(text, pad):
+    data = ("p" * pad + text).encode()
+    looked, compared, plain = _three_ways(data, KNOWN)
+    assert looked == compared == plain
+
+
+@compiled
+def test_the_look_ups_are_turned_off_and_on_again():
+    scan = TWINS["cython"]
+    was = scan._set_ssse3(False)
+    try:
+        assert scan._set_ssse3(True) is False          # it was off
+        assert scan._set_ssse3(was) in (True, False)   # on where the CPU has SSSE3
+    finally:
+        scan._set_ssse3(was)

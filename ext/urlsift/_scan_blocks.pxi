@@ -1,7 +1,8 @@
 # Included by _scan_c.pyx (first, before the walk that calls it): the walk's loops that
 # read 16 octets at a time (SSE2, as memchr does; x86-64 always has it), in C: the
-# prefilter (the next colon that may end a scheme), the run of scheme characters before
-# "://", and a bare URL's run of plain octets; with their setup from the policy table.
+# prefilter (the next colon that may end a scheme: its pairs by SSSE3 look-ups where the
+# CPU has them), the run of scheme characters before "://", and a bare URL's run of
+# plain octets; with their setup from the policy table.
 # Octet by octet where there is no SSE2, at the ends of a buffer, and with
 # _set_prefilter(False) (the reference the tests compare them with).
 
@@ -30,6 +31,12 @@ cdef extern from *:
     #define urlsift_ctz __builtin_ctz
     #define urlsift_ctz64 __builtin_ctzll
     #endif
+    /* SSSE3's pshufb (a table look-up of 16 octets) where the CPU has it, asked at run
+       time (x86-64 only promises SSE2); GCC and clang compile a function for it */
+    #if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    #include <tmmintrin.h>
+    #define URLSIFT_SSSE3 1
+    #endif
     #endif
     static inline int urlsift_candidate(const uint8_t *d, Py_ssize_t p, Py_ssize_t n,
                                         const uint8_t *pairs, int np) {
@@ -44,7 +51,8 @@ cdef extern from *:
     }
     /* the pairs as the blocks compare them, and the octets a URL's walk passes over 16
        at a time (below), made once per walk */
-    typedef struct {
+    typedef struct urlsift_prefilter urlsift_prefilter;
+    struct urlsift_prefilter {
         const uint8_t *pairs;
         int np;
     #ifdef URLSIFT_SSE2
@@ -56,8 +64,16 @@ cdef extern from *:
         uint8_t plain;
         int scheme16;               /* 1: the table's SCHEME octets are RFC 1738's
                                        (urlsift_scheme_start reads 16 at a time) */
+        /* the same pairs as pshufb reads them (np <= 8): bit k of lo_last[c & 15] &
+           hi_last[c >> 4] says c is pairs[2k], of the before_ ones pairs[2k + 1] */
+        __m128i lo_last, hi_last, lo_before, hi_before;
+        int nibbles;                /* 1: np <= 8, the four above made */
     #endif
-    } urlsift_prefilter;
+        /* the blocks' function (urlsift_prefilter_next) */
+        Py_ssize_t (*next)(const uint8_t *, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                           const urlsift_prefilter *);
+    };
+    static void urlsift_prefilter_next(urlsift_prefilter *f);
     static void urlsift_prefilter_init(urlsift_prefilter *f, const uint8_t *pairs, int np,
                                        const uint8_t *T, uint8_t plain) {
         int k;
@@ -68,6 +84,21 @@ cdef extern from *:
             f->last[k] = _mm_set1_epi8((char)pairs[2 * k]);
             f->before[k] = _mm_set1_epi8((char)pairs[2 * k + 1]);
         }
+        f->nibbles = f->np <= 8;
+        if (f->nibbles) {
+            uint8_t nib[4][16];
+            memset(nib, 0, sizeof nib);
+            for (k = 0; k < f->np; k++) {
+                nib[0][pairs[2 * k] & 15] |= (uint8_t)(1u << k);
+                nib[1][pairs[2 * k] >> 4] |= (uint8_t)(1u << k);
+                nib[2][pairs[2 * k + 1] & 15] |= (uint8_t)(1u << k);
+                nib[3][pairs[2 * k + 1] >> 4] |= (uint8_t)(1u << k);
+            }
+            f->lo_last = _mm_loadu_si128((const __m128i *)nib[0]);
+            f->hi_last = _mm_loadu_si128((const __m128i *)nib[1]);
+            f->lo_before = _mm_loadu_si128((const __m128i *)nib[2]);
+            f->hi_before = _mm_loadu_si128((const __m128i *)nib[3]);
+        }
         /* the compares of a URL's walk: made by setup_for once per table, else when
            the first URL is walked (urlsift_prefilter_plain) */
         f->nx = -2;
@@ -75,6 +106,7 @@ cdef extern from *:
         f->plain = plain;
         f->scheme16 = 0;
     #endif
+        urlsift_prefilter_next(f);
     }
     #ifdef URLSIFT_SSE2
     /* the octets whose entry in the table T has the bit set, as a 256-bit set (bit k:
@@ -178,72 +210,145 @@ cdef extern from *:
             e++;
         return e;
     }
-    /* never inlined: inside walk(), its blocks ran 5-8% faster or slower on colon-dense
+    /* The colon at p when it is a candidate (the octet by octet prefilter, at the
+       ends of a buffer and where there are no blocks); else -1 */
+    static inline Py_ssize_t urlsift_next_plain(const uint8_t *d, Py_ssize_t *i,
+                                                Py_ssize_t stop, Py_ssize_t n,
+                                                const urlsift_prefilter *f) {
+        const uint8_t *hit = (const uint8_t *)memchr(d + *i, ':', (size_t)(stop - *i));
+        if (hit == NULL) {
+            *i = stop;
+            return -1;
+        }
+        *i = hit - d + 1;
+        return urlsift_candidate(d, hit - d, n, f->pairs, f->np) ? hit - d : -1;
+    }
+    #ifdef URLSIFT_SSE2
+    /* a block's colons after a pair (bit k: the colon at i + k), p1 and p2 the 16
+       octets before them in lower case: two compares a pair (SSE2) ... */
+    #define URLSIFT_PAIRS_SSE2(f, p1, p2, out) do {                                     \
+            __m128i cand_ = _mm_setzero_si128();                                        \
+            int k_;                                                                     \
+            for (k_ = 0; k_ < (f)->np; k_++)                                            \
+                cand_ = _mm_or_si128(cand_, _mm_and_si128(                              \
+                    _mm_cmpeq_epi8(p1, (f)->last[k_]), _mm_cmpeq_epi8(p2, (f)->before[k_]))); \
+            out = _mm_movemask_epi8(cand_);                                             \
+        } while (0)
+    /* ... or, up to 8 pairs, four pshufb look-ups of the nibbles (SSSE3, as Teddy) */
+    #define URLSIFT_NIBBLES(lo, hi, c)                                                  \
+        _mm_and_si128(_mm_shuffle_epi8(lo, _mm_and_si128(c, _mm_set1_epi8(15))),        \
+                      _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(c, 4),          \
+                                                         _mm_set1_epi8(15))))
+    #define URLSIFT_PAIRS_SSSE3(f, p1, p2, out)                                         \
+        out = ~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(                          \
+            URLSIFT_NIBBLES((f)->lo_last, (f)->hi_last, p1),                            \
+            URLSIFT_NIBBLES((f)->lo_before, (f)->hi_before, p2)), _mm_setzero_si128())) \
+            & 0xFFFF
+    /* The prefilter of walk() 16 octets at a time, PAIRS the compares of a block's
+       colons with the pairs: a function for each (NAME, its attributes ATTR). Never
+       inlined: inside walk(), its blocks ran 5-8% faster or slower on colon-dense
        text (e:b, mail headers) with every change to the walk around it, code that the
        blocks never reach; a call per candidate costs less than that */
+    #define URLSIFT_NEXT_CANDIDATE(NAME, ATTR, PAIRS)                                   \
+    ATTR static Py_ssize_t NAME(const uint8_t *d, Py_ssize_t i, Py_ssize_t stop,        \
+                                Py_ssize_t n, const urlsift_prefilter *f) {             \
+        const __m128i colon = _mm_set1_epi8(':'), slash = _mm_set1_epi8('/');           \
+        const __m128i lower = _mm_set1_epi8(0x20);                                      \
+        while (i < stop) {                                                              \
+            if (i >= 2 && i + 17 <= n && i + 16 <= stop) {                              \
+                __m128i c = _mm_loadu_si128((const __m128i *)(d + i));                  \
+                int hits = _mm_movemask_epi8(_mm_cmpeq_epi8(c, colon)), first, pairs;   \
+                if (!hits) {                                                            \
+                    if (i + 33 <= n && i + 32 <= stop && !_mm_movemask_epi8(_mm_cmpeq_epi8( \
+                            _mm_loadu_si128((const __m128i *)(d + i + 16)), colon))) {  \
+                        /* no colon in 32 octets: colons are sparse here, and libc's    \
+                           memchr skips a long way faster; blocks again from the next */ \
+                        const uint8_t *hit = (const uint8_t *)memchr(d + i + 32, ':',   \
+                                                         (size_t)(stop - i - 32));      \
+                        if (hit == NULL) return -1;                                     \
+                        i = hit - d;                                                    \
+                        continue;                                                       \
+                    }                                                                   \
+                    i += 16;                                                            \
+                    continue;                                                           \
+                }                                                                       \
+                first = hits & _mm_movemask_epi8(_mm_cmpeq_epi8(                        \
+                    _mm_loadu_si128((const __m128i *)(d + i + 1)), slash));             \
+                if (first) {                                                            \
+                    /* a ":/" (most URLs): the answer unless a colon before it is one */ \
+                    first &= -first;                                                    \
+                    if (!(hits & (first - 1))) return i + urlsift_ctz((unsigned)first); \
+                    hits &= first | (first - 1);                                        \
+                }                                                                       \
+                PAIRS(f, _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 1)), lower), \
+                      _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 2)), lower), \
+                      pairs);                                                           \
+                hits &= pairs | first;                                                  \
+                if (hits) return i + urlsift_ctz((unsigned)hits);                       \
+                i += 16;                                                                \
+                continue;                                                               \
+            }                                                                           \
+            {                                                                           \
+                const uint8_t *hit = (const uint8_t *)memchr(d + i, ':', (size_t)(stop - i)); \
+                if (hit == NULL) return -1;                                             \
+                i = hit - d;                                                            \
+                if (urlsift_candidate(d, i, n, f->pairs, f->np)) return i;              \
+                i++;                                                                    \
+            }                                                                           \
+        }                                                                               \
+        return -1;                                                                      \
+    }
     #if defined(__GNUC__)
-    __attribute__((noinline))
+    #define URLSIFT_NOINLINE __attribute__((noinline))
+    #else
+    #define URLSIFT_NOINLINE
     #endif
-    static Py_ssize_t urlsift_next_candidate(const uint8_t *d, Py_ssize_t i, Py_ssize_t stop,
-                                             Py_ssize_t n, const urlsift_prefilter *f) {
-        int k;
-    #ifdef URLSIFT_SSE2
-        const __m128i colon = _mm_set1_epi8(':'), slash = _mm_set1_epi8('/');
-        const __m128i lower = _mm_set1_epi8(0x20);
+    URLSIFT_NEXT_CANDIDATE(urlsift_next_sse2, URLSIFT_NOINLINE, URLSIFT_PAIRS_SSE2)
+    #ifdef URLSIFT_SSSE3
+    URLSIFT_NEXT_CANDIDATE(urlsift_next_ssse3,
+                           URLSIFT_NOINLINE __attribute__((target("ssse3"))), URLSIFT_PAIRS_SSSE3)
     #endif
-        while (i < stop) {
-    #ifdef URLSIFT_SSE2
-            if (i >= 2 && i + 17 <= n && i + 16 <= stop) {
-                __m128i c = _mm_loadu_si128((const __m128i *)(d + i));
-                int hits = _mm_movemask_epi8(_mm_cmpeq_epi8(c, colon));
-                if (!hits) {
-                    if (i + 33 <= n && i + 32 <= stop && !_mm_movemask_epi8(_mm_cmpeq_epi8(
-                            _mm_loadu_si128((const __m128i *)(d + i + 16)), colon))) {
-                        /* no colon in 32 octets: colons are sparse here, and libc's
-                           memchr skips a long way faster; blocks again from the next */
-                        const uint8_t *hit = (const uint8_t *)memchr(d + i + 32, ':',
-                                                                     (size_t)(stop - i - 32));
-                        if (hit == NULL) return -1;
-                        i = hit - d;
-                        continue;
-                    }
-                    i += 16;
-                    continue;
-                }
-                {
-                    __m128i next = _mm_loadu_si128((const __m128i *)(d + i + 1));
-                    int first = hits & _mm_movemask_epi8(_mm_cmpeq_epi8(next, slash));
-                    if (first) {
-                        /* a ":/" (most URLs): the answer unless a colon before it is one */
-                        first &= -first;
-                        if (!(hits & (first - 1))) return i + urlsift_ctz((unsigned)first);
-                        hits &= first | (first - 1);
-                    }
-                    {
-                        __m128i p1 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 1)), lower);
-                        __m128i p2 = _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 2)), lower);
-                        __m128i cand = _mm_setzero_si128();
-                        for (k = 0; k < f->np; k++)
-                            cand = _mm_or_si128(cand, _mm_and_si128(_mm_cmpeq_epi8(p1, f->last[k]),
-                                                                    _mm_cmpeq_epi8(p2, f->before[k])));
-                        hits &= _mm_movemask_epi8(cand) | first;
-                    }
-                    if (hits) return i + urlsift_ctz((unsigned)hits);
-                }
-                i += 16;
-                continue;
-            }
-    #endif
-            {
-                const uint8_t *hit = (const uint8_t *)memchr(d + i, ':', (size_t)(stop - i));
-                if (hit == NULL) return -1;
-                i = hit - d;
-                if (urlsift_candidate(d, i, n, f->pairs, f->np)) return i;
-                i++;
-            }
-        }
-        (void)k;
+    #else
+    static Py_ssize_t urlsift_next_sse2(const uint8_t *d, Py_ssize_t i, Py_ssize_t stop,
+                                        Py_ssize_t n, const urlsift_prefilter *f) {
+        Py_ssize_t p;
+        while (i < stop)
+            if ((p = urlsift_next_plain(d, &i, stop, n, f)) >= 0) return p;
         return -1;
+    }
+    #endif
+    /* SSSE3's look-ups where the CPU has them: -1 not asked yet, 0 off (_set_ssse3) */
+    static int urlsift_ssse3 = -1;
+    /* the prefilter's function for this CPU and f's pairs (prefilter_init) */
+    static void urlsift_prefilter_next(urlsift_prefilter *f) {
+        f->next = urlsift_next_sse2;
+    #ifdef URLSIFT_SSSE3
+        if (urlsift_ssse3 < 0)
+            urlsift_ssse3 = __builtin_cpu_supports("ssse3") != 0;
+        if (urlsift_ssse3 && f->nibbles)
+            f->next = urlsift_next_ssse3;
+    #endif
+    }
+    /* The prefilter of walk(): the next candidate colon in d[i, stop), -1 when none
+       (urlsift_candidate's, 16 octets at a time where it can): one indirect call to
+       the function chosen once per setup (a test of the CPU in the walk made the
+       walk's code around it slower) */
+    static inline Py_ssize_t urlsift_next_candidate(const uint8_t *d, Py_ssize_t i,
+                                                    Py_ssize_t stop, Py_ssize_t n,
+                                                    const urlsift_prefilter *f) {
+        return f->next(d, i, stop, n, f);
+    }
+    /* _set_ssse3: on only where the CPU has SSSE3; returns what it was. Setups made
+       after it read it */
+    static int urlsift_set_ssse3(int on) {
+    #ifdef URLSIFT_SSSE3
+        int was = urlsift_ssse3 != 0;
+        urlsift_ssse3 = on && __builtin_cpu_supports("ssse3");
+        return was;
+    #else
+        (void)on;
+        return 0;
+    #endif
     }
     /* The walk of a bare URL over octets (ascii_walk for uint8_t), in C so that its
        loop is the same tight one wherever the compiler inlines it: Cython's loop
@@ -324,3 +429,5 @@ cdef extern from *:
     Py_ssize_t next_candidate "urlsift_next_candidate" (
         const uint8_t *d, Py_ssize_t i, Py_ssize_t stop, Py_ssize_t n,
         const Prefilter *f) noexcept nogil
+    int set_ssse3 "urlsift_set_ssse3" (int on) noexcept nogil
+

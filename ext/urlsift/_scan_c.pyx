@@ -273,6 +273,15 @@ cdef _Setups setup_for(bytes table, bytes known):
     return box
 
 
+def _set_ssse3(bint on):
+    """Let the prefilter's blocks compare the two octets before a colon with the pairs
+    by SSSE3 look-ups (where the CPU has them; the default) or by SSE2 compares (off:
+    for tests); returns what it was. The setup kept between calls is made again."""
+    global _last_setup
+    _last_setup = None
+    return bool(set_ssse3(on))
+
+
 def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes known not None,
          Py_ssize_t max_wrapper, Py_ssize_t max_length, octets=None):
     """Flat (start, end, flags) triples of the URLs whose colon lies in ``[start, stop)``;

@@ -171,6 +171,8 @@ cdef bint trie_open(const uint8_t *known, Py_ssize_t m, Trie *t, bint check) noe
     cdef Py_ssize_t nodes, i, k
     t.nodes = 0
     t.tails = NULL
+    t.np = -1                       # no pairs either (prefilter_init reads them)
+    t.pairs = NULL
     if m < HEAD or known[0] != 85 or known[1] != 83 or known[2] != 75 or known[3] != 49:
         return False                                    # "USK1"
     nodes = known[4] | (<Py_ssize_t>known[5] << 8) | (<Py_ssize_t>known[6] << 16) \
