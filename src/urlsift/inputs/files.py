@@ -225,10 +225,11 @@ def _mail_urls(path: PathLike, schemes: Optional[Iterable[str]], valid: Optional
     if refang or engine == "email":
         starts: dict[Optional[int], Optional[int]] = {None: 1}   # a Maildir file: line 1
         messages = iter_messages(path, stream=stream, progress=progress)
-        found = iter_spool_urls(_message_lines(messages, starts) if line_numbers else messages,
-                                schemes=schemes, valid=valid, refang=refang, on_error=on_error)
+        urls = iter_spool_urls(_message_lines(messages, starts) if line_numbers else messages,
+                               schemes=schemes, valid=valid, refang=refang, on_error=on_error)
         # no file_offset on this path: a URL's line is its message's first line
-        found = ((m, starts.get(m.offset)) for m in found) if line_numbers else found
+        found: Iterator[Any] = (((m, starts.get(m.offset)) for m in urls) if line_numbers
+                                else urls)
         return zip(found) if lists else found
     name = os.fspath(path)
     if stream is None and input_kind(name) == MAILDIR:
