@@ -219,6 +219,21 @@ def test_closing_early_releases_the_file(tmp_path):
     assert list(extract_file(p, block_size=1000))[-1].url == "http://bot.example/b.html"
 
 
+
+def test_closing_a_mail_walk_early_stops_its_workers_and_keeps_order(tmp_path):
+    # the matches of a spool come a piece at a time; a caller who stops after the first
+    # leaves no walker thread behind, and one who reads on gets them all, in file order
+    messages = b"".join(b"From m%d\nMessage-ID: <%d@x>\n\nsee http://h%d.example/\n"
+                        % (i, i, i) for i in range(3000))
+    p = write(tmp_path, messages * 40, "spool.mbox")   # ~6.5 MB: pieces of about a MiB
+    it = extract_file(p, mbox=True, jobs=2)
+    first = next(it)
+    assert (first.url, first.message_id, first.offset) == ("http://h0.example/", "<0@x>", 0)
+    del it
+    assert not [t for t in threading.enumerate() if t.name.startswith("urlsift-mail-")]
+    urls = [m.url for m in extract_file(p, mbox=True, jobs=2)]
+    assert urls == [f"http://h{i}.example/" for i in range(3000)] * 40
+
 def test_streaming_lookahead_covers_a_wrapper():
     # a wrapper opened just before a block end is finished from the carried-over text
     assert _filescan.LOOKAHEAD > _filescan.MAX_WRAPPER

@@ -155,6 +155,17 @@ def test_a_maildir_is_mail_and_refused_as_text(tmp_path):
         urlsift.extract_file(tmp_path / "box", mbox=False)
 
 
+
+def test_extract_file_reads_mail_through_email_match_by_match(tmp_path, monkeypatch):
+    # URLSIFT_MAIL_ENGINE=email: the matches come one at a time (not a piece's list),
+    # in order; a caller who stops after the first still gets it
+    monkeypatch.setenv("URLSIFT_MAIL_ENGINE", "email")
+    path = _write(tmp_path, "box.mbox", b"From a\nMessage-ID: <1@x>\n\nsee http://a.example/\n"
+                                        b"From b\nMessage-ID: <2@x>\n\nftp://b.example/f\n")
+    assert [(m.url, m.message_id, m.offset) for m in urlsift.extract_file(path, mbox=True)] == [
+        ("http://a.example/", "<1@x>", 0), ("ftp://b.example/f", "<2@x>", 48)]
+    assert next(urlsift.extract_file(path, mbox=True)).url == "http://a.example/"
+
 def test_the_command_detects_a_gzipped_mbox_on_a_file_and_on_stdin(tmp_path, run):
     # docs/decisions-cli.md said a compressed mbox on stdin was not detected: it is
     data = gzip.compress(SPOOL)

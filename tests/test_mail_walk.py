@@ -60,14 +60,15 @@ def key(m):
 
 @contextmanager
 def block_size(block):
-    """``spool_urls`` reading its pieces ``block`` octets at a time (the default is
-    1 MiB, more than any generated spool: this puts piece boundaries inside it)."""
+    """``spool_urls`` reading its pieces ``block`` octets at a time (the defaults,
+    ``walk.MATCH_PIECE`` for matches and ``spool.BLOCK`` for lines, are more than most
+    generated spools: this puts piece boundaries inside them)."""
     if block is None:
         yield
         return
     real = mail_spool.mbox_blocks
-    with mock.patch.object(mail_spool, "mbox_blocks",
-                           functools.partial(real, block=block)):
+    with mock.patch.object(mail_spool, "mbox_blocks", functools.partial(real, block=block)), \
+            mock.patch.object(mail_walk, "MATCH_PIECE", block):
         yield
 
 

@@ -327,7 +327,7 @@ def test_stream_quoted_wrapper_across_a_block_boundary():
 
 def _spool_of(tmp_path, n=300):
     """A spool of ``n`` messages of every kind the walk reads (and one it leaves to
-    ``email``), long enough to make several pieces of ``mail.spool.BLOCK``."""
+    ``email``), long enough to make several pieces of ``mail.walk.MATCH_PIECE``."""
     sample = (SAMPLES / "mail.mbox").read_bytes()
     odd = (b"From x\nMessage-ID: <odd@x>\nContent-Type: message/rfc822\n\n"
            b"Subject: inner\n\nhttp://inner.example/\n")

@@ -117,18 +117,19 @@ def extract_file(path: Any, *, jobs: int = 1, line_numbers: bool = False,
             inp = sniff_stream(path, stack, mbox=mbox)
         else:
             inp = sniff_input(path, stack, mbox=mbox)
-        found: Iterator[Any]
         if inp.kind == TEXT:
             source = inp.stream if inp.stream is not None else _text_source(inp.name, stack)
             found = extract_text_file(source, jobs=jobs, line_numbers=line_numbers,
                                       schemes=schemes, valid=valid, block_size=block_size)
-        else:
-            found = iter_mail_urls(inp.name, schemes=schemes, valid=valid, stream=inp.stream,
-                                   jobs=jobs)
+            return _closing(found, stack)
+        # mail: its matches come in lists, a piece of the spool each; closing around the
+        # lists, not the matches, costs no Python step per match
+        lists = _mail_urls(inp.name, schemes, valid, False, None, inp.stream, None,
+                           jobs, False, None, True)
     except BaseException:
         stack.close()
         raise
-    return _closing(found, stack)
+    return chain.from_iterable(_closing(lists, stack))
 
 
 def _text_source(name: str, stack: contextlib.ExitStack) -> Union[str, IO[bytes]]:
@@ -209,7 +210,11 @@ def _mail_urls(path: PathLike, schemes: Optional[Iterable[str]], valid: Optional
                refang: bool, on_error: Optional[Callable[[str], None]],
                stream: Optional[IO[bytes]], engine: Optional[str], jobs: int,
                line_numbers: bool,
-               progress: Optional[Callable[[int], None]] = None) -> Iterator[Any]:
+               progress: Optional[Callable[[int], None]] = None,
+               lists: bool = False) -> Iterator[Any]:
+    """What :func:`iter_mail_urls` and :func:`iter_numbered_mail_urls` give; ``lists``:
+    in iterables of them instead, a piece of the spool each (an mbox walked) or one each
+    (a 1-tuple, made by ``zip`` without a Python step: the other paths stay as lazy)."""
     from ..mail import iter_spool_urls, walk   # lazy: see the module docstring
 
     jobs = job_count(jobs)
@@ -220,17 +225,21 @@ def _mail_urls(path: PathLike, schemes: Optional[Iterable[str]], valid: Optional
     if refang or engine == "email":
         starts: dict[Optional[int], Optional[int]] = {None: 1}   # a Maildir file: line 1
         messages = iter_messages(path, stream=stream, progress=progress)
-        found = iter_spool_urls(_message_lines(messages, starts) if line_numbers else messages,
-                                schemes=schemes, valid=valid, refang=refang, on_error=on_error)
+        urls = iter_spool_urls(_message_lines(messages, starts) if line_numbers else messages,
+                               schemes=schemes, valid=valid, refang=refang, on_error=on_error)
         # no file_offset on this path: a URL's line is its message's first line
-        return ((m, starts.get(m.offset)) for m in found) if line_numbers else found
+        found: Iterator[Any] = (((m, starts.get(m.offset)) for m in urls) if line_numbers
+                                else urls)
+        return zip(found) if lists else found
     name = os.fspath(path)
     if stream is None and input_kind(name) == MAILDIR:
-        return walk.maildir_urls(name, schemes=schemes, valid=valid, on_error=on_error,
-                                 line_numbers=line_numbers)
-    return chain.from_iterable(mbox_match_lists(name, schemes=schemes, valid=valid,
-                                                on_error=on_error, stream=stream, jobs=jobs,
-                                                line_numbers=line_numbers, progress=progress))
+        found = walk.maildir_urls(name, schemes=schemes, valid=valid, on_error=on_error,
+                                  line_numbers=line_numbers)
+        return zip(found) if lists else found
+    pieces = mbox_match_lists(name, schemes=schemes, valid=valid, on_error=on_error,
+                              stream=stream, jobs=jobs, line_numbers=line_numbers,
+                              progress=progress)
+    return pieces if lists else chain.from_iterable(pieces)
 
 
 def _message_lines(messages: Iterable[Any], starts: dict) -> Iterator[Any]:

@@ -61,6 +61,13 @@ CHARSETS = (b"us-ascii\0ascii\0utf-8\0utf8\0iso-8859-*\0iso8859-*\0iso_8859-*\0l
             b"l1\0windows-125*\0cp125*\0cp437\0cp850\0koi8-*\0euc-jp\0euc-kr\0gb2312\0"
             b"tis-620\0x-unknown\0unknown-8bit\0")
 
+#: The size of the pieces whose matches are made as objects (:func:`spool_match_lists`):
+#: small enough that a piece, the walk's buffers and the matches traced from it stay in
+#: the core's cache between the walk, the trace and the caller, who reads the matches of
+#: a piece as one list, freed together. Larger pieces cost more per URL there, not less;
+#: the lines of the command and the table's rows keep ``spool.BLOCK``.
+MATCH_PIECE = 128 << 10
+
 
 def spool_urls(stream: IO[bytes], name: str, *, schemes: Optional[Iterable[str]] = None,
                valid: Optional[str] = None,
@@ -77,7 +84,7 @@ def spool_match_lists(stream: IO[bytes], name: str, *, schemes: Optional[Iterabl
                       on_error: Optional[Callable[[str], None]] = None,
                       jobs: int = 1, offset: int = 0,
                       line_numbers: bool = False) -> Iterator[list[Any]]:
-    """:func:`spool_urls` in lists, a piece of the spool (about a MiB) each: what the
+    """:func:`spool_urls` in lists, a piece of the spool (about 128 KiB) each: what the
     command writes without a Python step per URL. ``line_numbers``: lists of
     ``(match, line)`` instead (:func:`numbered`; the line unknown, None, after a
     message too large to hold, whose lines are not counted).
@@ -91,7 +98,8 @@ def spool_match_lists(stream: IO[bytes], name: str, *, schemes: Optional[Iterabl
     report = on_error or print_error
     limit = spool.MESSAGE_MAX
     line: Optional[int] = 1 if line_numbers and not offset else None
-    for base, piece, prepared in _walked_in_order(spool.mbox_blocks(stream, limit), jobs):
+    pieces = spool.mbox_blocks(stream, limit, block=MATCH_PIECE)
+    for base, piece, prepared in _walked_in_order(pieces, jobs):
         if isinstance(piece, Exception):
             found = message_matches(name, None if base is None else base + offset, piece, opts,
                                     report)
