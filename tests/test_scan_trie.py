@@ -123,7 +123,6 @@ def _table_without(table, octets, bits):
     return bytes(b & ~bits if i in octets else b for i, b in enumerate(table))
 
 
-@compiled
 @pytest.mark.twins
 def test_a_url_walked_16_octets_at_a_time_ends_where_octet_by_octet():
     # the URL's walk reads blocks of 16 (SSE2) where the table's PLAIN octets are "!" to
@@ -149,7 +148,6 @@ def test_a_url_walked_16_octets_at_a_time_ends_where_octet_by_octet():
                         data, 0, -1, table, KNOWN, MAX_WRAPPER, MAX_LENGTH)), (head, length, end)
 
 
-@compiled
 @pytest.mark.twins
 @given(texts, st.integers(min_value=0, max_value=20))
 def test_the_prefilter_finds_what_the_plain_walk_finds(text, pad):
@@ -162,7 +160,6 @@ def test_the_prefilter_finds_what_the_plain_walk_finds(text, pad):
                                                   MAX_WRAPPER, MAX_LENGTH))
 
 
-@compiled
 @pytest.mark.twins
 def test_the_prefilter_at_the_edges_of_a_block():
     # a candidate at every offset of a 48-octet buffer: first, last, across blocks
@@ -275,7 +272,6 @@ def test_walks_on_two_threads_with_two_tables_read_their_own():
 
 # ---- the walk back to a scheme's start, 16 octets at a time ----------------------------
 
-@compiled
 @pytest.mark.twins
 def test_the_walk_back_to_the_scheme_starts_where_octet_by_octet():
     # the run of scheme characters before "://" is read 16 octets at a time (SSE2) where
@@ -314,7 +310,6 @@ def test_the_scheme_of_a_url_with_slashes_is_the_run_before_its_colon(data, expe
     assert _spans(data) == expected
 
 
-@compiled
 @pytest.mark.twins
 def test_a_url_walked_on_after_a_soft_break_or_a_letter_ends_where_octet_by_octet():
     # past a QP soft line break (RFC 2045 section 6.7) the URL's ASCII run is walked 16
@@ -347,7 +342,6 @@ def test_a_url_walked_on_after_a_soft_break_or_a_letter_ends_where_octet_by_octe
 
 # ---- the last four characters before a colon, hashed -----------------------------------
 
-@compiled
 @pytest.mark.twins
 @pytest.mark.parametrize("glue", [b"", b" ", b"x", b"hot", b"9", b"_", b"make", b"\xc3\xa9",
                                   b"http://a.b/"])
@@ -380,7 +374,6 @@ def test_a_blob_with_more_paths_of_four_than_the_hash_holds_is_read_through_the_
     assert _spans(b"see qabc:x qtlj:y xqabc:z qzzz:w", blob) == [(4, 10), (11, 17)]
 
 
-@compiled
 @pytest.mark.twins
 def test_a_wrapped_url_walked_four_octets_a_branch_ends_where_the_twin_ends():
     # inside <...> and <URL:...> (RFC 1738 appendix) the run of wrapper characters is
@@ -445,7 +438,6 @@ _EIGHT = {name: K_KNOWN | K_SLASHLESS for name in
 _NINE = dict(_EIGHT, sip=K_KNOWN | K_SLASHLESS)
 
 
-@compiled
 @pytest.mark.twins
 @pytest.mark.parametrize("blob", [KNOWN, known_blob(_EIGHT), known_blob(_NINE)],
                          ids=["policy", "8 pairs", "9 pairs"])
@@ -464,7 +456,6 @@ def test_the_pairs_looked_up_find_what_the_compares_and_the_plain_walk_find(blob
                 assert _all_agree(data, blob), (word, at, others)
 
 
-@compiled
 @pytest.mark.twins
 @given(texts, st.integers(min_value=0, max_value=20))
 def test_the_pairs_looked_up_agree_with_the_compares_on_any_text(text, pad):

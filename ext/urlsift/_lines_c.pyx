@@ -18,16 +18,13 @@ slot and its entry, not a third read for its octets.
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.mem cimport PyMem_Free, PyMem_Malloc, PyMem_Realloc
 from libc.stdint cimport int64_t, uint8_t, uint64_t
-from os import urandom
 from libc.string cimport memchr, memcmp, memcpy
+from os import urandom
+
+include "_keyed_hash.pxi"
 
 cdef extern from *:
     """
-    #if PY_VERSION_HEX >= 0x030E0000
-    #define urlsift_hash_bytes(p, n) Py_HashBuffer((p), (n))
-    #else
-    #define urlsift_hash_bytes(p, n) _Py_HashBytes((p), (n))
-    #endif
     #if defined(__GNUC__) || defined(__clang__)
     #define urlsift_prefetch(p) __builtin_prefetch(p)
     #else
@@ -75,7 +72,6 @@ cdef extern from *:
         return urlsift_fold(k[1] ^ n, urlsift_fold(a ^ k[1], b ^ seed));
     }
     """
-    Py_hash_t hash_bytes "urlsift_hash_bytes"(const void *p, Py_ssize_t n)
     void prefetch "urlsift_prefetch"(const void *p) nogil
     bint FOLD "URLSIFT_FOLD"
     uint64_t line_hash "urlsift_line_hash"(const uint8_t *p, size_t n, const uint64_t *k) nogil
@@ -199,7 +195,7 @@ cdef class LineTable:
 
     cdef inline Py_hash_t _hash(self, const uint8_t *p, Py_ssize_t length) noexcept:
         if self.siphash:
-            return hash_bytes(p, length)
+            return keyed_hash(p, length)
         return <Py_hash_t>line_hash(p, <size_t>length, KEY)
 
     cdef int _to_siphash(self) except -1:
@@ -210,7 +206,7 @@ cdef class LineTable:
         self.siphash = True
         while off < self.used:
             e = _at(self.arena, off)
-            e.hash = hash_bytes(_octets(e), e.len)
+            e.hash = keyed_hash(_octets(e), e.len)
             off += _size(e.len)
         return self._place(self.mask + 1)
 
@@ -256,7 +252,7 @@ cdef class LineTable:
             probes += 1
             if probes > self.probe_limit and not self.siphash:
                 self._to_siphash()
-                h = hash_bytes(p, length)
+                h = keyed_hash(p, length)
                 k = <Py_ssize_t>(<size_t>h & <size_t>self.mask)
                 probes = 0
         if not add:

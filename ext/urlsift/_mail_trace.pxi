@@ -16,17 +16,7 @@ cdef extern from "Python.h":
     void Py_INCREF(object o)
     PyObject *PyList_GET_ITEM(object l, Py_ssize_t i)
 
-cdef extern from *:
-    """
-    #if PY_VERSION_HEX >= 0x030E0000
-    #define urlsift_mail_hash(p, n) Py_HashBuffer((p), (n))
-    #else
-    #define urlsift_mail_hash(p, n) _Py_HashBytes((p), (n))
-    #endif
-    """
-    # CPython's keyed hash of bytes (SipHash, the process's random key, as a dict's):
-    # reads no Python object, so it runs without the GIL
-    Py_hash_t keyed_hash "urlsift_mail_hash"(const void *p, Py_ssize_t n) nogil
+include "_keyed_hash.pxi"
 
 
 cdef inline void _put(object t, Py_ssize_t i, object o):
