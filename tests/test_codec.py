@@ -106,11 +106,11 @@ def test_errors_is_only_about_the_text_decoding():
     ("%C3%A9%E9x", 6, "%E9", "E9"),              # after a valid é
 ])
 def test_octets_that_are_not_utf8_say_what_and_where(core, text, position, written, octets):
-    for given in (text, text.encode("utf-8")):
+    for written_as in (text, text.encode("utf-8")):
         with pytest.raises(URLSyntaxError) as info:
-            core.unquote(given)
+            core.unquote(written_as)
         err = info.value
-        where = position if isinstance(given, str) else len(text[:position].encode())
+        where = position if isinstance(written_as, str) else len(text[:position].encode())
         assert (err.code, err.position) == ("undecodable", where)
         assert repr(written) in err.message and octets in err.message and "utf-8" in err.message
         assert isinstance(err, ValueError) and isinstance(err.__cause__, UnicodeDecodeError)

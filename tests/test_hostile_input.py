@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import mailbox
 import os
-import time
 
 import pytest
 

@@ -9,7 +9,6 @@ in ``=`` (RFC 2045 §6.7 rule 5) among them.
 from __future__ import annotations
 
 import mmap
-from array import array
 
 import pytest
 from hypothesis import given, strategies as st

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import io
 import sys
-from typing import IO, Any, Callable, Optional, Sequence
+from typing import IO, Any, Callable, Sequence
 
 from ..text.sinks import F_LINE, F_OFFSET, F_URL, LayoutLines, UrlLines
 from .grepstyle import core_layout, line_template
