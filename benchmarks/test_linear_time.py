@@ -101,6 +101,18 @@ SHAPES: dict[str, Callable[[int], object]] = {
     "mail walk: n links of distinct texts": lambda n: list(spool_urls(io.BytesIO(
         b"From a\nContent-Type: text/html\n\n" + b"".join(
             b'<a href="http://a.example/">t%d</a>' % i for i in range(n // 2))), "box")),
+    # the values room: a srcset, a ping, CSS read by the walk itself
+    "mail walk: a srcset of n candidates and commas": lambda n: list(spool_urls(io.BytesIO(
+        b'From a\nContent-Type: text/html\n\n<img srcset="'
+        + b"http://a.example/x,,, (1,2) 1x, " * (n // 8) + b'">'), "box")),
+    "mail walk: a ping of n tokens": lambda n: list(spool_urls(io.BytesIO(
+        b'From a\nContent-Type: text/html\n\n<a ping="' + b"http://a.example/ " * (n // 8)
+        + b'">x</a>'), "box")),
+    "mail walk: n 'url(\"' in a style": lambda n: list(spool_urls(io.BytesIO(
+        b'From a\nContent-Type: text/html\n\n<p style=\'' + b'url("' * n + b"'>"), "box")),
+    "mail walk: n '@import url(' in a <style>": lambda n: list(spool_urls(io.BytesIO(
+        b"From a\nContent-Type: text/html\n\n<style>" + b"@import url(" * (n // 4)
+        + b"</style>"), "box")),
     "html tokenizer: n '<a '": lambda n: cores.html.html_runs(b"<a " * n),
     "html tokenizer: n '<a href=&amp'": lambda n: cores.html.html_runs(b"<a href=&amp" * n),
     "html tokenizer: n '&CounterClockwise'": lambda n: cores.html.html_runs(

@@ -314,9 +314,11 @@ def html_pieces(draw, wild=True):
             text = b"see " + html_escape_variants(draw, u) + b" now"
         close = draw(st.sampled_from([b"</a>", b"</A>", b"", b"</a >"]))
         return b"<a " + attr + extra + b">" + text + close
-    if x < 21:
+    if x < 20:
         u = html_escape_variants(draw, draw(urls())).replace(b'"', b"")
         return b'<img alt="x" src="' + u + b'">'
+    if x < 21:
+        return draw(url_attribute_tags())
     if x < 26:
         return draw(st.sampled_from([
             b"<p>", b"</p>", b"<br/>", b"<br>", b"<!-- http://comment.example/ -->",
@@ -345,6 +347,40 @@ def html_pieces(draw, wild=True):
         b'<base href="http://base.example/">', b"<![CDATA[ http://cdata.example/ ]]>",
         b"<a href=\"http://\xc2\xa0nb.example/\">x</a>", b"<a href=\x1chttp://fs.example/>x</a>",
         b"<p", b"<", b"&", b"<plaintext><!-- ", b"x\x00y"]))
+
+
+#: the URL attributes besides href and src (HTML's attribute index), and their tags
+OTHER_URL_ATTRIBUTES = [(b"form", b"action"), (b"button", b"formaction"), (b"td", b"background"),
+                        (b"blockquote", b"cite"), (b"img", b"longdesc"), (b"object", b"data"),
+                        (b"div", b"data"), (b"video", b"poster"), (b"a", b"xlink:href"),
+                        (b"a", b"ping"), (b"img", b"srcset"), (b"p", b"style")]
+
+
+@st.composite
+def url_attribute_tags(draw):
+    """A tag with one of the other URL attributes: a URL, a srcset's candidates (with
+    descriptors, commas, parentheses), a ping's tokens, CSS with url() and @import."""
+    tag, attr = draw(st.sampled_from(OTHER_URL_ATTRIBUTES))
+    us = [html_escape_variants(draw, draw(urls())) for _ in range(draw(st.integers(1, 3)))]
+    if attr == b"srcset":
+        descs = [draw(st.sampled_from([b"", b" 1x", b" 2x", b" 100w", b" (a,b) 1x", b","]))
+                 for _ in us]
+        value = draw(st.sampled_from([b", ", b",", b" ,, "])).join(u + d for u, d in zip(us, descs))
+    elif attr == b"ping":
+        value = draw(st.sampled_from([b" ", b"\t", b"  \n"])).join(us)
+    elif attr == b"style":
+        forms = [b"url(%s)", b"url( '%s' )", b'URL("%s")', b"url(%s", b"@import '%s'",
+                 b"@import url(%s)", b"url('%s"]
+        value = b"; ".join(draw(st.sampled_from(forms)) % u for u in us)
+        value = b"color: red; " + value if draw(st.booleans()) else value
+    else:
+        value = us[0]
+    q = draw(st.sampled_from([b'"', b"'"]))
+    value = value.replace(q, b"")
+    # a duplicate after it, or one without a value before it (the first one stands)
+    twice = draw(st.sampled_from([b"", b"", b"", b" " + attr + b"=x"]))
+    bare = draw(st.sampled_from([b"", b"", b"", b" " + attr]))
+    return b"<" + tag + bare + b" " + attr + b"=" + q + value + q + twice + b">"
 
 
 @st.composite

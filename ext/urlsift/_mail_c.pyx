@@ -34,7 +34,7 @@ __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", 
 
 from urlsift._mail_records import FALLBACK, K_HEADER, K_HREF, K_HTML_TEXT, K_SRC, K_TEXT, MSG, SEG
 from urlsift._mail_html_py import legacy_in_value as _legacy_in_value
-from urlsift._mail_trace_py import PART_SUFFIX, Tracing
+from urlsift._mail_trace_py import KEYS as _KEYS, PART_SUFFIX, Tracing
 from urlsift._mail_walker_py import LABEL_CACHE
 from urlsift._scan_py import HYPHEN_BREAK as _HYPHEN_BREAK, WRAPPED as _WRAPPED, N_EDITS
 
@@ -47,6 +47,7 @@ cdef enum:
 
 cdef int WRAPPED = _WRAPPED
 cdef int HYPHEN_BREAK = _HYPHEN_BREAK
+cdef int64_t KEYS = _KEYS        # a part label's key: its offset times this, plus the kind
 assert LABEL_CACHE == NRECENT
 
 ctypedef const unsigned char *cbuf
@@ -54,6 +55,7 @@ ctypedef const unsigned char *cbuf
 include "_mail_walker.pxi"
 include "_mail_decode.pxi"
 include "_mail_headers.pxi"
+include "_mail_values.pxi"
 include "_mail_html.pxi"
 include "_mail_mime.pxi"
 include "_mail_cut.pxi"

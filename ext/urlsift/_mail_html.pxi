@@ -2,20 +2,22 @@
 # URL values and text runs, in document order, read on the decoded octets as the WHATWG
 # tokenizer (_html, HTML section 13.2.5) and the email path's reader
 # (urlsift.mail.html.whatwg_links) read them: HTML5 comment ends, RCDATA and RAWTEXT
-# elements, href and src values that need no clean-up. What the walk does not lay out as
-# that reader does falls back (the list is in the twin's docstring).
+# elements, the URL attributes' values that need no clean-up (one URL each, a srcset's
+# candidates, a ping's tokens, the url() strings of CSS). What the walk does not lay out
+# as that reader does falls back (the list is in the twin's docstring).
 #
 # The one entry point is html_part(w, index, d, n, la, lb): it takes the decoded HTML
-# octets and reports each run through the walker (w.segment): K_HREF/K_SRC for a value
-# that starts with a scheme (its part offset: the value's first octet), K_HTML_TEXT for
-# a text run with the segment of the href of the <a> it is in.
+# octets and reports each run through the walker (w.segment): a value kind (C_K_HREF,
+# C_K_SRC, C_K_SRCSET... the attribute's) for a URL that starts with a scheme (its part
+# offset: the value's first octet, a <style> block's), K_HTML_TEXT for a text run with
+# the segment of the href of the <a> it is in.
 
 cdef struct Tag:
     Py_ssize_t j            # where its "<" is
     Py_ssize_t na, ne       # its name
     bint closing            # "</name"
     Py_ssize_t href         # the segment of its href value; -2: one without a scheme; -1
-    int seen                # bits: an href (1) and a src (2) read (a duplicate falls back)
+    int seen                # bit 1 << kind: a URL attribute read (a duplicate is dropped)
 
 
 cdef int html_part(_Walk w, Py_ssize_t index, cbuf d, Py_ssize_t n, int64_t la,
@@ -82,7 +84,7 @@ cdef int html_element(_Walk w, Py_ssize_t index, cbuf d, Py_ssize_t n, Py_ssize_
         p = attribute(d, n, p, &an_e, &va, &ve)
         if p < 0:
             return FB
-        if not t.closing and va >= 0:
+        if not t.closing:                      # one without a value counts (a duplicate)
             if html_value(w, index, d, &t, an_a, an_e, va, ve, la, lb) == FB:
                 return FB
     at[0] = p + 1
@@ -102,7 +104,7 @@ cdef int html_element(_Walk w, Py_ssize_t index, cbuf d, Py_ssize_t n, Py_ssize_
         return 0
     stop = raw_end(d, n, at[0], d + t.na, t.ne - t.na)
     if raw == RAW_CSS:                         # CSS, not text: its url()s are links
-        if css_url(d, at[0], stop):
+        if css_values(w, index, d + at[0], stop - at[0], la, lb, C_K_STYLE_BLOCK, at[0]) == FB:
             return FB
     elif html_text(w, index, d, at[0], stop, la, lb, anchor[0], raw == RAW_RCDATA) == FB:
         return FB
@@ -138,19 +140,6 @@ cdef int raw_text(cbuf d, Py_ssize_t na, Py_ssize_t ne) noexcept nogil:
     return -1
 
 
-cdef bint css_url(cbuf d, Py_ssize_t a, Py_ssize_t e) noexcept nogil:
-    """CSS ``d[a:e]`` may hold a URL: ``url(``, ``@import`` (any case) or an ``&``."""
-    cdef Py_ssize_t p
-    for p in range(a, e):
-        if d[p] == AMP:
-            return True
-        if e - p >= 4 and eq_lower(d, p, p + 4, "url("):
-            return True
-        if e - p >= 7 and eq_lower(d, p, p + 7, "@import"):
-            return True
-    return False
-
-
 cdef Py_ssize_t attribute(cbuf d, Py_ssize_t n, Py_ssize_t p, Py_ssize_t *an_e, Py_ssize_t *va,
                           Py_ssize_t *ve) noexcept nogil:
     """The attribute whose name starts at ``d[p]``: ``an_e[0]`` its name's end, ``va``
@@ -184,76 +173,81 @@ cdef Py_ssize_t attribute(cbuf d, Py_ssize_t n, Py_ssize_t p, Py_ssize_t *an_e, 
 
 cdef int html_value(_Walk w, Py_ssize_t index, cbuf d, Tag *t, Py_ssize_t an_a, Py_ssize_t an_e,
                     Py_ssize_t va, Py_ssize_t ve, int64_t la, int64_t lb) except -1 nogil:
-    """The value ``d[va:ve]`` of attribute ``d[an_a:an_e]`` of tag ``t``: an ``href`` or
-    ``src`` with a scheme laid out as a segment (``t.href``: the segment of an href)."""
-    cdef int kind, bit
+    """The value ``d[va:ve]`` of attribute ``d[an_a:an_e]`` of tag ``t``: the URLs of a
+    URL attribute laid out as segments of its kind (``t.href``: the segment of an href)."""
+    cdef int kind = url_kind(d, t, an_a, an_e)
     cdef cbuf v
     cdef Py_ssize_t vn, seg
-    if eq_lower(d, an_a, an_e, "href"):
-        kind, bit = C_K_HREF, 1
-    elif eq_lower(d, an_a, an_e, "src"):
-        kind, bit = C_K_SRC, 2
-    else:
-        if va < ve and other_url(d, t, an_a, an_e, va, ve):
+    if kind < 0:
+        if va < ve and refresh(d, t, an_a, an_e, va, ve):
             return FB                          # a URL the email path reads
         return 0
-    if t.seen & bit:
-        return FB                              # a duplicate: the tokenizer drops it
-    t.seen |= bit
-    if va < 0:
+    if t.seen & (1 << kind):
+        return 0                               # a duplicate: the tokenizer drops it
+    t.seen |= 1 << kind
+    if va < 0 or (kind == C_K_STYLE and not css_url(d, va, ve)):
         return 0
     if unescaped_value(w, d, va, ve, &v, &vn) == FB:
         return FB
-    if strip_value(&v, &vn) == FB:
-        return FB
-    if vn == 0:
-        return 0
+    if kind == C_K_STYLE:
+        return css_values(w, index, v, vn, la, lb, kind, va)
+    if kind == C_K_SRCSET:
+        return srcset_values(w, index, v, vn, la, lb, va)
+    if kind == C_K_PING:
+        return ping_values(w, index, v, vn, la, lb, va)
     if kind == C_K_HREF and eq_lower(d, t.na, t.ne, "base"):
-        return FB                              # relative links resolve against it
-    seg = w.segs.n // (NSEG * 8)
-    if has_scheme(v, vn):
-        w.segment(index, v, 0, vn, la, lb, kind, va, -1, -1)
-        grow_byte(&w.out, 0)
-        if kind == C_K_HREF:
-            t.href = seg
-    elif kind == C_K_HREF:
-        t.href = -2
+        if strip_value(&v, &vn) == FB or vn:
+            return FB                          # relative links resolve against it
+        return 0
+    if url_value(w, index, v, vn, la, lb, kind, va, &seg) == FB:
+        return FB
+    if kind == C_K_HREF and seg != -1:
+        t.href = seg
     return 0
 
 
-cdef bint other_url(cbuf d, Tag *t, Py_ssize_t an_a, Py_ssize_t an_e, Py_ssize_t va,
-                    Py_ssize_t ve) noexcept nogil:
-    """Attribute ``d[an_a:an_e]`` with value ``d[va:ve]`` holds a URL the walk does not
-    lay out: another URL attribute of the attribute index (``data`` of ``<object>``),
-    a ``style`` with ``url(``, a ``<meta http-equiv>`` naming refresh (or a reference)."""
-    cdef Py_ssize_t p
-    cdef unsigned char c = lower(d[an_a])      # picks the names to compare
-    if c == 97:                                                     # a
-        return eq_lower(d, an_a, an_e, "action")
-    if c == 98:                                                     # b
-        return eq_lower(d, an_a, an_e, "background")
-    if c == 99:                                                     # c
-        return eq_lower(d, an_a, an_e, "cite")
-    if c == 100:                                                    # d
-        return eq_lower(d, an_a, an_e, "data") and eq_lower(d, t.na, t.ne, "object")
-    if c == 102:                                                    # f
-        return eq_lower(d, an_a, an_e, "formaction")
-    if c == 108:                                                    # l
-        return eq_lower(d, an_a, an_e, "longdesc")
-    if c == 112:                                                    # p
-        return eq_lower(d, an_a, an_e, "poster") or eq_lower(d, an_a, an_e, "ping")
-    if c == 120:                                                    # x
-        return eq_lower(d, an_a, an_e, "xlink:href")
+cdef int url_kind(cbuf d, Tag *t, Py_ssize_t a, Py_ssize_t e) noexcept nogil:
+    """The kind of the URL attribute ``d[a:e]`` of tag ``t`` (HTML's attribute index;
+    ``data`` of ``<object>`` only), -1 for another. The first letter picks the names."""
+    cdef unsigned char c = lower(d[a])
+    if c == 104:                                                    # h
+        return C_K_HREF if eq_lower(d, a, e, "href") else -1
     if c == 115:                                                    # s
-        if eq_lower(d, an_a, an_e, "style"):
-            return css_url(d, va, ve)
-        return eq_lower(d, an_a, an_e, "srcset")
-    if c == 104 and eq_lower(d, an_a, an_e, "http-equiv") and eq_lower(d, t.na, t.ne, "meta"):
-        if memchr(d + va, AMP, ve - va) != NULL:
-            return True                        # "&#114;efresh" is refresh too
-        for p in range(va, ve - 6):
-            if eq_lower(d, p, p + 7, "refresh"):
-                return True
+        return (C_K_SRC if eq_lower(d, a, e, "src") else C_K_SRCSET if eq_lower(d, a, e, "srcset")
+                else C_K_STYLE if eq_lower(d, a, e, "style") else -1)
+    if c == 97:                                                     # a
+        return C_K_ACTION if eq_lower(d, a, e, "action") else -1
+    if c == 98:                                                     # b
+        return C_K_BACKGROUND if eq_lower(d, a, e, "background") else -1
+    if c == 99:                                                     # c
+        return C_K_CITE if eq_lower(d, a, e, "cite") else -1
+    if c == 100:                                                    # d
+        return C_K_DATA if eq_lower(d, a, e, "data") and eq_lower(d, t.na, t.ne, "object") else -1
+    if c == 102:                                                    # f
+        return C_K_FORMACTION if eq_lower(d, a, e, "formaction") else -1
+    if c == 108:                                                    # l
+        return C_K_LONGDESC if eq_lower(d, a, e, "longdesc") else -1
+    if c == 112:                                                    # p
+        return (C_K_POSTER if eq_lower(d, a, e, "poster")
+                else C_K_PING if eq_lower(d, a, e, "ping") else -1)
+    if c == 120:                                                    # x
+        return C_K_XLINK_HREF if eq_lower(d, a, e, "xlink:href") else -1
+    return -1
+
+
+cdef bint refresh(cbuf d, Tag *t, Py_ssize_t an_a, Py_ssize_t an_e, Py_ssize_t va,
+                  Py_ssize_t ve) noexcept nogil:
+    """A ``<meta http-equiv>`` naming refresh (or with a reference): its content's URL
+    is left to the email path."""
+    cdef Py_ssize_t p
+    if lower(d[an_a]) != 104 or not (eq_lower(d, an_a, an_e, "http-equiv")    # h
+                                     and eq_lower(d, t.na, t.ne, "meta")):
+        return False
+    if memchr(d + va, AMP, ve - va) != NULL:
+        return True                            # "&#114;efresh" is refresh too
+    for p in range(va, ve - 6):
+        if eq_lower(d, p, p + 7, "refresh"):
+            return True
     return False
 
 
@@ -369,64 +363,6 @@ cdef Py_ssize_t comment_end(cbuf d, Py_ssize_t p, Py_ssize_t n) noexcept nogil:
                 return p + 4
         p += 1
     return -1
-
-
-cdef bint has_scheme(cbuf v, Py_ssize_t n) noexcept nogil:
-    """``v[:n]`` starts with ``scheme:`` (RFC 3986 section 3.1)."""
-    cdef Py_ssize_t i
-    if n == 0 or not is_letter(v[0]):
-        return False
-    for i in range(1, n):
-        if v[i] == COLON:
-            return True
-        if not (is_letter(v[i]) or 48 <= v[i] <= 57 or v[i] == PLUS or v[i] == DOT or v[i] == DASH):
-            return False
-    return False
-
-
-cdef int strip_value(cbuf *v, Py_ssize_t *n) noexcept nogil:
-    """FB when the URL Standard's clean-up would change the value ``v[0][:n[0]]``: a C0
-    control or space at either end, a tab or newline anywhere (the only ones it takes
-    from inside), a non-ASCII octet at either end, a ``\\``, a special scheme without
-    its ``//`` (``http:host``); the email path reads it, with its edit."""
-    cdef cbuf s = v[0]
-    cdef Py_ssize_t k = n[0], colon
-    cdef const void *hit
-    if k == 0:
-        return 0
-    if s[0] <= SPACE or s[k - 1] <= SPACE or s[0] >= 0x80 or s[k - 1] >= 0x80:
-        return FB
-    if (memchr(s, TAB, k) != NULL or memchr(s, LF, k) != NULL or memchr(s, CR, k) != NULL
-            or memchr(s, BACKSLASH, k) != NULL):
-        return FB
-    hit = memchr(s, COLON, k)
-    if hit == NULL:
-        return 0
-    colon = <cbuf>hit - s
-    if colon > 0 and special_scheme(s, colon) and not (
-            colon + 2 < k and s[colon + 1] == SLASH and s[colon + 2] == SLASH):
-        return FB
-    return 0
-
-
-cdef bint special_scheme(cbuf s, Py_ssize_t k) noexcept nogil:
-    """``s[:k]`` is a special scheme of the URL Standard (section 4.1), any case."""
-    return (eq_lower(s, 0, k, "http") or eq_lower(s, 0, k, "https") or eq_lower(s, 0, k, "ftp")
-            or eq_lower(s, 0, k, "file") or eq_lower(s, 0, k, "ws") or eq_lower(s, 0, k, "wss"))
-
-
-cdef inline bint in_set(unsigned char c, const char *s) noexcept nogil:
-    while s[0]:
-        if <unsigned char>s[0] == c:
-            return True
-        s += 1
-    return False
-
-
-cdef Py_ssize_t past(cbuf d, Py_ssize_t n, Py_ssize_t p, const char *stops, bint inside) noexcept nogil:
-    while p < n and in_set(d[p], stops) == inside:
-        p += 1
-    return p
 
 
 cdef Py_ssize_t raw_end(cbuf d, Py_ssize_t n, Py_ssize_t i, cbuf tag, Py_ssize_t k) noexcept nogil:

@@ -9,7 +9,7 @@ cdef enum:
     SEG_START = 1  # start in the scan text
     SEG_END = 2  # end in the scan text
     SEG_SRC = 3  # offset in the spool of text[start] when copied as it stands, else -1
-    SEG_KIND = 4  # what it is: K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC
+    SEG_KIND = 4  # what it is: K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC... (MAIL_KINDS)
     SEG_LABEL_START = 5  # its part's label ("1.2 text/html") in the names
     SEG_LABEL_END = 6  # end of the label
     SEG_PART_OFFSET = 7  # offset of text[start] in its decoded part (a value's: its first octet)
@@ -28,6 +28,18 @@ cdef enum:
     C_K_HTML_TEXT = 2  # a text run of a text/html part, references undone
     C_K_HREF = 3  # an href value (HTML 4.01 section 12.2)
     C_K_SRC = 4  # an img/script src value
+    C_K_ACTION = 5  # a form's action value
+    C_K_FORMACTION = 6  # a button's formaction value
+    C_K_BACKGROUND = 7  # a background value (body, table, td)
+    C_K_CITE = 8  # a cite value (blockquote, q, del, ins)
+    C_K_LONGDESC = 9  # a longdesc value (img, frame)
+    C_K_DATA = 10  # the data value of an <object>
+    C_K_POSTER = 11  # a video's poster value
+    C_K_XLINK_HREF = 12  # an xlink:href value (SVG)
+    C_K_SRCSET = 13  # a URL of a srcset's image candidates (HTML section 4.8.4.3.10)
+    C_K_PING = 14  # a URL of a ping list (space-separated tokens)
+    C_K_STYLE = 15  # a url() or @import string of a style attribute
+    C_K_STYLE_BLOCK = 16  # a url() or @import string of a <style> block
     C_FALLBACK = 1  # walk this message with the standard library instead
     TAB = 9  # '\t': WSP (RFC 5234 appendix B.1): folding, blanks after a field name
     LF = 10  # '\n': line end (RFC 5322 section 2.1)

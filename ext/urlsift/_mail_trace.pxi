@@ -142,7 +142,7 @@ cdef class _Trace:
             h = x.sg + r[SEG_ANCHOR] * NSEG
             if self.same_href(url, h[SEG_START], h[SEG_END]):
                 return 0                        # <a href="U">U</a>: the href said it
-        key = r[SEG_LABEL_START] * 8 + kind     # a label, and the kind for its suffix
+        key = r[SEG_LABEL_START] * KEYS + kind  # a label, and the kind for its suffix
         if key != self.last_key:
             self.part = self.labels.get(key)
             if self.part is None:
@@ -150,7 +150,7 @@ cdef class _Trace:
                 self.part += PART_SUFFIX.get(kind, "")
                 self.labels[key] = self.part
             self.last_key = key
-        if kind == C_K_HREF or kind == C_K_SRC:
+        if kind >= C_K_HREF:                   # a value: the URLs of an attribute (or CSS)
             if self.shown_at != NULL and self.shown_at[self.s] >= 0:
                 shown = <object>PyList_GET_ITEM(self.shown, self.shown_at[self.s])
             start = end = r[SEG_PART_OFFSET]
@@ -262,7 +262,7 @@ cdef Py_ssize_t anchor_end(const int64_t *sg, Py_ssize_t nsegs, Py_ssize_t h,
             if sg[r + SEG_ANCHOR] != h:
                 break
             size[0] += sg[r + SEG_END] - sg[r + SEG_START]
-        elif kind != C_K_HREF and kind != C_K_SRC:
+        elif kind < C_K_HREF:                   # a value (an <img src> in the <a>) does not end it
             break
         k += 1
     return k

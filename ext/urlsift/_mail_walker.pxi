@@ -233,3 +233,19 @@ cdef tuple walked(_Walk w):
     msgs = array("q", PyBytes_FromStringAndSize(w.msgs.p, w.msgs.n))
     names = PyByteArray_FromStringAndSize(w.names.p, w.names.n)
     return out, segs, msgs, names
+
+
+cdef inline bint in_set(unsigned char c, const char *s) noexcept nogil:
+    while s[0]:
+        if <unsigned char>s[0] == c:
+            return True
+        s += 1
+    return False
+
+
+cdef Py_ssize_t past(cbuf d, Py_ssize_t n, Py_ssize_t p, const char *stops, bint inside) noexcept nogil:
+    """The offset after the run at ``d[p]`` of octets in (``inside``) or not in
+    ``stops`` (NUL-terminated), ``n`` at the latest."""
+    while p < n and in_set(d[p], stops) == inside:
+        p += 1
+    return p

@@ -147,7 +147,7 @@ MAIL_SEGMENT: tuple[tuple[str, str], ...] = (
     ("start", "start in the scan text"),
     ("end", "end in the scan text"),
     ("src", "offset in the spool of text[start] when copied as it stands, else -1"),
-    ("kind", "what it is: K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC"),
+    ("kind", "what it is: K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC... (MAIL_KINDS)"),
     ("label_start", "its part's label (\"1.2 text/html\") in the names"),
     ("label_end", "end of the label"),
     ("part_offset", "offset of text[start] in its decoded part (a value's: its first octet)"),
@@ -171,6 +171,21 @@ MAIL_KINDS: tuple[tuple[str, str], ...] = (
     ("html_text", "a text run of a text/html part, references undone"),
     ("href", "an href value (HTML 4.01 section 12.2)"),
     ("src", "an img/script src value"),
+    # the other URL attributes of HTML's attribute index (the email path's fields,
+    # urlsift._html_py.FIELDS): a value each, or a URL of a list (srcset, ping) or of
+    # CSS (a style attribute, a <style> block)
+    ("action", "a form's action value"),
+    ("formaction", "a button's formaction value"),
+    ("background", "a background value (body, table, td)"),
+    ("cite", "a cite value (blockquote, q, del, ins)"),
+    ("longdesc", "a longdesc value (img, frame)"),
+    ("data", "the data value of an <object>"),
+    ("poster", "a video's poster value"),
+    ("xlink_href", "an xlink:href value (SVG)"),
+    ("srcset", "a URL of a srcset's image candidates (HTML section 4.8.4.3.10)"),
+    ("ping", "a URL of a ping list (space-separated tokens)"),
+    ("style", "a url() or @import string of a style attribute"),
+    ("style_block", "a url() or @import string of a <style> block"),
 )
 #: Message flags (bits).
 MAIL_FLAGS: tuple[tuple[str, int, str], ...] = (

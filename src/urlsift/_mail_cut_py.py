@@ -23,8 +23,7 @@ from typing import Any, Callable, Optional
 from ._layout import FROM_LINE, MBOX_SEPARATOR
 from ._mail_headers_py import BAD_HEADER_OCTET, first, header_block, url_headers
 from ._mail_mime_py import entity
-from ._mail_records import (FALLBACK, MSG, MSG_DATE_END, MSG_DATE_START, MSG_FLAGS, MSG_ID_END,
-                            MSG_ID_START)
+from ._mail_records import FALLBACK, MSG, MSG_DATE_END, MSG_DATE_START, MSG_FLAGS, MSG_ID_START
 from ._mail_walker_py import Fallback, Walker, line_end
 
 __all__ = ["walk", "message"]

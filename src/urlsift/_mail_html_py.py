@@ -4,19 +4,23 @@ text runs, in document order, read on the decoded octets as the WHATWG tokenizer
 (``urlsift.mail.html.whatwg_links``) read them: HTML5 comment ends (``<!-->``,
 ``<!--->``, ``--!>``), RCDATA (``title``, ``textarea``) and RAWTEXT (``script``,
 ``xmp``, ``iframe``, ``noembed``, ``noframes``; ``plaintext`` to the end) elements,
-``href`` and ``src`` values that need no clean-up. Anything the walk does not lay out
-as that reader does falls back (the message is read by the ``email`` path): another
-URL attribute of the attribute index with a value, a ``style`` attribute or
-``<style>`` block with ``url(``/``@import``, a meta refresh, ``<base href>``, a value
-the URL Standard cleans (blanks or C0 controls, ``\\``, ``http:host``), a duplicate
-``href``/``src``, a reference in a value the spec reads otherwise than
-``html.unescape``, a bogus comment, ``</>``, a NUL, a tag or comment never closed.
+and the values of every URL attribute of HTML's attribute index that need no clean-up:
+``href``, ``src``, ``action``, ``background``... one URL each, the image candidates of
+a ``srcset``, the tokens of a ``ping``, the ``url()`` and ``@import`` strings of a
+``style`` attribute or ``<style>`` block. Anything the walk does not lay out as that
+reader does falls back (the message is read by the ``email`` path): a meta refresh,
+``<base href>``, a value the URL Standard cleans (blanks or C0 controls, ``\\``,
+``http:host``), a reference in a value the spec reads
+otherwise than ``html.unescape``, CSS or a ``ping`` with an octet the reader's
+``str`` rules read otherwise (past 0x7F, or 0x1C-0x1F), a bogus comment, ``</>``, a
+NUL, a tag or comment never closed.
 
 The one entry point is :func:`html` (``html(w, index, data, label)``): it takes the
-decoded HTML octets and reports each run through the walker (``Walker.segment``):
-:data:`K_HREF`/:data:`K_SRC` for a value that starts with a scheme (its part offset is
-the value's first octet), and :data:`K_HTML_TEXT` for a text run, with the segment of
-the ``href`` of the ``<a>`` it is in.
+decoded HTML octets and reports each run through the walker (``Walker.segment``): a
+value kind (:data:`K_HREF`, :data:`K_SRC`, :data:`K_SRCSET`... the attribute it came
+from) for a URL that starts with a scheme (its part offset is the value's first
+octet, a ``<style>`` block's: the block's), and :data:`K_HTML_TEXT` for a text run,
+with the segment of the ``href`` of the ``<a>`` it is in.
 
 >>> from urlsift._mail_walker_py import Walker
 >>> w = Walker(b"", 0, [], [], 8, None)
@@ -30,25 +34,25 @@ import re
 from functools import lru_cache
 from typing import Optional
 
-from ._mail_records import (AMP, BANG, DQUOTE, EQUALS, GT, K_HREF, K_HTML_TEXT, K_SRC,
-                            QUESTION, QUOTE, SEG, SLASH, SPACE)
-from ._mail_walker_py import Fallback, Walker
+from ._mail_records import (AMP, BANG, DQUOTE, EQUALS, GT, K_ACTION, K_BACKGROUND, K_CITE,
+                            K_DATA, K_FORMACTION, K_HREF, K_HTML_TEXT, K_LONGDESC, K_PING,
+                            K_POSTER, K_SRC, K_SRCSET, K_STYLE, K_STYLE_BLOCK, K_XLINK_HREF,
+                            QUESTION, QUOTE, SLASH)
+from ._mail_values_py import CSS_URL, css_values, ping_spans, srcset_spans, strip, url_value
+from ._mail_walker_py import Fallback, Walker, past
 
 __all__ = ["html", "tag", "unescaped", "references", "legacy_in_value"]
 
-_SCHEME = re.compile(rb"[A-Za-z][A-Za-z0-9+.\-]*:")
 #: the elements whose text the tokenizer reads as text, not tags (§13.2.6.4), and
 #: whether their character references are decoded (RCDATA) or not (RAWTEXT, script)
 _RAW_TEXT = {b"title": True, b"textarea": True, b"script": False, b"xmp": False,
              b"iframe": False, b"noembed": False, b"noframes": False}
-_HTML_ATTRS = {b"href": K_HREF, b"src": K_SRC}
-#: the other URL attributes of HTML's attribute index (``data``: of ``<object>``):
-#: the walk leaves a tag with one of them to the ``email`` path
-_OTHER_URL_ATTRS = frozenset({b"action", b"formaction", b"background", b"cite", b"longdesc",
-                              b"poster", b"xlink:href", b"srcset", b"ping"})
-#: CSS that may hold a URL (``url(``, ``@import``; ``&`` for one written as a reference)
-_CSS_URL = re.compile(rb"url\(|@import|&", re.IGNORECASE)
-_SPECIAL = frozenset({b"ftp", b"file", b"http", b"https", b"ws", b"wss"})
+#: the URL attributes of HTML's attribute index (the email path's fields), by the kind
+#: of their segments (``data`` counts on ``<object>`` only: see _values)
+_HTML_ATTRS = {b"href": K_HREF, b"src": K_SRC, b"action": K_ACTION,
+               b"formaction": K_FORMACTION, b"background": K_BACKGROUND, b"cite": K_CITE,
+               b"longdesc": K_LONGDESC, b"poster": K_POSTER, b"xlink:href": K_XLINK_HREF,
+               b"srcset": K_SRCSET, b"ping": K_PING, b"style": K_STYLE}
 _NAME_END = b"\t\n\f\r />"
 _SPACES = b"\t\n\f\r "
 _MARKUP_START = bytes((SLASH, BANG, QUESTION))
@@ -100,8 +104,7 @@ def _element(w: Walker, index: int, data: bytes, j: int, label: tuple[int, int],
         m = re.compile(b"</" + name + rb"[\t\n\f\r />]", re.IGNORECASE).search(data, end)
         stop = m.start() if m else len(data)
         if name == b"style":                     # CSS, not text: its url()s are links
-            if _CSS_URL.search(data, end, stop):
-                raise Fallback
+            css_values(w, index, data[end:stop], label, K_STYLE_BLOCK, end)
         else:
             _text_run(w, index, data, end, stop, label, anchor, _RAW_TEXT[name])
         return stop, anchor
@@ -110,37 +113,38 @@ def _element(w: Walker, index: int, data: bytes, j: int, label: tuple[int, int],
 
 def _values(w: Walker, index: int, data: bytes, name: bytes,
             attrs: list[tuple[bytes, int, int]], label: tuple[int, int]) -> int:
-    """The ``href``/``src`` values of a start tag ``name`` laid out; the segment of its
-    ``href`` (-2 for one without a scheme, -1 for none)."""
+    """The URL values of a start tag ``name`` laid out; the segment of its ``href``
+    (-2 for one without a scheme, -1 for none)."""
     href = -1
     seen: set[int] = set()
     for attr, va, ve in attrs:
         kind = _HTML_ATTRS.get(attr)
+        if kind is None and attr == b"data" and name == b"object":
+            kind = K_DATA
         if kind is None:
-            if va < ve and (attr in _OTHER_URL_ATTRS or (attr == b"data" and name == b"object")
-                            or (attr == b"style" and _CSS_URL.search(data, va, ve))
-                            or (attr == b"http-equiv" and name == b"meta"
-                                and (b"refresh" in data[va:ve].lower()
-                                     or AMP in data[va:ve]))):
+            if (va < ve and attr == b"http-equiv" and name == b"meta"
+                    and (b"refresh" in data[va:ve].lower() or AMP in data[va:ve])):
                 raise Fallback                   # a URL the email path reads
             continue
         if kind in seen:
-            raise Fallback                       # a duplicate: the tokenizer drops it
+            continue                             # a duplicate: the tokenizer drops it
         seen.add(kind)
         if va < 0:
             continue
-        value = _strip(_attribute_unescaped(w, data[va:ve]))
-        if not value:
+        if kind == K_STYLE:
+            if CSS_URL.search(data, va, ve):
+                css_values(w, index, _attribute_unescaped(w, data[va:ve]), label, K_STYLE, va)
             continue
-        if name == b"base" and kind == K_HREF:
+        value = _attribute_unescaped(w, data[va:ve])
+        if kind == K_SRCSET or kind == K_PING:
+            for a, e in (srcset_spans(value) if kind == K_SRCSET else ping_spans(value)):
+                url_value(w, index, value[a:e], label, kind, va)
+            continue
+        if name == b"base" and kind == K_HREF and strip(value):
             raise Fallback                       # relative links resolve against it
-        seg = len(w.segs) // SEG
-        has_scheme = _SCHEME.match(value) is not None
-        if has_scheme:
-            w.segment(index, 0, len(value), label, kind, va, value, -1)
-            w.out.append(0)
-        if kind == K_HREF:
-            href = seg if has_scheme else -2
+        seg = url_value(w, index, value, label, kind, va)
+        if kind == K_HREF and seg != -1:
+            href = seg
     return href
 
 
@@ -224,24 +228,6 @@ def unescaped(w: Walker, raw: bytes) -> bytes:
     return w.unescape(raw.decode("ascii", "surrogateescape")).encode("utf-8", "surrogateescape")
 
 
-def _strip(value: bytes) -> bytes:
-    """``value`` as it stands when the URL Standard's clean-up would leave it so: a C0
-    control or space at either end, a tab or newline anywhere (the only ones it takes
-    from inside), a non-ASCII octet at either end, a ``\\`` (``/`` for a special
-    scheme) or a special scheme without its ``//`` (``http:host``) falls back, with its
-    edit."""
-    if not value:
-        return value
-    if (value[0] <= SPACE or value[-1] <= SPACE or value[0] >= 0x80 or value[-1] >= 0x80
-            or any(c in value for c in b"\t\n\r\\")):
-        raise Fallback
-    colon = value.find(b":")
-    if (colon > 0 and value[:colon].lower() in _SPECIAL
-            and not value.startswith(b"//", colon + 1)):
-        raise Fallback
-    return value
-
-
 _FAST_REF = re.compile(rb"&(?:#([0-9]{1,7});|#[xX]([0-9a-fA-F]{1,6});|(amp|lt|gt|quot|apos);)")
 _NAMED = {b"amp": 38, b"lt": 60, b"gt": 62, b"quot": 34, b"apos": 39}
 
@@ -277,14 +263,6 @@ def _letter(c: int) -> bool:
     return 65 <= c <= 90 or 97 <= c <= 122
 
 
-def _past(data: bytes, p: int, stop_set: bytes, inside: bool) -> int:
-    """The offset after the run at ``p`` of octets in (``inside``) or not in ``stop_set``."""
-    n = len(data)
-    while p < n and ((data[p] in stop_set) == inside):
-        p += 1
-    return p
-
-
 def tag(data: bytes, j: int) -> tuple[int, bool, bytes, list[tuple[bytes, int, int]]]:
     """The tag at ``data[j]``: (offset after its ``>``, closing, name, attributes as
     (name, value start, value end), -1 when without value); (-1, ...) when it never ends.
@@ -295,22 +273,22 @@ def tag(data: bytes, j: int) -> tuple[int, bool, bytes, list[tuple[bytes, int, i
     n = len(data)
     closing = data[j + 1] == SLASH
     p = j + 2 if closing else j + 1
-    q = _past(data, p, _NAME_END, False)
+    q = past(data, p, _NAME_END, False)
     name = data[p:q].lower()
     attrs: list[tuple[bytes, int, int]] = []
     p = q
     while True:
-        p = _past(data, p, b"\t\n\f\r /", True)
+        p = past(data, p, b"\t\n\f\r /", True)
         if p >= n:
             return -1, closing, name, attrs
         if data[p] == GT:
             break
-        q = _past(data, p + 1, b"\t\n\f\r />=", False)
+        q = past(data, p + 1, b"\t\n\f\r />=", False)
         attr = data[p:q].lower()
-        p = _past(data, q, _SPACES, True)
+        p = past(data, q, _SPACES, True)
         va = ve = -1
         if p < n and data[p] == EQUALS:
-            p = _past(data, p + 1, _SPACES, True)
+            p = past(data, p + 1, _SPACES, True)
             if p >= n:
                 return -1, closing, name, attrs
             quote = data[p]
@@ -321,7 +299,7 @@ def tag(data: bytes, j: int) -> tuple[int, bool, bytes, list[tuple[bytes, int, i
                 va, ve = p + 1, q
                 p = q + 1
             else:
-                q = _past(data, p, b"\t\n\f\r >", False)
+                q = past(data, p, b"\t\n\f\r >", False)
                 va, ve = p, q
                 p = q
         attrs.append((attr, va, ve))

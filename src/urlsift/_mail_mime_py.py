@@ -19,7 +19,6 @@ text, and each text part laid out.
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from ._mail_decode_py import decode_base64, decode_qp
 from ._mail_headers_py import (BAD_HEADER_OCTET, Field, charset_ok, first, header_block, is_utf8,

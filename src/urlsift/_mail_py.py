@@ -17,7 +17,9 @@ twin                      compiled                what it holds
 ``_mail_mime_py``         ``_mail_mime.pxi``      entities and multiparts (RFC 2046 section
                                                   5.1), text parts laid out
 ``_mail_decode_py``       ``_mail_decode.pxi``    quoted-printable, base64 (RFC 2045 section 6)
-``_mail_html_py``         ``_mail_html.pxi``      the HTML reader: href/src values, text runs
+``_mail_html_py``         ``_mail_html.pxi``      the HTML reader: URL attributes, text runs
+``_mail_values_py``       ``_mail_values.pxi``    an attribute's URLs: one, a srcset's, a
+                                                  ping's, CSS url() and @import strings
 ``_mail_trace_py``        ``_mail_trace.pxi``     matches traced back to messages
 ``_mail_pipe_py``         ``_mail_pipe.pxi``      the walk and scan, piece after piece
 ========================  ======================  ==============================================

@@ -8,7 +8,9 @@ __all__ = ["SEG", "SEG_MESSAGE", "SEG_START", "SEG_END", "SEG_SRC", "SEG_KIND",
            "SEG_LABEL_START", "SEG_LABEL_END", "SEG_PART_OFFSET", "SEG_ANCHOR", "MSG",
            "MSG_FROM_LINE", "MSG_START", "MSG_END", "MSG_ID_START", "MSG_ID_END",
            "MSG_DATE_START", "MSG_DATE_END", "MSG_FLAGS", "K_HEADER", "K_TEXT",
-           "K_HTML_TEXT", "K_HREF", "K_SRC", "FALLBACK", "TAB", "LF", "CR", "SPACE",
+           "K_HTML_TEXT", "K_HREF", "K_SRC", "K_ACTION", "K_FORMACTION", "K_BACKGROUND",
+           "K_CITE", "K_LONGDESC", "K_DATA", "K_POSTER", "K_XLINK_HREF", "K_SRCSET",
+           "K_PING", "K_STYLE", "K_STYLE_BLOCK", "FALLBACK", "TAB", "LF", "CR", "SPACE",
            "DQUOTE", "HASH", "AMP", "QUOTE", "STAR", "PLUS", "COMMA", "DASH", "DOT",
            "SLASH", "DIGIT_0", "DIGIT_1", "COLON", "SEMICOLON", "LT", "EQUALS", "GT",
            "QUESTION", "BANG", "BACKSLASH", "LOWER_X", "UPPER_X"]
@@ -18,7 +20,7 @@ SEG_MESSAGE = 0  # index of its message record
 SEG_START = 1  # start in the scan text
 SEG_END = 2  # end in the scan text
 SEG_SRC = 3  # offset in the spool of text[start] when copied as it stands, else -1
-SEG_KIND = 4  # what it is: K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC
+SEG_KIND = 4  # what it is: K_HEADER, K_TEXT, K_HTML_TEXT, K_HREF, K_SRC... (MAIL_KINDS)
 SEG_LABEL_START = 5  # its part's label ("1.2 text/html") in the names
 SEG_LABEL_END = 6  # end of the label
 SEG_PART_OFFSET = 7  # offset of text[start] in its decoded part (a value's: its first octet)
@@ -37,6 +39,18 @@ K_TEXT = 1  # a text/* part, decoded (RFC 2045 section 6)
 K_HTML_TEXT = 2  # a text run of a text/html part, references undone
 K_HREF = 3  # an href value (HTML 4.01 section 12.2)
 K_SRC = 4  # an img/script src value
+K_ACTION = 5  # a form's action value
+K_FORMACTION = 6  # a button's formaction value
+K_BACKGROUND = 7  # a background value (body, table, td)
+K_CITE = 8  # a cite value (blockquote, q, del, ins)
+K_LONGDESC = 9  # a longdesc value (img, frame)
+K_DATA = 10  # the data value of an <object>
+K_POSTER = 11  # a video's poster value
+K_XLINK_HREF = 12  # an xlink:href value (SVG)
+K_SRCSET = 13  # a URL of a srcset's image candidates (HTML section 4.8.4.3.10)
+K_PING = 14  # a URL of a ping list (space-separated tokens)
+K_STYLE = 15  # a url() or @import string of a style attribute
+K_STYLE_BLOCK = 16  # a url() or @import string of a <style> block
 FALLBACK = 1  # walk this message with the standard library instead
 TAB = 9  # '\t': WSP (RFC 5234 appendix B.1): folding, blanks after a field name
 LF = 10  # '\n': line end (RFC 5322 section 2.1)

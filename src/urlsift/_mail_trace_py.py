@@ -17,14 +17,16 @@ from typing import Any, Callable, NamedTuple, Optional
 
 from ._build_py import edits_index, triple_strings
 from ._mail_headers_py import iso_date
-from ._mail_records import (FALLBACK, K_HREF, K_HTML_TEXT, K_SRC, MSG, MSG_DATE_END,
+from ._mail_records import (FALLBACK, K_ACTION, K_BACKGROUND, K_CITE, K_DATA, K_FORMACTION,
+                            K_HREF, K_HTML_TEXT, K_LONGDESC, K_PING, K_POSTER, K_SRC,
+                            K_SRCSET, K_STYLE, K_STYLE_BLOCK, K_XLINK_HREF, MSG, MSG_DATE_END,
                             MSG_DATE_START, MSG_END, MSG_FLAGS, MSG_FROM_LINE, MSG_ID_END,
                             MSG_ID_START, MSG_START, SEG, SEG_ANCHOR, SEG_END, SEG_KIND,
                             SEG_LABEL_END, SEG_LABEL_START, SEG_MESSAGE, SEG_PART_OFFSET,
                             SEG_SRC, SEG_START)
 from ._scan_py import HYPHEN_BREAK, WRAPPED
 
-__all__ = ["Tracing", "trace", "anchor_runs", "url_triples", "too_large", "PART_SUFFIX"]
+__all__ = ["Tracing", "trace", "anchor_runs", "url_triples", "too_large", "PART_SUFFIX", "KEYS"]
 
 
 class Tracing(NamedTuple):
@@ -150,7 +152,7 @@ class _Trace:
         where = None
         shown = None
         part = self.label(r, kind)
-        if kind == K_HREF or kind == K_SRC:
+        if kind >= K_HREF:                  # a value: the URLs of an attribute (or CSS)
             if self.shown_at is not None and self.shown_at[r // SEG] >= 0:
                 shown = self.shown[self.shown_at[r // SEG]]
             start = end = segs[r + SEG_PART_OFFSET]
@@ -176,10 +178,10 @@ class _Trace:
             how.edits[edits_index(url, mf)], where, shown))
 
     def label(self, r: int, kind: int) -> str:
-        """The part of segment record ``r`` as a match names it (its label, `` href`` or
-        `` src`` after a value's), each made once: a label's offset in the names is its
-        own (they are only appended to)."""
-        key = self.segs[r + SEG_LABEL_START] * 8 + kind
+        """The part of segment record ``r`` as a match names it (its label, `` href``,
+        `` srcset``... after a value's: :data:`PART_SUFFIX`), each made once: a label's
+        offset in the names is its own (they are only appended to)."""
+        key = self.segs[r + SEG_LABEL_START] * KEYS + kind
         part = self.labels.get(key)
         if part is None:
             text = bytes(self.names[self.segs[r + SEG_LABEL_START]:self.segs[r + SEG_LABEL_END]])
@@ -188,8 +190,16 @@ class _Trace:
         return part
 
 
-#: what a value's part is called after its label (a match's ``part``: "text/html href")
-PART_SUFFIX = {K_HREF: " href", K_SRC: " src"}
+#: what a value's part is called after its label (a match's ``part``: "text/html href"):
+#: the field of the email path's reader (``urlsift._html_py.FIELDS``) it came from
+PART_SUFFIX = {K_HREF: " href", K_SRC: " src", K_ACTION: " action",
+               K_FORMACTION: " formaction", K_BACKGROUND: " background", K_CITE: " cite",
+               K_LONGDESC: " longdesc", K_DATA: " data", K_POSTER: " poster",
+               K_XLINK_HREF: " xlink:href", K_SRCSET: " srcset", K_PING: " ping",
+               K_STYLE: " style", K_STYLE_BLOCK: " #style"}
+#: a label's key is its offset times this, plus the kind (every kind is below it)
+KEYS = 32
+assert max(PART_SUFFIX) < KEYS
 
 
 def anchor_runs(segs: Any, out: Any) -> tuple["array[int]", list[bytes], set[int]]:
@@ -227,7 +237,7 @@ def anchor_runs(segs: Any, out: Any) -> tuple["array[int]", list[bytes], set[int
                 if segs[r + SEG_ANCHOR] != h:
                     break
                 parts.append(bytes(out[segs[r + SEG_START]:segs[r + SEG_END]]))
-            elif kind not in (K_HREF, K_SRC):
+            elif kind < K_HREF:         # a value (an <img src> in the <a>) does not end it
                 break
             r += SEG
         joined = b"".join(parts)

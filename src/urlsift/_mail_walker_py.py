@@ -19,7 +19,8 @@ from typing import Any, Callable, Optional
 
 from ._mail_records import CR, LF, K_TEXT
 
-__all__ = ["Fallback", "Walker", "LABEL_CACHE", "line_end", "is_blank", "strip_eol", "K_TEXT"]
+__all__ = ["Fallback", "Walker", "LABEL_CACHE", "line_end", "is_blank", "strip_eol", "past",
+           "K_TEXT"]
 
 #: How many of the last labels written are looked up before a label is written again.
 LABEL_CACHE = 16
@@ -99,3 +100,15 @@ def strip_eol(buf: Any, a: int, e: int) -> int:
     while e > a and buf[e - 1] in (LF, CR):
         e -= 1
     return e
+
+
+def past(data: bytes, p: int, stop_set: bytes, inside: bool) -> int:
+    """The offset after the run at ``p`` of octets in (``inside``) or not in ``stop_set``.
+
+    >>> past(b"  ab ", 0, b" ", True), past(b"  ab ", 2, b" ", False)
+    (2, 4)
+    """
+    n = len(data)
+    while p < n and ((data[p] in stop_set) == inside):
+        p += 1
+    return p

@@ -16,7 +16,7 @@ from itertools import islice
 from typing import Any, Callable, Iterator, Optional, Sequence
 
 from .._layout import R_END, R_FLAGS, R_START
-from .._mail_records import (K_HREF, K_SRC, SEG, SEG_END, SEG_KIND, SEG_MESSAGE,
+from .._mail_records import (K_HREF, SEG, SEG_END, SEG_KIND, SEG_MESSAGE,
                              SEG_PART_OFFSET, SEG_START)
 from .._select import cores
 from ..text.arrow import (MATCH_COLUMNS, column_as, flag_columns, need_pyarrow,
@@ -91,7 +91,7 @@ def _walked(rows: Any, columns: Sequence[str], name: str) -> dict[str, Any]:
 
     if "start" in columns or "end" in columns:
         kind = field(SEG_KIND)(seg)
-        value = pc.or_(pc.equal(kind, K_HREF), pc.equal(kind, K_SRC))   # the tag's offset
+        value = pc.greater_equal(kind, K_HREF)    # an attribute's URL: the value's offset
         offset, seg_start = field(SEG_PART_OFFSET), field(SEG_START)
         at = offset(seg)
         if "start" in columns:
