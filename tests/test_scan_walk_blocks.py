@@ -75,10 +75,11 @@ BODY = b"abcdefghijklmnopqrstuvwxyz0123456789-~%/ABCDEFGHIJ" * 2
 @pytest.mark.twins
 @pytest.mark.parametrize("name", list(TABLES))
 def test_every_octet_at_every_place_of_two_blocks_ends_the_url_where_octet_by_octet(name):
-    # each of the 256 octet values at each of the 34 places of the URL's first two
-    # blocks (the walk's blocks start after the colon), more URL after it
+    # each of the 256 octet values at each of the 50 places of the URL's first three
+    # blocks (the walk's blocks start after the colon: one, then two at a time), more
+    # URL after it
     table = TABLES[name]
-    for at in range(34):
+    for at in range(50):
         for value in range(256):
             data = b"see http:" + (b"//" + BODY)[:at] + bytes([value]) + BODY[:20] + b" x"
             looked, compared, plain = _ways(data, table)
@@ -89,15 +90,16 @@ def test_every_octet_at_every_place_of_two_blocks_ends_the_url_where_octet_by_oc
 @pytest.mark.twins
 @pytest.mark.parametrize("name", list(TABLES))
 def test_a_url_that_runs_to_the_end_of_the_buffer_or_of_its_length_ends_there(name):
-    # no octet ends the walk: the buffer's end (1 to 40 octets after "//", so the
-    # last block is short by every count), and MAX_LENGTH falling inside a block
+    # no octet ends the walk: the buffer's end (1 to 80 octets after "//", so the
+    # last block, or pair of blocks, is short by every count), and MAX_LENGTH falling
+    # inside a block
     table = TABLES[name]
-    for length in range(1, 41):
+    for length in range(1, 81):
         data = b"see http://" + BODY[:length]
         ways = _ways(data, table)
         assert ways[0] == ways[1] == ways[2] == _twin(data, table), (name, length)
         assert ways[0][:2] == [4, len(data)]
-        for max_length in range(1, 40):
+        for max_length in range(1, 80, 3):
             data = b"http://" + BODY[:length] + b" more"
             ways = _ways(data, table, max_length)
             assert ways[0] == ways[1] == ways[2] == _twin(data, table, max_length), \
@@ -107,7 +109,7 @@ def test_a_url_that_runs_to_the_end_of_the_buffer_or_of_its_length_ends_there(na
 @pytest.mark.twins
 def test_a_quote_ends_a_url_wherever_it_falls_in_a_block():
     # RFC 1738 appendix: '"' delimits a URL in text; at each offset of three blocks
-    for at in range(1, 48):
+    for at in range(1, 80):
         data = b"<p>http://a.example/" + BODY[:at] + b'"> next'
         for triples in (*_ways(data, TABLE), _twin(data, TABLE)):
             assert triples[:2] == [3, 20 + at]

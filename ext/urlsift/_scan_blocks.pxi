@@ -440,16 +440,39 @@ cdef extern from *:
     #define URLSIFT_STOPS_SSSE3(f, c, m)                                                \
         m = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(                                \
             URLSIFT_NIBBLES((f)->lo_stop, (f)->hi_stop, c), _mm_setzero_si128())) & 0xFFFF
-    /* The walk of a bare URL over octets from e (lim at most) 16 at a time, STOPS the
-       test of a block: a function for each (NAME, its attributes ATTR), called through
-       f->walk once a URL (the SSSE3 one cannot be inlined into walk(): a call per URL
-       is the price of the look-ups); the brackets and the last octets one at a time */
+    /* The walk of a bare URL over octets from e (lim at most) by blocks of 16, STOPS
+       the test of a block: a function for each (NAME, its attributes ATTR), called
+       through f->walk once a URL (the SSSE3 one cannot be inlined into walk(): a call
+       per URL is the price of the look-ups). One block, then two at a time: fewer
+       mispredicted exits in a URL of 16 to 48 octets (two at a time from the first
+       made a log slower); the brackets and the last octets one at a time */
     #define URLSIFT_WALK_BLOCKS(NAME, ATTR, STOPS)                                      \
     ATTR static Py_ssize_t NAME(const uint8_t *d, const uint8_t *T, Py_ssize_t e,       \
                                 Py_ssize_t lim, Py_ssize_t *br, uint8_t plain,          \
                                 uint8_t bare, const urlsift_prefilter *f) {             \
-        unsigned m;                                                                     \
+        unsigned m, m2;                                                                 \
         for (;;) {                                                                      \
+            if (e + 16 <= lim) {                                                        \
+                __m128i c = _mm_loadu_si128((const __m128i *)(d + e));                  \
+                STOPS(f, c, m);                                                         \
+                if (m) {                                                                \
+                    e += urlsift_ctz(m);                                                \
+                    goto stopped;                                                       \
+                }                                                                       \
+                e += 16;                                                                \
+            }                                                                           \
+            while (e + 32 <= lim) {                                                     \
+                __m128i c = _mm_loadu_si128((const __m128i *)(d + e));                  \
+                __m128i c2 = _mm_loadu_si128((const __m128i *)(d + e + 16));            \
+                STOPS(f, c, m);                                                         \
+                STOPS(f, c2, m2);                                                       \
+                m |= m2 << 16;                                                          \
+                if (m) {                                                                \
+                    e += urlsift_ctz(m);                                                \
+                    goto stopped;                                                       \
+                }                                                                       \
+                e += 32;                                                                \
+            }                                                                           \
             while (e + 16 <= lim) {                                                     \
                 __m128i c = _mm_loadu_si128((const __m128i *)(d + e));                  \
                 STOPS(f, c, m);                                                         \
