@@ -241,8 +241,8 @@ cdef inline Py_ssize_t url_end(const char_t *d, Py_ssize_t n, const uint8_t *T, 
     nothing, which is rare). One walk doing both made the ASCII walk of a log slower (code generation of the hot loop)."""
     cdef Py_ssize_t br[4]
     cdef Py_ssize_t end = bare(d, n, T, colon, max_length, br, f, flags_out)
-    if end < 0 or (end < n and (d[end] >= 128 or (
-            (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
+    if end < 0 or (end < n and (d[end] >= 128 or (      # (no branch: see walk's)
+            ((d[end] == 10) | (d[end] == 13)) & (d[end - 1] == 61)))):
         return iri_end(d, n, T, colon, end, max_length, br, octets, O, f, flags_out)
     return end
 

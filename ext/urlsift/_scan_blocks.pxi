@@ -68,10 +68,17 @@ cdef extern from *:
            hi_last[c >> 4] says c is pairs[2k], of the before_ ones pairs[2k + 1] */
         __m128i lo_last, hi_last, lo_before, hi_before;
         int nibbles;                /* 1: np <= 8, the four above made */
+        /* the octets that end a URL's run of PLAIN ones as pshufb reads them: c is
+           none of them when lo_stop[c & 15] & hi_stop[c >> 4] is 0 (plain_nibbles) */
+        __m128i lo_stop, hi_stop;
     #endif
         /* the blocks' function (urlsift_prefilter_next) */
         Py_ssize_t (*next)(const uint8_t *, Py_ssize_t, Py_ssize_t, Py_ssize_t,
                            const urlsift_prefilter *);
+        /* a URL's walk 16 octets at a time (urlsift_prefilter_plain; NULL: none, octet
+           by octet) */
+        Py_ssize_t (*walk)(const uint8_t *, const uint8_t *, Py_ssize_t, Py_ssize_t,
+                           Py_ssize_t *, uint8_t, uint8_t, const urlsift_prefilter *);
     };
     static void urlsift_prefilter_next(urlsift_prefilter *f);
     static void urlsift_prefilter_init(urlsift_prefilter *f, const uint8_t *pairs, int np,
@@ -106,6 +113,7 @@ cdef extern from *:
         f->plain = plain;
         f->scheme16 = 0;
     #endif
+        f->walk = NULL;
         urlsift_prefilter_next(f);
     }
     #ifdef URLSIFT_SSE2
@@ -123,21 +131,13 @@ cdef extern from *:
         }
     }
     #endif
-    /* the table's PLAIN octets as a range less a few: a block of 16 is then told from
-       compares (SSE2 has no table look-up); any other table: one at a time. And are
-       its SCHEME octets RFC 1738's (then the run of them before a colon is read 16
-       at a time: urlsift_scheme_start)? A few dozen instructions, once per table
-       (setup_for) */
-    static void urlsift_prefilter_plain(urlsift_prefilter *f, uint8_t scheme) {
     #ifdef URLSIFT_SSE2
-        uint64_t in[4], out;                    /* bit k: octet k is PLAIN */
+    /* The octets of "!".."~" not in the set in[] (bit k: octet k) as compares (x[],
+       nx; SSE2 has no table look-up): nx -1 where the set is no such range less at
+       most 16 */
+    static void urlsift_plain_compares(urlsift_prefilter *f, const uint64_t in[4]) {
+        uint64_t out;
         int w;
-        urlsift_table_set(f->T, scheme, in);
-        /* "+", "-", ".", digits; upper and lower case letters (RFC 1738 section 2.1) */
-        f->scheme16 = in[0] == (((uint64_t)1 << 43) | ((uint64_t)3 << 45) | ((uint64_t)0x3FF << 48))
-            && in[1] == (((uint64_t)0x3FFFFFF << 1) | ((uint64_t)0x3FFFFFF << 33))
-            && !in[2] && !in[3];
-        urlsift_table_set(f->T, f->plain, in);
         f->nx = -1;
         /* none below "!" (33) nor from DEL (127) up */
         if ((in[0] & (((uint64_t)1 << 33) - 1)) || (in[1] >> 63) || in[2] || in[3])
@@ -154,6 +154,59 @@ cdef extern from *:
                 out &= out - 1;
             }
         }
+    }
+    /* The octets not in the set in[] as two pshufb look-ups of an octet's nibbles
+       (SSSE3, "shufti" as Hyperscan does): the high nibbles whose sixteen octets hold
+       the same ones not in the set share a bit (at most 8 such groups, 1 when done;
+       any table whose PLAIN octets are "!" to "~" less a few has at most 7), and
+       lo_stop[l] has the bit of every group whose octets with low nibble l are out */
+    static int urlsift_plain_nibbles(urlsift_prefilter *f, const uint64_t in[4]) {
+        uint8_t lo[16], hi[16];
+        unsigned group[8], out;
+        int h, l, b, ng = 0;
+        memset(lo, 0, sizeof lo);
+        memset(hi, 0, sizeof hi);
+        for (h = 0; h < 16; h++) {
+            out = ~(unsigned)(in[h >> 2] >> (16 * (h & 3))) & 0xFFFF;
+            if (!out)
+                continue;
+            for (b = 0; b < ng && group[b] != out; b++)
+                ;
+            if (b == ng) {
+                if (ng == 8)
+                    return 0;
+                group[ng++] = out;
+                for (l = 0; l < 16; l++)
+                    if (out >> l & 1)
+                        lo[l] |= (uint8_t)(1u << b);
+            }
+            hi[h] = (uint8_t)(1u << b);
+        }
+        f->lo_stop = _mm_loadu_si128((const __m128i *)lo);
+        f->hi_stop = _mm_loadu_si128((const __m128i *)hi);
+        return 1;
+    }
+    #endif
+    static void urlsift_plain_walk(urlsift_prefilter *f, int nibbles);
+    /* A URL's walk 16 octets at a time where the table allows (f->walk): by the
+       look-ups where the CPU has SSSE3, else by the compares where the PLAIN octets
+       are "!" to "~" less a few; any other table: one at a time. And are its SCHEME
+       octets RFC 1738's (then the run of them before a colon is read 16 at a time:
+       urlsift_scheme_start)? A few dozen instructions, once per table (setup_for) */
+    static void urlsift_prefilter_plain(urlsift_prefilter *f, uint8_t scheme) {
+    #ifdef URLSIFT_SSE2
+        uint64_t in[4];                         /* bit k: octet k is PLAIN */
+        urlsift_table_set(f->T, scheme, in);
+        /* "+", "-", ".", digits; upper and lower case letters (RFC 1738 section 2.1) */
+        f->scheme16 = in[0] == (((uint64_t)1 << 43) | ((uint64_t)3 << 45) | ((uint64_t)0x3FF << 48))
+            && in[1] == (((uint64_t)0x3FFFFFF << 1) | ((uint64_t)0x3FFFFFF << 33))
+            && !in[2] && !in[3];
+        urlsift_table_set(f->T, f->plain, in);
+        urlsift_plain_compares(f, in);
+        urlsift_plain_walk(f, urlsift_plain_nibbles(f, in));
+    #else
+        (void)f;
+        (void)scheme;
     #endif
     }
     /* Where the run of SCHEME characters that ends at d[p - 1] starts, lo at the
@@ -350,63 +403,137 @@ cdef extern from *:
         return 0;
     #endif
     }
+    /* The octet at e that is no PLAIN one but BARE (a bracket) in a URL's walk:
+       counted in br (for the trim); 1 when the walk ends there ("](" closing no "[":
+       Markdown's [URL](URL), as the twin) */
+    static inline int urlsift_bracket(const uint8_t *d, Py_ssize_t e, Py_ssize_t lim,
+                                      Py_ssize_t *br) {
+        switch (d[e]) {
+        case '(': br[0]++; break;
+        case ')': br[1]++; break;
+        case '[': br[2]++; break;
+        case ']':
+            if (br[3] >= br[2] && e + 1 < lim && d[e + 1] == '(')
+                return 1;
+            br[3]++;
+            break;
+        }
+        return 0;
+    }
+    #ifdef URLSIFT_SSE2
+    /* bit k of m: c's octet k is no PLAIN one, by compares (SSE2: below "!", signed,
+       so octets over 0x7F too; DEL; the x[], in two chains that overlap) ... */
+    #define URLSIFT_STOPS_SSE2(f, c, m) do {                                            \
+            __m128i no_ = _mm_or_si128(_mm_cmplt_epi8(c, _mm_set1_epi8('!')),            \
+                                       _mm_cmpeq_epi8(c, _mm_set1_epi8(127)));           \
+            __m128i no2_ = _mm_setzero_si128();                                         \
+            int k_;                                                                     \
+            for (k_ = 0; k_ + 1 < (f)->nx; k_ += 2) {                                   \
+                no_ = _mm_or_si128(no_, _mm_cmpeq_epi8(c, (f)->x[k_]));                 \
+                no2_ = _mm_or_si128(no2_, _mm_cmpeq_epi8(c, (f)->x[k_ + 1]));           \
+            }                                                                           \
+            if (k_ < (f)->nx)                                                           \
+                no_ = _mm_or_si128(no_, _mm_cmpeq_epi8(c, (f)->x[k_]));                 \
+            m = (unsigned)_mm_movemask_epi8(_mm_or_si128(no_, no2_));                   \
+        } while (0)
+    /* ... or by two look-ups of its nibbles, whatever the table (SSSE3) */
+    #define URLSIFT_STOPS_SSSE3(f, c, m)                                                \
+        m = ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(                                \
+            URLSIFT_NIBBLES((f)->lo_stop, (f)->hi_stop, c), _mm_setzero_si128())) & 0xFFFF
+    /* The walk of a bare URL over octets from e (lim at most) by blocks of 16, STOPS
+       the test of a block: a function for each (NAME, its attributes ATTR), called
+       through f->walk once a URL (the SSSE3 one cannot be inlined into walk(): a call
+       per URL is the price of the look-ups). One block, then two at a time: fewer
+       mispredicted exits in a URL of 16 to 48 octets (two at a time from the first
+       made a log slower); the brackets and the last octets one at a time */
+    #define URLSIFT_WALK_BLOCKS(NAME, ATTR, STOPS)                                      \
+    ATTR static Py_ssize_t NAME(const uint8_t *d, const uint8_t *T, Py_ssize_t e,       \
+                                Py_ssize_t lim, Py_ssize_t *br, uint8_t plain,          \
+                                uint8_t bare, const urlsift_prefilter *f) {             \
+        unsigned m, m2;                                                                 \
+        for (;;) {                                                                      \
+            if (e + 16 <= lim) {                                                        \
+                __m128i c = _mm_loadu_si128((const __m128i *)(d + e));                  \
+                STOPS(f, c, m);                                                         \
+                if (m) {                                                                \
+                    e += urlsift_ctz(m);                                                \
+                    goto stopped;                                                       \
+                }                                                                       \
+                e += 16;                                                                \
+            }                                                                           \
+            while (e + 32 <= lim) {                                                     \
+                __m128i c = _mm_loadu_si128((const __m128i *)(d + e));                  \
+                __m128i c2 = _mm_loadu_si128((const __m128i *)(d + e + 16));            \
+                STOPS(f, c, m);                                                         \
+                STOPS(f, c2, m2);                                                       \
+                m |= m2 << 16;                                                          \
+                if (m) {                                                                \
+                    e += urlsift_ctz(m);                                                \
+                    goto stopped;                                                       \
+                }                                                                       \
+                e += 32;                                                                \
+            }                                                                           \
+            while (e + 16 <= lim) {                                                     \
+                __m128i c = _mm_loadu_si128((const __m128i *)(d + e));                  \
+                STOPS(f, c, m);                                                         \
+                if (m) {                                                                \
+                    e += urlsift_ctz(m);                                                \
+                    goto stopped;                                                       \
+                }                                                                       \
+                e += 16;                                                                \
+            }                                                                           \
+            while (e < lim && (T[d[e]] & plain))                                        \
+                e++;                                                                    \
+        stopped:                                                                        \
+            if (e >= lim || !(T[d[e]] & bare) || urlsift_bracket(d, e, lim, br))        \
+                return e;                                                               \
+            e++;                                                                        \
+        }                                                                               \
+    }
+    URLSIFT_WALK_BLOCKS(urlsift_walk_sse2, URLSIFT_NOINLINE, URLSIFT_STOPS_SSE2)
+    #ifdef URLSIFT_SSSE3
+    URLSIFT_WALK_BLOCKS(urlsift_walk_ssse3,
+                        URLSIFT_NOINLINE __attribute__((target("ssse3"))), URLSIFT_STOPS_SSSE3)
+    #endif
+    #endif
+    /* a URL's walk for this CPU and table (urlsift_prefilter_plain; nibbles: the
+       look-ups' tables are made) */
+    static void urlsift_plain_walk(urlsift_prefilter *f, int nibbles) {
+        f->walk = NULL;
+    #ifdef URLSIFT_SSE2
+        if (f->nx >= 0)
+            f->walk = urlsift_walk_sse2;
+    #ifdef URLSIFT_SSSE3
+        if (urlsift_ssse3 < 0)
+            urlsift_ssse3 = __builtin_cpu_supports("ssse3") != 0;
+        if (urlsift_ssse3 && nibbles)
+            f->walk = urlsift_walk_ssse3;
+    #endif
+    #endif
+        (void)nibbles;
+    }
     /* The walk of a bare URL over octets (ascii_walk for uint8_t), in C so that its
        loop is the same tight one wherever the compiler inlines it: Cython's loop
        lost instructions on every octet when url_end stopped being inlined (URL-dense
        text slower). The run of PLAIN octets is the hot loop (4 at a time was
        fewer instructions but one more mispredicted exit a URL: slower); with f (the
-       walk's prefilter, NULL: none) and SSE2, 16 at a time where the table allows:
-       the compares below, two chains of them so that they overlap. */
+       walk's prefilter, NULL: none), 16 at a time where the table allows (f->walk),
+       else one at a time (the reference) */
     static inline Py_ssize_t urlsift_ascii_walk(const uint8_t *d, const uint8_t *T,
                                                 Py_ssize_t e, Py_ssize_t lim, Py_ssize_t *br,
                                                 uint8_t plain, uint8_t bare, uint8_t scheme,
                                                 const urlsift_prefilter *f) {
-        for (;;) {
     #ifdef URLSIFT_SSE2
-            if (f != NULL && f->nx == -2 && e + 16 <= lim)   /* a walk's own: not shared */
-                urlsift_prefilter_plain((urlsift_prefilter *)f, scheme);
-            if (f != NULL && f->nx >= 0) {
-                const __m128i bang = _mm_set1_epi8('!'), del = _mm_set1_epi8(127);
-                while (e + 16 <= lim) {
-                    __m128i c = _mm_loadu_si128((const __m128i *)(d + e));
-                    /* below "!" (signed: octets over 0x7F too) or DEL: no PLAIN octet */
-                    __m128i no = _mm_or_si128(_mm_cmplt_epi8(c, bang), _mm_cmpeq_epi8(c, del));
-                    __m128i no2 = _mm_setzero_si128();
-                    unsigned m;
-                    int k;
-                    for (k = 0; k + 1 < f->nx; k += 2) {
-                        no = _mm_or_si128(no, _mm_cmpeq_epi8(c, f->x[k]));
-                        no2 = _mm_or_si128(no2, _mm_cmpeq_epi8(c, f->x[k + 1]));
-                    }
-                    if (k < f->nx)
-                        no = _mm_or_si128(no, _mm_cmpeq_epi8(c, f->x[k]));
-                    m = (unsigned)_mm_movemask_epi8(_mm_or_si128(no, no2));
-                    if (m) {
-                        e += urlsift_ctz(m);
-                        goto stopped;
-                    }
-                    e += 16;
-                }
-            }
+        if (f != NULL && f->nx == -2 && e + 16 <= lim)   /* a walk's own: not shared */
+            urlsift_prefilter_plain((urlsift_prefilter *)f, scheme);
+        if (f != NULL && f->walk != NULL)
+            return f->walk(d, T, e, lim, br, plain, bare, f);
     #endif
+        for (;;) {
             while (e < lim && (T[d[e]] & plain))
                 e++;
-    #ifdef URLSIFT_SSE2
-        stopped:
-    #endif
-            if (e >= lim || !(T[d[e]] & bare))
+            if (e >= lim || !(T[d[e]] & bare) || urlsift_bracket(d, e, lim, br))
                 return e;
-            switch (d[e]) {
-            case '(': br[0]++; break;
-            case ')': br[1]++; break;
-            case '[': br[2]++; break;
-            case ']':
-                /* "](" closing no "[": Markdown's [URL](URL) (the twin) */
-                if (br[3] >= br[2] && e + 1 < lim && d[e + 1] == '(')
-                    return e;
-                br[3]++;
-                break;
-            }
             e++;
         }
     }

@@ -10,6 +10,8 @@ cdef struct Out:
     Py_ssize_t n
     Py_ssize_t cap
     int failed
+    bint lent          # data is the result array's memory, not to be realloc'd: grow
+                       # copies the triples into memory of the walk's own (scan())
 
 cdef void scan_octets(const uint8_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                       const uint8_t *T, const uint8_t *known, Py_ssize_t m,

@@ -22,6 +22,7 @@ include "_scan_blocks.pxi"
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISALNUM(Py_UCS4 ch) nogil
+    void Py_SET_SIZE(object o, Py_ssize_t n)
     int PyUnicode_KIND(object s)
     void *PyUnicode_DATA(object s)
     Py_ssize_t PyUnicode_GET_LENGTH(object s)
@@ -137,7 +138,14 @@ cdef array.array _Q = _array_mod.array("q")
 
 cdef bint grow(Out *o) noexcept nogil:
     """Room for more triples (False, o.failed set, when there is no memory)."""
-    cdef int64_t *d = <int64_t *>realloc(o.data, (o.cap * 2 + 48) * sizeof(int64_t))
+    cdef int64_t *d
+    if o.lent:                  # the result's memory (Python's): on in memory of our own
+        d = <int64_t *>malloc((o.cap * 2 + 48) * sizeof(int64_t))
+        if d != NULL:
+            memcpy(d, o.data, o.n * sizeof(int64_t))
+            o.lent = False
+    else:
+        d = <int64_t *>realloc(o.data, (o.cap * 2 + 48) * sizeof(int64_t))
     if d == NULL:
         o.failed = 1
         return False
@@ -259,6 +267,9 @@ cdef _Setups _last_setup = None
 cdef int64_t *_spare = NULL       # a triple buffer between scan() calls (see there)
 cdef Py_ssize_t _spare_cap = 0
 DEF SPARE_MAX = 1 << 20           # entries (8 MB) at most kept; a larger one is freed
+DEF LEND_MIN = 1 << 16            # characters to scan from which the walk writes into the
+                                  # result (below, a copy costs less than an allocation)
+cdef double _density = 3.0 / 16   # triples a character the last scan found (lend)
 
 
 cdef _Setups setup_for(bytes table, bytes known):
@@ -282,6 +293,36 @@ def _set_ssse3(bint on):
     return bool(set_ssse3(on))
 
 
+cdef array.array lend(Out *o, Py_ssize_t chars):
+    """The result of a scan of ``chars`` characters, its memory lent to the walk (``o``):
+    room for as many triples a character as the last such scan found, and an eighth
+    more. The walk writes into it, so the triples are not copied (the copy was 7% of a
+    URL-dense scan); where they are more, grow copies them into memory of its own.
+    The room is not made from what may be at most (a triple every 3 characters): a
+    size the allocator maps afresh each call has its pages faulted in again."""
+    o.cap = <Py_ssize_t>(chars * _density * 1.125) + 48
+    cdef array.array result = array.clone(_Q, o.cap, False)
+    o.data = <int64_t *>result.data.as_voidptr
+    o.lent = True
+    return result
+
+
+cdef array.array hand_over(Out *o, array.array result):
+    """The triples of ``o`` as an ``array('q')``: ``result`` itself when the walk wrote
+    into it (shrunk where more than an eighth of it is left over: else kept the size
+    made, which the next call of a like text asks again), else a copy."""
+    if o.lent:
+        if o.n < o.cap - (o.cap >> 3):
+            array.resize(result, o.n)
+        else:
+            Py_SET_SIZE(result, o.n)
+        return result
+    result = array.clone(_Q, o.n, False)
+    if o.n:
+        memcpy(result.data.as_voidptr, o.data, o.n * sizeof(int64_t))
+    return result
+
+
 def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes known not None,
          Py_ssize_t max_wrapper, Py_ssize_t max_length, octets=None):
     """Flat (start, end, flags) triples of the URLs whose colon lies in ``[start, stop)``;
@@ -293,18 +334,24 @@ def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes kno
     cdef Setup *S = box.S
     cdef _Input inp = _Input(buf)
     cdef Out o
-    cdef array.array result
-    global _spare, _spare_cap
-    # the last call's triple buffer, taken (the GIL guards it): grown once, not by
-    # realloc on every call of a URL-dense text, nor its pages faulted in again
-    o.data = _spare
-    o.cap = _spare_cap
-    _spare = NULL
-    _spare_cap = 0
+    cdef array.array result = None
+    global _spare, _spare_cap, _density
     o.n = 0
     o.failed = 0
+    o.lent = False
+    o.data = NULL
+    o.cap = 0
     try:
         clip(inp.n, &start, &stop)
+        if stop - start >= LEND_MIN:
+            result = lend(&o, stop - start)
+        else:
+            # the last call's triple buffer, taken (the GIL guards it): grown once, not
+            # by realloc on every call of a URL-dense text, nor its pages faulted in again
+            o.data = _spare
+            o.cap = _spare_cap
+            _spare = NULL
+            _spare_cap = 0
         with nogil:
             if inp.kind == 1:
                 walk(<const uint8_t *>inp.data, inp.n, start, stop, T, S,
@@ -317,12 +364,13 @@ def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes kno
                      max_wrapper, max_length, False, O, &o)
         if o.failed:
             raise MemoryError("scan: no memory for the match list")
-        result = array.clone(_Q, o.n, False)
-        if o.n:
-            memcpy(result.data.as_voidptr, o.data, o.n * sizeof(int64_t))
-        return result
+        if stop - start >= LEND_MIN:
+            _density = o.n / <double>(stop - start)
+        return hand_over(&o, result)
     finally:
-        if _spare == NULL and o.cap <= SPARE_MAX:
+        if o.lent:
+            pass                        # the result's: freed with it
+        elif _spare == NULL and o.cap <= SPARE_MAX:
             _spare = o.data             # kept for the next call
             _spare_cap = o.cap
         else:

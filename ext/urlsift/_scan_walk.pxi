@@ -74,8 +74,10 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                 # url_end spelled out on this, the hot path (every "//" URL): called, it stayed out
                 # of line and slowed URL-dense text; the rare IRI walk through its pointer
                 end = bare(d, n, T, p, max_length, br, blocks, &flags)
-                if end < 0 or (end < n and (d[end] >= 128 or (     # (url_end's test)
-                        (d[end] == 10 or d[end] == 13) and d[end - 1] == 61))):
+                # (url_end's test; "|" and "&": a URL ends at a space or a line's end at
+                # random, a branch on which was mispredicted)
+                if end < 0 or (end < n and (d[end] >= 128 or (
+                        ((d[end] == 10) | (d[end] == 13)) & (d[end - 1] == 61)))):
                     end = iri_end(d, n, T, p, end, max_length, br, octets, O, blocks, &flags)
                 if end >= 0:
                     emit(o, s, end, flags)
