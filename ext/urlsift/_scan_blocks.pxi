@@ -352,7 +352,7 @@ cdef extern from *:
         return -1;                                                                      \
     }
     #if defined(__GNUC__)
-    #define URLSIFT_NOINLINE __attribute__((noinline))
+    #define URLSIFT_NOINLINE __attribute__((noinline, aligned(64)))
     #else
     #define URLSIFT_NOINLINE
     #endif
@@ -446,6 +446,16 @@ cdef extern from *:
        per URL is the price of the look-ups). One block, then two at a time: fewer
        mispredicted exits in a URL of 16 to 48 octets (two at a time from the first
        made a log slower); the brackets and the last octets one at a time */
+    /* one block of 16 from e: to the stop in it ("stopped"), else past it */
+    #define URLSIFT_BLOCK16(STOPS) do {                                                 \
+            __m128i c_ = _mm_loadu_si128((const __m128i *)(d + e));                     \
+            STOPS(f, c_, m);                                                            \
+            if (m) {                                                                    \
+                e += urlsift_ctz(m);                                                    \
+                goto stopped;                                                           \
+            }                                                                           \
+            e += 16;                                                                    \
+        } while (0)
     #define URLSIFT_WALK_BLOCKS(NAME, ATTR, STOPS)                                      \
     ATTR static Py_ssize_t NAME(const uint8_t *d, const uint8_t *T, Py_ssize_t e,       \
                                 Py_ssize_t lim, Py_ssize_t *br, uint8_t plain,          \
@@ -453,13 +463,7 @@ cdef extern from *:
         unsigned m, m2;                                                                 \
         for (;;) {                                                                      \
             if (e + 16 <= lim) {                                                        \
-                __m128i c = _mm_loadu_si128((const __m128i *)(d + e));                  \
-                STOPS(f, c, m);                                                         \
-                if (m) {                                                                \
-                    e += urlsift_ctz(m);                                                \
-                    goto stopped;                                                       \
-                }                                                                       \
-                e += 16;                                                                \
+                URLSIFT_BLOCK16(STOPS);                                                 \
             }                                                                           \
             while (e + 32 <= lim) {                                                     \
                 __m128i c = _mm_loadu_si128((const __m128i *)(d + e));                  \
@@ -474,13 +478,7 @@ cdef extern from *:
                 e += 32;                                                                \
             }                                                                           \
             while (e + 16 <= lim) {                                                     \
-                __m128i c = _mm_loadu_si128((const __m128i *)(d + e));                  \
-                STOPS(f, c, m);                                                         \
-                if (m) {                                                                \
-                    e += urlsift_ctz(m);                                                \
-                    goto stopped;                                                       \
-                }                                                                       \
-                e += 16;                                                                \
+                URLSIFT_BLOCK16(STOPS);                                                 \
             }                                                                           \
             while (e < lim && (T[d[e]] & plain))                                        \
                 e++;                                                                    \

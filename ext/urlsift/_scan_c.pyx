@@ -90,31 +90,17 @@ for _i in range(N_MARKS):
     MARKS[_i] = _MARKS[_i]
 
 
-cdef extern from *:
-    """
-    #include <string.h>
-    /* Where the line that ends at b[e] starts: just after the last LF or NUL before
-       b[e - 1], looking back at most max octets; -1 when it is longer. glibc's memrchr
-       (vectorized) where there is one, else an octet at a time. */
-    static Py_ssize_t urlsift_line_start(const unsigned char *b, Py_ssize_t e, Py_ssize_t max) {
-        Py_ssize_t lo = e - 1 - max > 0 ? e - 1 - max : 0, j = -1;
-    #if defined(__GLIBC__)
-        const unsigned char *lf = memrchr(b + lo, 10, (size_t)(e - 1 - lo));
-        const unsigned char *nul = memrchr(b + lo, 0, (size_t)(e - 1 - lo));
-        if (lf != NULL) j = lf - b;
-        if (nul != NULL && nul - b > j) j = nul - b;
-    #else
-        Py_ssize_t i;
-        for (i = e - 2; i >= lo; i--) {
-            if (b[i] == 10 || b[i] == 0) { j = i; break; }
-        }
-    #endif
-        if (j >= 0) return j + 1;
-        return e <= max ? 0 : -1;          /* the buffer's first line, if short enough */
-    }
-    """
-    Py_ssize_t line_start "urlsift_line_start"(const uint8_t *b, Py_ssize_t e,
-                                               Py_ssize_t max) nogil
+include "_last_of.pxi"
+
+
+cdef inline Py_ssize_t line_start(const uint8_t *b, Py_ssize_t e, Py_ssize_t max) noexcept nogil:
+    """Where the line that ends at ``b[e]`` starts: just after the last LF or NUL before
+    ``b[e - 1]``, looking back at most ``max`` octets; -1 when it is longer."""
+    cdef Py_ssize_t lo = e - 1 - max if e - 1 - max > 0 else 0
+    cdef Py_ssize_t j = last_of(b, lo, e - 1, 10, 0)
+    if j >= 0:
+        return j + 1
+    return 0 if e <= max else -1        # the buffer's first line, if short enough
 
 
 cdef inline bint is_mark(uint32_t c) noexcept nogil:
@@ -285,9 +271,10 @@ cdef _Setups setup_for(bytes table, bytes known):
 
 
 def _set_ssse3(bint on):
-    """Let the prefilter's blocks compare the two octets before a colon with the pairs
-    by SSSE3 look-ups (where the CPU has them; the default) or by SSE2 compares (off:
-    for tests); returns what it was. The setup kept between calls is made again."""
+    """Let the blocks (the prefilter's pairs before a colon, a URL's run of plain
+    octets) be told by SSSE3 look-ups (where the CPU has them; the default) or by SSE2
+    compares (off: for tests); returns what it was. The setup kept between calls is
+    made again."""
     global _last_setup
     _last_setup = None
     return bool(set_ssse3(on))
@@ -335,6 +322,7 @@ def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes kno
     cdef _Input inp = _Input(buf)
     cdef Out o
     cdef array.array result = None
+    cdef bint long_scan             # the walk writes into the result (lend)
     global _spare, _spare_cap, _density
     o.n = 0
     o.failed = 0
@@ -343,7 +331,8 @@ def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes kno
     o.cap = 0
     try:
         clip(inp.n, &start, &stop)
-        if stop - start >= LEND_MIN:
+        long_scan = stop - start >= LEND_MIN
+        if long_scan:
             result = lend(&o, stop - start)
         else:
             # the last call's triple buffer, taken (the GIL guards it): grown once, not
@@ -364,7 +353,7 @@ def scan(buf, Py_ssize_t start, Py_ssize_t stop, bytes table not None, bytes kno
                      max_wrapper, max_length, False, O, &o)
         if o.failed:
             raise MemoryError("scan: no memory for the match list")
-        if stop - start >= LEND_MIN:
+        if long_scan:
             _density = o.n / <double>(stop - start)
         return hand_over(&o, result)
     finally:

@@ -37,23 +37,15 @@ cdef Py_ssize_t find_candidate(const char_t *d, Py_ssize_t i, Py_ssize_t stop, P
                                const Trie *t, const Prefilter *f) noexcept nogil:
     """The next colon in ``d[i:stop]`` that may end a URL's scheme (next_candidate);
     -1 when there is none. Every colon when there is no prefilter."""
-    cdef uint32_t a, b
-    cdef int k
     if not PREFILTER or t.np < 0:
         return find_colon(d, i, stop)
     if char_t is uint8_t:
         return next_candidate(d, i, stop, n, f)
     else:
         while i < stop:
-            if d[i] == 58:
-                if i + 2 < n and d[i + 1] == 47 and d[i + 2] == 47:
-                    return i
-                if i >= 2:
-                    a = d[i - 1] | 32
-                    b = d[i - 2] | 32
-                    for k in range(t.np):
-                        if a == t.pairs[2 * k] and b == t.pairs[2 * k + 1]:
-                            return i
+            if d[i] == 58 and ((i + 2 < n and d[i + 1] == 47 and d[i + 2] == 47)
+                               or pair_before(d, i, t)):
+                return i
             i += 1
         return -1
 
@@ -117,30 +109,11 @@ cdef inline uint32_t tail_slot(uint32_t key, uint32_t mask) noexcept nogil:
     return (key * 2654435761u >> 16) & mask             # Knuth's multiplicative hash
 
 
-cdef Tail4 *tails_make(const Trie *t, uint32_t *mask) noexcept nogil:
-    """The trie's paths of four characters in an open-addressed hash (malloc'd; NULL
-    when there are none or too many): the walk back from a colon then reads the last
-    four characters in one look-up instead of four loads that wait on each other."""
-    cdef Py_ssize_t n1, n2, n3, n4, count = 0, size = 16
+cdef Py_ssize_t tail_paths(const Trie *t, Tail4 *tab, uint32_t mask) noexcept nogil:
+    """The trie's paths of four characters from its root: how many; each put into the
+    open-addressed ``tab`` (``mask + 1`` slots) too, unless ``tab`` is NULL."""
+    cdef Py_ssize_t n1, n2, n3, n4, count = 0
     cdef uint32_t a, b, c, e, key, h
-    cdef Tail4 *tab
-    for a in range(1, N_SYMBOLS):           # count them
-        n1 = kid(t.kids, a)
-        for b in range(1, N_SYMBOLS if n1 else 1):
-            n2 = kid(t.kids, n1 * N_SYMBOLS + b)
-            for c in range(1, N_SYMBOLS if n2 else 1):
-                n3 = kid(t.kids, n2 * N_SYMBOLS + c)
-                for e in range(1, N_SYMBOLS if n3 else 1):
-                    if kid(t.kids, n3 * N_SYMBOLS + e):
-                        count += 1
-    while size < 2 * count:
-        size *= 2
-    if count == 0 or size > TAILS_MAX:
-        return NULL
-    tab = <Tail4 *>calloc(size, sizeof(Tail4))
-    if tab == NULL:
-        return NULL                         # the trie alone: slower, the same answers
-    mask[0] = size - 1
     for a in range(1, N_SYMBOLS):
         n1 = kid(t.kids, a)
         for b in range(1, N_SYMBOLS if n1 else 1):
@@ -151,16 +124,37 @@ cdef Tail4 *tails_make(const Trie *t, uint32_t *mask) noexcept nogil:
                     n4 = kid(t.kids, n3 * N_SYMBOLS + e)
                     if n4 == 0:
                         continue
+                    count += 1
+                    if tab == NULL:
+                        continue
                     key = a | (b << 6) | (c << 12) | (e << 18)
-                    h = tail_slot(key, mask[0])
+                    h = tail_slot(key, mask)
                     while tab[h].key != 0:
-                        h = (h + 1) & mask[0]
+                        h = (h + 1) & mask
                     tab[h].key = key
                     tab[h].node = <uint16_t>n4
                     tab[h].att[0] = t.attrs[n1]
                     tab[h].att[1] = t.attrs[n2]
                     tab[h].att[2] = t.attrs[n3]
                     tab[h].att[3] = t.attrs[n4]
+    return count
+
+
+cdef Tail4 *tails_make(const Trie *t, uint32_t *mask) noexcept nogil:
+    """The trie's paths of four characters in an open-addressed hash (malloc'd; NULL
+    when there are none or too many): the walk back from a colon then reads the last
+    four characters in one look-up instead of four loads that wait on each other."""
+    cdef Py_ssize_t count = tail_paths(t, NULL, 0), size = 16
+    cdef Tail4 *tab
+    while size < 2 * count:
+        size *= 2
+    if count == 0 or size > TAILS_MAX:
+        return NULL
+    tab = <Tail4 *>calloc(size, sizeof(Tail4))
+    if tab == NULL:
+        return NULL                         # the trie alone: slower, the same answers
+    mask[0] = size - 1
+    tail_paths(t, tab, mask[0])
     return tab
 
 
