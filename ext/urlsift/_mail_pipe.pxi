@@ -218,11 +218,8 @@ cdef class MailPipeline:
         arr = carray.clone(_Q, slot.triples.n, False)
         if slot.triples.n:
             memcpy(arr.data.as_voidptr, slot.triples.data, slot.triples.n * sizeof(int64_t))
-        out = PyByteArray_FromStringAndSize(slot.out.p, slot.out.n)
-        segs = array("q", PyBytes_FromStringAndSize(slot.segs.p, slot.segs.n))
-        msgs = array("q", PyBytes_FromStringAndSize(slot.msgs.p, slot.msgs.n))
-        names = PyByteArray_FromStringAndSize(slot.names.p, slot.names.n)
-        return (out, segs, msgs, names), arr, anchors_out(&slot.anchors) if self.anchors else None
+        return (walk_result(&slot.out, &slot.segs, &slot.msgs, &slot.names), arr,
+                anchors_out(&slot.anchors) if self.anchors else None)
 
     def close(self):
         """Stop the workers and wait for them. Idempotent."""

@@ -228,11 +228,18 @@ cdef _Walk new_walk(bytes headers, bytes charsets, int max_depth, unescape):
 
 cdef tuple walked(_Walk w):
     """What walk returns, from the walker's buffers."""
-    out = PyByteArray_FromStringAndSize(w.out.p, w.out.n)
-    segs = array("q", PyBytes_FromStringAndSize(w.segs.p, w.segs.n))
-    msgs = array("q", PyBytes_FromStringAndSize(w.msgs.p, w.msgs.n))
-    names = PyByteArray_FromStringAndSize(w.names.p, w.names.n)
-    return out, segs, msgs, names
+    return walk_result(&w.out, &w.segs, &w.msgs, &w.names)
+
+
+cdef tuple walk_result(const Grow *out, const Grow *segs, const Grow *msgs,
+                       const Grow *names):
+    """``(out, segs, msgs, names)`` as a walk returns them (a bytearray, two
+    ``array('q')`` and a bytearray), copied from a walk's four buffers: the walker's
+    (walked) or a pipeline slot's (MailPipeline.take)."""
+    return (PyByteArray_FromStringAndSize(out.p, out.n),
+            array("q", PyBytes_FromStringAndSize(segs.p, segs.n)),
+            array("q", PyBytes_FromStringAndSize(msgs.p, msgs.n)),
+            PyByteArray_FromStringAndSize(names.p, names.n))
 
 
 cdef inline bint in_set(unsigned char c, const char *s) noexcept nogil:
