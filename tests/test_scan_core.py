@@ -15,6 +15,7 @@ from hypothesis import given, strategies as st
 
 from urlsift import _select
 from urlsift import _scan_py
+from urlsift._letters import is_mark
 from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE, TEXT_OCTETS
 
 TWINS = _select.twins("_scan")
@@ -148,6 +149,36 @@ def test_mmap_gives_the_same_spans(core_kind, tmp_path):
         assert run(core_kind, mm) == run(core_kind, data)
         assert run(core_kind, data) == [2, 28, _scan_py.WRAPPED | _scan_py.PREFIX | _scan_py.WHITESPACE,
                                         31, 50, 1 << _scan_py.TRIM_SHIFT]
+
+
+#: CJK text's punctuation (、。〈〉「」【】！（）：？＠ and their neighbours), which the
+#: compiled core's letter_at tells from letters without asking Python's tables
+CJK_PUNCTUATION = [chr(c) for a, b in ((0x3000, 0x3004), (0x3008, 0x3011), (0xFF01, 0xFF0F),
+                                       (0xFF1A, 0xFF20)) for c in range(a, b + 1)]
+
+
+def test_cjk_punctuation_is_neither_letter_digit_nor_mark():
+    # what letter_at's ranges stand for: true while Unicode says so (a new Python's
+    # tables would show here first)
+    for c in CJK_PUNCTUATION:
+        assert not c.isalnum() and not is_mark(ord(c)), hex(ord(c))
+
+
+@pytest.mark.parametrize("form", ["str", "utf-8"])
+@pytest.mark.parametrize("before", ["/348", "/パス"])
+def test_a_url_ends_at_cjk_punctuation(core_kind, form, before):
+    # an IRI (RFC 3987: its host and path in CJK letters) ends where the sentence's
+    # punctuation starts, after an ASCII digit or a CJK letter; nothing is trimmed,
+    # and the character that ended it is not ASCII (CUT_NON_ASCII)
+    for c in CJK_PUNCTUATION:
+        url = "https://例え.jp/パス" + before
+        text = "資料は共有フォルダにあります。 " + url + c + "資料"
+        buf = text.encode() if form == "utf-8" else text
+        start = text.index("https")
+        if form == "utf-8":
+            start = len(text[:start].encode())
+        end = start + len(url.encode() if form == "utf-8" else url)
+        assert run(core_kind, buf) == [start, end, _scan_py.CUT_NON_ASCII], hex(ord(c))
 
 
 def test_spans_stay_inside_the_input(core_kind):
