@@ -246,6 +246,7 @@ cdef class _Setups:
     def __dealloc__(self):
         if self.S != NULL:
             free(<void *>self.S.t.tails)
+            free(<void *>self.S.t.gate)
         free(self.S)
 
 

@@ -92,6 +92,7 @@ cdef struct Trie:
     int np                     # -1: no prefilter (a name too short, too many pairs)
     const Tail4 *tails         # the paths of four characters, hashed (tails_make);
     uint32_t tail_mask         # NULL: none (the walk back reads the trie alone)
+    const uint8_t *gate        # gate_make: gated pairs by their symbols; NULL: none
 
 
 cdef struct Tail4:
@@ -158,6 +159,62 @@ cdef Tail4 *tails_make(const Trie *t, uint32_t *mask) noexcept nogil:
     return tab
 
 
+cdef bint gate_holds(const Trie *t, Py_ssize_t node, int depth) noexcept nogil:
+    """Below ``node`` (``depth`` characters from the colon), is every name found without
+    ``//`` 3 or 4 characters long, and none taken where a word is glued to it?"""
+    cdef Py_ssize_t x, child
+    cdef uint8_t a = t.attrs[node]
+    if (a & K_GLUE) or ((a & (K_SLASHLESS | K_URL)) and not 3 <= depth <= 4):
+        return False
+    for x in range(1, N_SYMBOLS):
+        child = kid(t.kids, node * N_SYMBOLS + x)
+        if child and not gate_holds(t, child, depth + 1):
+            return False
+    return True
+
+
+cdef int gated_pairs(const Trie *t, const uint8_t *T) noexcept nogil:
+    """The prefilter's gated pairs (bit k: pair k; _scan_gate.pxi): those below which
+    gate_holds, where every ASCII letter is ALPHA and SCHEME in ``T`` (a run of them
+    then reaches the 5th before the colon). After such a pair, a colon whose 4th and 5th
+    characters before are letters has a run longer than any such name, none glued:
+    slashless would find no URL there. 0 when there are no pairs."""
+    cdef int k, out = 0
+    cdef uint32_t c
+    cdef Py_ssize_t node
+    cdef uint8_t a, b
+    if t.np <= 0 or t.nodes == 0:
+        return 0
+    for c in range(26):
+        if not ((T[65 + c] & T[97 + c]) & T_ALPHA and (T[65 + c] & T[97 + c]) & T_SCHEME):
+            return 0
+    for k in range(t.np):
+        a = t.sym[t.pairs[2 * k]]
+        node = kid(t.kids, a) if a else 0
+        b = t.sym[t.pairs[2 * k + 1]]
+        node = kid(t.kids, node * N_SYMBOLS + b) if node and b else 0
+        if node and gate_holds(t, node, 2):
+            out |= 1 << k
+    return out
+
+
+cdef uint8_t *gate_make(const Trie *t, const uint8_t *T) noexcept nogil:
+    """The gated pairs (gated_pairs) as a table of N_SYMBOLS * N_SYMBOLS octets, 1 at
+    [symbol of the last character * N_SYMBOLS + symbol of the one before] (malloc'd;
+    NULL when none is gated, or no memory: slashless decides them all)."""
+    cdef int k, gated = gated_pairs(t, T)
+    cdef uint8_t *gate
+    if gated == 0:
+        return NULL
+    gate = <uint8_t *>calloc(N_SYMBOLS * N_SYMBOLS, 1)
+    if gate == NULL:
+        return NULL
+    for k in range(t.np):
+        if (gated >> k) & 1:
+            gate[t.sym[t.pairs[2 * k]] * N_SYMBOLS + t.sym[t.pairs[2 * k + 1]]] = 1
+    return gate
+
+
 cdef bint trie_open(const uint8_t *known, Py_ssize_t m, Trie *t, bint check) noexcept nogil:
     """Read the trie of a ``known`` blob into ``t``; False (and no name known) when the
     blob is not one (the twin's _trie). With ``check``, every child index is checked
@@ -165,6 +222,7 @@ cdef bint trie_open(const uint8_t *known, Py_ssize_t m, Trie *t, bint check) noe
     cdef Py_ssize_t nodes, i, k
     t.nodes = 0
     t.tails = NULL
+    t.gate = NULL
     t.np = -1                       # no pairs either (prefilter_init reads them)
     t.pairs = NULL
     if m < HEAD or known[0] != 85 or known[1] != 83 or known[2] != 75 or known[3] != 49:
