@@ -154,3 +154,32 @@ texts = st.lists(st.sampled_from(PIECES), max_size=50).map("".join)
 @given(texts, st.integers(min_value=0, max_value=20), st.integers(min_value=8, max_value=80))
 def test_the_gate_agrees_with_the_trie_on_any_text(text, pad, max_length):
     _every_way(b"a" * pad + text.encode("utf-8"), max_length=max_length)
+
+
+# ---- the run before a colon without "//", walked back 16 octets at a time -------------
+
+@pytest.mark.twins
+@pytest.mark.parametrize("data, expected", [
+    (b"messagenews:comp.lang", [(7, 21)]),           # news glued to a word of 7
+    (b"a.b-c+d9messagenews:comp.lang", [(15, 29)]),  # a run of 15 with . - + and a digit
+    (b"x" * 40 + b"news:comp", [(40, 49)]),          # a run longer than one block
+    (b"URL:http://a.example/ x", [(0, 21)]),
+    (b"9url:http://a.example/", [(1, 22)]),          # a scheme starts at a letter: URL: whole
+])
+def test_the_run_before_a_slashless_name_is_read_as_octet_by_octet(data, expected):
+    assert _spans(data) == expected
+    _every_way(data)
+
+
+@pytest.mark.twins
+def test_the_run_before_a_slashless_name_at_every_length_and_offset():
+    # the run of scheme characters before the colon, 1 to 40 long, ended by each kind
+    # of octet (none, a space, "<", a letter over U+007F, a colon, the last match's
+    # end), at every offset of a block
+    words = b"ab.c-d+e9fghijklmnopqrstuvwxyz0123456789ABCDE"
+    for name in (b"news:comp.lang", b"mailto:a@b.example", b"url:http://a.b/", b"file:/x",
+                 b"URL:news:x"):
+        for length in range(0, 41):
+            for before in (b"", b" ", b"<", b"\xc3\xa9", b":", b"http://a.b/"):
+                for pad in (b"", b"z" * 5, b" " * 11):
+                    _every_way(pad + before + words[:length] + name)

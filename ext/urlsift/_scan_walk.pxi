@@ -135,6 +135,7 @@ cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk 
     cdef int64_t flags = 0
     cdef uint8_t att[GLUE_REACH + 1]
     cdef uint8_t seen, whole
+    cdef int dots                   # (scheme_start_octets's; not read here)
     # the run before the colon is two characters of a name at most (the one before them
     # is in none, or the last match's): with no such name found without "//", no URL,
     # told without the trie's walk back (its loads one after the other: logfmt's trace_id:)
@@ -154,8 +155,11 @@ cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk 
     k = p - 1 - depth
     if not (seen & K_GLUE) and depth < GLUE_REACH and k >= limit and (cls(T, d[k]) & T_ALPHA):
         return -1
-    while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
-        low -= 1
+    if char_t is uint8_t:       # 16 at a time where it can (a glued word: its length at
+        low = scheme_start_octets(d, p, limit, T, T_SCHEME, blocks, &dots)   # random)
+    else:
+        while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
+            low -= 1
     s = low
     while s < p and not (T[d[s]] & T_ALPHA):
         s += 1
