@@ -183,3 +183,19 @@ def test_the_run_before_a_slashless_name_at_every_length_and_offset():
             for before in (b"", b" ", b"<", b"\xc3\xa9", b":", b"http://a.b/"):
                 for pad in (b"", b"z" * 5, b" " * 11):
                     _every_way(pad + before + words[:length] + name)
+
+
+@pytest.mark.twins
+def test_a_colon_with_one_slash_after_it_is_read_as_the_trie_reads_it():
+    # ":/" after the end of a name found without "//" (file:/x) or after none (path:/x,
+    # passed over from one look-up of the two characters before), in either case, and
+    # after octets that only "| 0x20" would make a pair's ("\x0b" for "+")
+    blob = known_blob({"c+b": K_KNOWN | K_SLASHLESS, "x-1": K_KNOWN | K_SLASHLESS,
+                       "file": K_KNOWN | K_SLASHLESS | SHAPE_PATH | K_SHAPE_ALWAYS})
+    for name in (b"c+b", b"C+B", b"x-1", b"X-1", b"c\x0bb", b"x\r1", b"file", b"FILE",
+                 b"fiLe", b"path", b"a", b""):
+        for before in (b"", b" ", b"ab", b"http://a.b/"):
+            for rest in (b":/x", b":/", b"://a.b/", b":x"):
+                _every_way(before + name + rest + b" z", blob)
+                _every_way(before + name + rest + b" z")
+    assert _spans(b"path:/x file:/x FILE:/x", blob) == [(8, 15), (16, 23)]

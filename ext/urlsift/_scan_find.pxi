@@ -57,6 +57,9 @@ cdef inline bint pair_before(const char_t *d, Py_ssize_t p, const Trie *t) noexc
     cdef int k
     if p < 2:
         return False
+    if char_t is uint8_t:
+        if t.gate != NULL:      # one look-up (gate_make): the loop's exit, at random, was
+            return t.gate[t.sym[d[p - 1]] * N_SYMBOLS + t.sym[d[p - 2]]] != 0   # mispredicted
     a = d[p - 1] | 32
     b = d[p - 2] | 32
     for k in range(t.np):
@@ -92,7 +95,7 @@ cdef struct Trie:
     int np                     # -1: no prefilter (a name too short, too many pairs)
     const Tail4 *tails         # the paths of four characters, hashed (tails_make);
     uint32_t tail_mask         # NULL: none (the walk back reads the trie alone)
-    const uint8_t *gate        # gate_make: gated pairs by their symbols; NULL: none
+    const uint8_t *gate        # gate_make: the pairs by their symbols; NULL: none
 
 
 cdef struct Tail4:
@@ -198,20 +201,25 @@ cdef int gated_pairs(const Trie *t, const uint8_t *T) noexcept nogil:
     return out
 
 
+DEF PAIR = 1                    # gate_make's table: a pair of the prefilter
+DEF GATED = 2                   # a gated one (gated_pairs)
+
+
 cdef uint8_t *gate_make(const Trie *t, const uint8_t *T) noexcept nogil:
-    """The gated pairs (gated_pairs) as a table of N_SYMBOLS * N_SYMBOLS octets, 1 at
-    [symbol of the last character * N_SYMBOLS + symbol of the one before] (malloc'd;
-    NULL when none is gated, or no memory: slashless decides them all)."""
+    """The prefilter's pairs as a table of N_SYMBOLS * N_SYMBOLS octets, at [symbol of
+    the last character * N_SYMBOLS + symbol of the one before]: PAIR, with GATED where
+    the pair is gated (gated_pairs), 0 for no pair (malloc'd; NULL when there are no
+    pairs, or no memory: pair_before's loop, and no gate)."""
     cdef int k, gated = gated_pairs(t, T)
     cdef uint8_t *gate
-    if gated == 0:
+    if t.np <= 0 or t.nodes == 0:
         return NULL
     gate = <uint8_t *>calloc(N_SYMBOLS * N_SYMBOLS, 1)
     if gate == NULL:
         return NULL
     for k in range(t.np):
-        if (gated >> k) & 1:
-            gate[t.sym[t.pairs[2 * k]] * N_SYMBOLS + t.sym[t.pairs[2 * k + 1]]] = 1
+        gate[t.sym[t.pairs[2 * k]] * N_SYMBOLS + t.sym[t.pairs[2 * k + 1]]] = \
+            PAIR | (GATED if (gated >> k) & 1 else 0)
     return gate
 
 

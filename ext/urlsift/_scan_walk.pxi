@@ -244,7 +244,7 @@ cdef Py_ssize_t gated_slashless(const uint8_t *d, Py_ssize_t p, Py_ssize_t limit
     _set_prefilter(False): the reference reads the trie alone."""
     cdef const Trie *t = w.t
     if t.gate != NULL and p - 5 >= limit and PREFILTER \
-            and t.gate[t.sym[d[p - 1]] * N_SYMBOLS + t.sym[d[p - 2]]] \
+            and (t.gate[t.sym[d[p - 1]] * N_SYMBOLS + t.sym[d[p - 2]]] & GATED) \
             and <uint8_t>((d[p - 4] | 32) - 97) < 26 and <uint8_t>((d[p - 5] | 32) - 97) < 26:
         return -1
     return SLASHLESS_WHOLE(d, p, limit, w, span)
