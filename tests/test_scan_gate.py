@@ -98,10 +98,14 @@ def test_the_gate_holds_at_the_last_matchs_end():
     # a URL cut by max_length ends inside a word: the run back from the next colon stops
     # at its end, so "file:" right after it is the name whole (the 5th before the colon
     # is inside the match: not gated)
+    # (after a run of gated words too: the blocks with the gate then read the colon)
     for length in range(14, 30):
         for data in (b"http://a.example/abcdefile:/x", b"http://a.example/abfile:/etc/x z",
-                     b"<URL:http://a/>xfile:/y", b"http://a/ bcfile:/y"):
-            _every_way(data, max_length=length)
+                     b"<URL:http://a/>xfile:/y", b"http://a/ bcfile:/y",
+                     b"http://a.example/abcdemid:a@b", b"http://a.example/abcdurl:news:x"):
+            for run in (b"", b"logfile:x pidfile:y Makefile:1 profile:z ",
+                        b"logfile:x pidfile:y Makefile:1 profile:z ab"):
+                _every_way(run + data + b" " * 40, max_length=length)   # blocks to the end
 
 
 # blobs whose pairs are gated or not: a name of 1 to GLUE_REACH characters found
@@ -199,3 +203,46 @@ def test_a_colon_with_one_slash_after_it_is_read_as_the_trie_reads_it():
                 _every_way(before + name + rest + b" z", blob)
                 _every_way(before + name + rest + b" z")
     assert _spans(b"path:/x file:/x FILE:/x", blob) == [(8, 15), (16, 23)]
+
+
+# ---- the blocks with the gate (from three gated colons in a row, each near the last) --
+
+_GLUED = [b"logfile:x", b"Makefile:12", b"pidfile:/run/a", b"curl:1", b"humid:a@b",
+          b"burn:x", b"hotnews:comp.lang", b"contactmailto:a@b.example", b"file:/etc/x",
+          b"url:http://a.example/", b"hotel:yes", b"subquery:/var/x", b"log_file:/x",
+          b"x1file:/y", b"http://www.example.com/a", b"a:b", b"e:b", b"<mailto:a@b>",
+          b"ab.file:/z", b"URL:news:x", b"AFILE:/q"]
+
+
+@pytest.mark.twins
+@pytest.mark.parametrize("seed", range(12))
+def test_dense_gated_words_are_read_as_the_trie_reads_them(seed):
+    # runs of gated words (the blocks then drop them) among names found whole or
+    # glued, URLs and other colons, with separators of 1 to 3 octets, so that the
+    # candidates fall at every offset of a block and at the block's first lanes
+    import random
+    rng = random.Random(seed)
+    words = [rng.choice(_GLUED[:3]) if rng.random() < 0.6 else rng.choice(_GLUED)
+             for _ in range(400)]
+    data = b"".join(w + rng.choice([b" ", b"\n", b"  ", b"\t ", b", "]) for w in words)
+    _every_way(data)
+    _every_way(data, max_length=20)          # matches cut inside words: the last match
+
+
+@pytest.mark.twins
+def test_the_blocks_with_the_gate_give_way_where_no_candidate_follows():
+    # a run of gated words turns the gate's blocks on; colons with no candidate for
+    # longer than they read a call (plain blocks again), then candidates again, at the
+    # buffer's end and before it
+    run = b"logfile:x pidfile:y Makefile:1 profile:z "
+    for filler in (b"a:b " * 40, b"a:b " * 200, b"x" * 700, b"e:b" * 300):
+        for tail in (b"", b"file:/x", b"hotnews:a.b logfile:x", b"http://a.example/ end"):
+            for data in (run + filler + tail, run + run + filler + run + tail,
+                         filler + run + tail + filler):
+                _every_way(data)
+
+
+def test_the_gated_words_of_a_run_are_not_urls_and_the_rest_are():
+    data = b"logfile:x pidfile:y Makefile:1 profile:z hotnews:a.b file:/etc/x logfile:q"
+    assert _spans(data) == [(44, 52), (53, 64)]
+    _every_way(data)

@@ -19,6 +19,7 @@ import array as _array_mod
 from urlsift import _scan_py as _twin
 
 include "_scan_blocks.pxi"
+include "_scan_gate.pxi"
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISALNUM(Py_UCS4 ch) nogil

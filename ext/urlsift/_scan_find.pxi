@@ -34,13 +34,14 @@ def _set_prefilter(bint on):
 
 
 cdef Py_ssize_t find_candidate(const char_t *d, Py_ssize_t i, Py_ssize_t stop, Py_ssize_t n,
-                               const Trie *t, const Prefilter *f) noexcept nogil:
-    """The next colon in ``d[i:stop]`` that may end a URL's scheme (next_candidate);
-    -1 when there is none. Every colon when there is no prefilter."""
+                               const Trie *t, const Prefilter *f, NextFn *mode) noexcept nogil:
+    """The next colon in ``d[i:stop]`` that may end a URL's scheme (next_candidate, by
+    the blocks at ``mode``: f's, or f's with the gate, _scan_gate.pxi); -1 when there is
+    none. Every colon when there is no prefilter."""
     if not PREFILTER or t.np < 0:
         return find_colon(d, i, stop)
     if char_t is uint8_t:
-        return next_candidate(d, i, stop, n, f)
+        return next_candidate(d, i, stop, n, f, mode)
     else:
         while i < stop:
             if d[i] == 58 and ((i + 2 < n and d[i + 1] == 47 and d[i + 2] == 47)

@@ -2,6 +2,11 @@
 # candidate colon to a triple (start, end, flags), and where a buffer may be split
 # (count_nl, boundary) for the callers that read in pieces.
 
+DEF GATE_NEAR = 128             # the blocks with the gate after GATE_RUN gated colons in
+DEF GATE_RUN = 2                # a row each this near the last (Walk.next): make's lines
+                                # come in twos (compiler output)
+
+
 cdef struct Setup:
     # what a walk reads of its table and known blob besides them, made from the two
     # (setup_make): made once per (table, blob) pair by scan() (setup_for), not once a
@@ -24,6 +29,7 @@ cdef void setup_make(const uint8_t *T, const uint8_t *known, Py_ssize_t m, Setup
         S.two_decide = two_decide(&S.t)
         S.t.tails = tails_make(&S.t, &S.t.tail_mask)
         S.t.gate = gate_make(&S.t, T)
+        prefilter_gate(&S.f, gated_pairs(&S.t, T))
 
 
 cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
@@ -48,8 +54,12 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     w.O = O
     w.blocks = blocks
     w.two_decide = S.two_decide if PREFILTER else 0
+    w.next = f.next                 # the blocks with the gate from the first colon it drops
+    w.next_gated = f.next_gated if f.next_gated != NULL else f.next
+    w.last_gated = -GATE_NEAR - 1
+    w.near = 0
     while pos < stop:
-        p = find_candidate(d, pos, stop, n, t, f)
+        p = find_candidate(d, pos, stop, n, t, f, &w.next)
         if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
             break
         low = p
@@ -117,6 +127,11 @@ cdef struct Walk:
     const Prefilter *blocks         # a URL's walk 16 octets at a time (NULL: octet by octet)
     int two_decide                  # two_decide(t) (-1: not asked yet: the first slashless
                                     # call asks, so a scan with none pays nothing for it)
+    NextFn next                     # the prefilter's blocks: f.next, or f.next_gated from
+    NextFn next_gated               # a colon gated_slashless passes over GATE_NEAR or less
+    Py_ssize_t last_gated           # after the last it passed over, the GATE_RUN-th in a
+    int near                        # row (until they find no candidate in a span, see
+                                    # urlsift_next_gated); how many in a row so far
 
 
 cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk *w,
@@ -246,6 +261,10 @@ cdef Py_ssize_t gated_slashless(const uint8_t *d, Py_ssize_t p, Py_ssize_t limit
     if t.gate != NULL and p - 5 >= limit and PREFILTER \
             and (t.gate[t.sym[d[p - 1]] * N_SYMBOLS + t.sym[d[p - 2]]] & GATED) \
             and <uint8_t>((d[p - 4] | 32) - 97) < 26 and <uint8_t>((d[p - 5] | 32) - 97) < 26:
+        w.near = w.near + 1 if p - w.last_gated <= GATE_NEAR else 0
+        if w.near >= GATE_RUN:      # gated words dense here: the blocks drop them from now on
+            w.next = w.next_gated
+        w.last_gated = p
         return -1
     return SLASHLESS_WHOLE(d, p, limit, w, span)
 
