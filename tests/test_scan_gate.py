@@ -11,9 +11,12 @@ reference: every way must give the same spans.
 """
 from __future__ import annotations
 
+import random
+
 import pytest
 from hypothesis import given, strategies as st
 
+from conftest import scan_three_ways
 from urlsift import _select
 from urlsift._scan_py import (K_GLUE, K_KNOWN, K_SHAPE_ALWAYS, K_SLASHLESS, K_URL,
                               SHAPE_GROUP, SHAPE_PATH, known_blob)
@@ -35,17 +38,7 @@ def _every_way(data: bytes, blob: bytes = KNOWN, table: bytes = TABLE,
     with SSSE3's look-ups, SSE2's compares and the trie alone (no prefilter, no gate)."""
     twin = list(TWINS["python"].scan(data, 0, -1, table, blob, MAX_WRAPPER, max_length))
     if "cython" in TWINS:
-        scan = TWINS["cython"]
-        was, was_ssse3 = scan._set_prefilter(True), scan._set_ssse3(True)
-        try:
-            looked = list(scan.scan(data, 0, -1, table, blob, MAX_WRAPPER, max_length))
-            scan._set_ssse3(False)
-            compared = list(scan.scan(data, 0, -1, table, blob, MAX_WRAPPER, max_length))
-            scan._set_prefilter(False)
-            plain = list(scan.scan(data, 0, -1, table, blob, MAX_WRAPPER, max_length))
-        finally:
-            scan._set_prefilter(was)
-            scan._set_ssse3(was_ssse3)
+        looked, compared, plain = scan_three_ways(data, blob, table, max_length)
         assert looked == compared == plain == twin, data
     return twin
 
@@ -220,7 +213,6 @@ def test_dense_gated_words_are_read_as_the_trie_reads_them(seed):
     # runs of gated words (the blocks then drop them) among names found whole or
     # glued, URLs and other colons, with separators of 1 to 3 octets, so that the
     # candidates fall at every offset of a block and at the block's first lanes
-    import random
     rng = random.Random(seed)
     words = [rng.choice(_GLUED[:3]) if rng.random() < 0.6 else rng.choice(_GLUED)
              for _ in range(400)]
