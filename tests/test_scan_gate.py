@@ -99,6 +99,15 @@ def test_the_gate_holds_at_the_last_matchs_end():
             for run in (b"", b"logfile:x pidfile:y Makefile:1 profile:z ",
                         b"logfile:x pidfile:y Makefile:1 profile:z ab"):
                 _every_way(run + data + b" " * 40, max_length=length)   # blocks to the end
+    # a name of 4 found without "//" and without a shape: its colon is gated unless the
+    # 5th before is inside the last match
+    blob = known_blob({"wxyz": K_KNOWN | K_SLASHLESS, "http": K_KNOWN})
+    run = b"aawxyz:1 bbwxyz:2 ccwxyz:3 ddwxyz:4 "
+    for length in range(14, 30):
+        for data in (b"http://a.example/abcwxyz:q", b"http://a.example/abwxyz:q",
+                     b"http://a.example/awxyz:q"):
+            _every_way(run + data + b" " * 40, blob, max_length=length)
+            _every_way(data + b" " * 40, blob, max_length=length)
 
 
 # blobs whose pairs are gated or not: a name of 1 to GLUE_REACH characters found

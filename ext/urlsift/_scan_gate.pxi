@@ -12,22 +12,27 @@ cdef extern from *:
     #ifdef URLSIFT_SSSE3
     /* the pairs by SSSE3's look-ups (URLSIFT_PAIRS_SSSE3), less the lanes of a gated
        pair (f->gated: its bit among the look-ups') whose 4th and 5th octets before are
-       ASCII letters ((c | 0x20) - 'a' <= 25, unsigned, for both: their max). Not in a
-       block whose 5th octet before its first may be before i0, where the prefilter was
-       asked from (never before the walk's last match, where a run back stops) */
+       ASCII letters ((c | 0x20) - 'a' <= 25, unsigned, for both: their max), the 5th
+       not before i0, where the prefilter was asked from (never before the walk's last
+       match, where a run back stops): in a call's first block, the lanes from
+       i0 + 5 - i on (urlsift_from5) */
+    static const uint8_t urlsift_from5[21] = {0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
     #define URLSIFT_PAIRS_GATED(f, p1, p2, out) do {                                    \
             __m128i m_ = _mm_and_si128(                                                 \
                 URLSIFT_NIBBLES((f)->lo_last, (f)->hi_last, p1),                        \
                 URLSIFT_NIBBLES((f)->lo_before, (f)->hi_before, p2));                   \
-            if (i >= i0 + 5) {                                                          \
+            if (i >= 5) {                                                               \
                 const __m128i a_ = _mm_set1_epi8('a');                                  \
+                Py_ssize_t s_ = i - i0 < 5 ? i - i0 : 5;                                \
                 __m128i v_ = _mm_max_epu8(                                              \
                     _mm_sub_epi8(_mm_or_si128(_mm_loadu_si128(                          \
                         (const __m128i *)(d + i - 4)), lower), a_),                     \
                     _mm_sub_epi8(_mm_or_si128(_mm_loadu_si128(                          \
                         (const __m128i *)(d + i - 5)), lower), a_));                    \
-                m_ = _mm_andnot_si128(_mm_and_si128(_mm_cmpeq_epi8(_mm_subs_epu8(       \
-                    v_, _mm_set1_epi8(25)), _mm_setzero_si128()),                       \
+                m_ = _mm_andnot_si128(_mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(       \
+                    _mm_subs_epu8(v_, _mm_set1_epi8(25)), _mm_setzero_si128()),         \
+                    _mm_loadu_si128((const __m128i *)(urlsift_from5 + s_))),            \
                     _mm_set1_epi8((char)(f)->gated)), m_);                              \
             }                                                                           \
             out = ~_mm_movemask_epi8(_mm_cmpeq_epi8(m_, _mm_setzero_si128())) & 0xFFFF; \
