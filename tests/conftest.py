@@ -128,3 +128,23 @@ def fed_pipe(data: bytes) -> Iterator[str]:
         t.join()
         os.close(r)
 
+
+
+def scan_three_ways(data: bytes, blob: bytes, table: bytes | None = None,
+                    max_length: int | None = None) -> tuple[list[int], list[int], list[int]]:
+    """The compiled scan's triples three ways: its blocks with SSSE3's look-ups (where
+    the CPU has them), with SSE2's compares, and the plain walk (no prefilter)."""
+    from urlsift.text.rules import MAX_LENGTH, MAX_WRAPPER, TABLE
+    scan = _select.twins("_scan")["cython"]
+    args = (table or TABLE, blob, MAX_WRAPPER, max_length or MAX_LENGTH)
+    was, was_ssse3 = scan._set_prefilter(True), scan._set_ssse3(True)
+    try:
+        looked = list(scan.scan(data, 0, -1, *args))
+        scan._set_ssse3(False)
+        compared = list(scan.scan(data, 0, -1, *args))
+        scan._set_prefilter(False)
+        plain = list(scan.scan(data, 0, -1, *args))
+    finally:
+        scan._set_prefilter(was)
+        scan._set_ssse3(was_ssse3)
+    return looked, compared, plain

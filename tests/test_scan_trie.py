@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
+from conftest import scan_three_ways
 from urlsift import _scan_py, _select
 from urlsift._scan_py import (K_ANGLE, K_GLUE, K_KNOWN, K_SLASHLESS, K_URL, SHAPE_GROUP,
                               _suffixes, _trie, known_blob)
@@ -410,18 +411,7 @@ def test_a_long_wrapped_url_is_the_wrapper_whole(data, expected):
 def _three_ways(data, blob):
     # the blocks with SSSE3's look-ups (where the CPU has them), with SSE2's compares,
     # and the plain walk (no prefilter)
-    scan = TWINS["cython"]
-    was, was_ssse3 = scan._set_prefilter(True), scan._set_ssse3(True)
-    try:
-        looked = list(scan.scan(data, 0, -1, TABLE, blob, MAX_WRAPPER, MAX_LENGTH))
-        scan._set_ssse3(False)
-        compared = list(scan.scan(data, 0, -1, TABLE, blob, MAX_WRAPPER, MAX_LENGTH))
-        scan._set_prefilter(False)
-        plain = list(scan.scan(data, 0, -1, TABLE, blob, MAX_WRAPPER, MAX_LENGTH))
-    finally:
-        scan._set_prefilter(was)
-        scan._set_ssse3(was_ssse3)
-    return looked, compared, plain
+    return scan_three_ways(data, blob)
 
 
 def _all_agree(data, blob):

@@ -55,6 +55,7 @@ cdef extern from *:
     struct urlsift_prefilter {
         const uint8_t *pairs;
         int np;
+        int gated;                  /* bit k: pair k gated (_scan_gate.pxi); 0: none */
     #ifdef URLSIFT_SSE2
         __m128i last[16], before[16];
         int nx;                     /* -1: PLAIN is not "!" to "~" less nx octets x[];
@@ -74,18 +75,26 @@ cdef extern from *:
     #endif
         /* the blocks' function (urlsift_prefilter_next) */
         Py_ssize_t (*next)(const uint8_t *, Py_ssize_t, Py_ssize_t, Py_ssize_t,
-                           const urlsift_prefilter *);
+                           const urlsift_prefilter *, void *);
+        Py_ssize_t (*next_gated)(const uint8_t *, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                                 const urlsift_prefilter *, void *);   /* with the gate; or NULL */
         /* a URL's walk 16 octets at a time (urlsift_prefilter_plain; NULL: none, octet
            by octet) */
         Py_ssize_t (*walk)(const uint8_t *, const uint8_t *, Py_ssize_t, Py_ssize_t,
                            Py_ssize_t *, uint8_t, uint8_t, const urlsift_prefilter *);
     };
     static void urlsift_prefilter_next(urlsift_prefilter *f);
+    /* the blocks' functions; the last argument: where the walk holds the one it calls
+       (an urlsift_next_fn *: the gate's may put the plain one there, _scan_gate.pxi) */
+    typedef Py_ssize_t (*urlsift_next_fn)(const uint8_t *, Py_ssize_t, Py_ssize_t, Py_ssize_t,
+                                          const urlsift_prefilter *, void *);
     static void urlsift_prefilter_init(urlsift_prefilter *f, const uint8_t *pairs, int np,
                                        const uint8_t *T, uint8_t plain) {
         int k;
         f->pairs = pairs;
         f->np = np < 0 ? 0 : (np > 16 ? 16 : np);
+        f->gated = 0;               /* urlsift_prefilter_gate sets them */
+        f->next_gated = NULL;
     #ifdef URLSIFT_SSE2
         for (k = 0; k < f->np; k++) {
             f->last[k] = _mm_set1_epi8((char)pairs[2 * k]);
@@ -304,9 +313,12 @@ cdef extern from *:
        blocks never reach; a call per candidate costs less than that */
     #define URLSIFT_NEXT_CANDIDATE(NAME, ATTR, PAIRS)                                   \
     ATTR static Py_ssize_t NAME(const uint8_t *d, Py_ssize_t i, Py_ssize_t stop,        \
-                                Py_ssize_t n, const urlsift_prefilter *f) {             \
+                                Py_ssize_t n, const urlsift_prefilter *f, void *mode) { \
         const __m128i colon = _mm_set1_epi8(':'), slash = _mm_set1_epi8('/');           \
         const __m128i lower = _mm_set1_epi8(0x20);                                      \
+        const Py_ssize_t i0 = i;        /* (where the gate may read from) */            \
+        (void)i0;                                                                       \
+        (void)mode;                                                                     \
         while (i < stop) {                                                              \
             if (i >= 2 && i + 17 <= n && i + 16 <= stop) {                              \
                 __m128i c = _mm_loadu_si128((const __m128i *)(d + i));                  \
@@ -363,8 +375,9 @@ cdef extern from *:
     #endif
     #else
     static Py_ssize_t urlsift_next_sse2(const uint8_t *d, Py_ssize_t i, Py_ssize_t stop,
-                                        Py_ssize_t n, const urlsift_prefilter *f) {
+                                        Py_ssize_t n, const urlsift_prefilter *f, void *mode) {
         Py_ssize_t p;
+        (void)mode;
         while (i < stop)
             if ((p = urlsift_next_plain(d, &i, stop, n, f)) >= 0) return p;
         return -1;
@@ -388,8 +401,9 @@ cdef extern from *:
        walk's code around it slower) */
     static inline Py_ssize_t urlsift_next_candidate(const uint8_t *d, Py_ssize_t i,
                                                     Py_ssize_t stop, Py_ssize_t n,
-                                                    const urlsift_prefilter *f) {
-        return f->next(d, i, stop, n, f);
+                                                    const urlsift_prefilter *f,
+                                                    urlsift_next_fn *mode) {
+        return (*mode)(d, i, stop, n, f, mode);     /* f->next, or f->next_gated */
     }
     /* _set_ssse3: on only where the CPU has SSSE3; returns what it was. Setups made
        after it read it */
@@ -536,8 +550,10 @@ cdef extern from *:
         }
     }
     """
+    ctypedef void *NextFn "urlsift_next_fn"
     ctypedef struct Prefilter "urlsift_prefilter":
-        pass
+        NextFn next
+        NextFn next_gated
     Py_ssize_t ascii_walk_octets "urlsift_ascii_walk" (
         const uint8_t *d, const uint8_t *T, Py_ssize_t e, Py_ssize_t lim, Py_ssize_t *br,
         uint8_t plain, uint8_t bare, uint8_t scheme, const Prefilter *f) noexcept nogil
@@ -553,6 +569,6 @@ cdef extern from *:
     void prefilter_plain "urlsift_prefilter_plain" (Prefilter *f, uint8_t scheme) noexcept nogil
     Py_ssize_t next_candidate "urlsift_next_candidate" (
         const uint8_t *d, Py_ssize_t i, Py_ssize_t stop, Py_ssize_t n,
-        const Prefilter *f) noexcept nogil
+        const Prefilter *f, NextFn *mode) noexcept nogil
     int set_ssse3 "urlsift_set_ssse3" (int on) noexcept nogil
 

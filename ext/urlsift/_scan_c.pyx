@@ -19,6 +19,7 @@ import array as _array_mod
 from urlsift import _scan_py as _twin
 
 include "_scan_blocks.pxi"
+include "_scan_gate.pxi"
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISALNUM(Py_UCS4 ch) nogil
@@ -246,6 +247,7 @@ cdef class _Setups:
     def __dealloc__(self):
         if self.S != NULL:
             free(<void *>self.S.t.tails)
+            free(<void *>self.S.t.gate)
         free(self.S)
 
 
@@ -273,8 +275,8 @@ cdef _Setups setup_for(bytes table, bytes known):
 def _set_ssse3(bint on):
     """Let the blocks (the prefilter's pairs before a colon, a URL's run of plain
     octets) be told by SSSE3 look-ups (where the CPU has them; the default) or by SSE2
-    compares (off: for tests); returns what it was. The setup kept between calls is
-    made again."""
+    compares (off: for tests; no blocks with the gate then, _scan_gate.pxi); returns
+    what it was. The setup kept between calls is made again."""
     global _last_setup
     _last_setup = None
     return bool(set_ssse3(on))

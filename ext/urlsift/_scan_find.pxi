@@ -34,13 +34,14 @@ def _set_prefilter(bint on):
 
 
 cdef Py_ssize_t find_candidate(const char_t *d, Py_ssize_t i, Py_ssize_t stop, Py_ssize_t n,
-                               const Trie *t, const Prefilter *f) noexcept nogil:
-    """The next colon in ``d[i:stop]`` that may end a URL's scheme (next_candidate);
-    -1 when there is none. Every colon when there is no prefilter."""
+                               const Trie *t, const Prefilter *f, NextFn *mode) noexcept nogil:
+    """The next colon in ``d[i:stop]`` that may end a URL's scheme (next_candidate, by
+    the blocks at ``mode``: f's, or f's with the gate, _scan_gate.pxi); -1 when there is
+    none. Every colon when there is no prefilter."""
     if not PREFILTER or t.np < 0:
         return find_colon(d, i, stop)
     if char_t is uint8_t:
-        return next_candidate(d, i, stop, n, f)
+        return next_candidate(d, i, stop, n, f, mode)
     else:
         while i < stop:
             if d[i] == 58 and ((i + 2 < n and d[i + 1] == 47 and d[i + 2] == 47)
@@ -57,6 +58,9 @@ cdef inline bint pair_before(const char_t *d, Py_ssize_t p, const Trie *t) noexc
     cdef int k
     if p < 2:
         return False
+    if char_t is uint8_t:
+        if t.gate != NULL:      # one look-up (gate_make): the loop's exit, at random, was
+            return t.gate[t.sym[d[p - 1]] * N_SYMBOLS + t.sym[d[p - 2]]] != 0   # mispredicted
     a = d[p - 1] | 32
     b = d[p - 2] | 32
     for k in range(t.np):
@@ -92,6 +96,7 @@ cdef struct Trie:
     int np                     # -1: no prefilter (a name too short, too many pairs)
     const Tail4 *tails         # the paths of four characters, hashed (tails_make);
     uint32_t tail_mask         # NULL: none (the walk back reads the trie alone)
+    const uint8_t *gate        # gate_make: the pairs by their symbols; NULL: none
 
 
 cdef struct Tail4:
@@ -158,6 +163,67 @@ cdef Tail4 *tails_make(const Trie *t, uint32_t *mask) noexcept nogil:
     return tab
 
 
+cdef bint gate_holds(const Trie *t, Py_ssize_t node, int depth) noexcept nogil:
+    """Below ``node`` (``depth`` characters from the colon), is every name found without
+    ``//`` 3 or 4 characters long, and none taken where a word is glued to it?"""
+    cdef Py_ssize_t x, child
+    cdef uint8_t a = t.attrs[node]
+    if (a & K_GLUE) or ((a & (K_SLASHLESS | K_URL)) and not 3 <= depth <= 4):
+        return False
+    for x in range(1, N_SYMBOLS):
+        child = kid(t.kids, node * N_SYMBOLS + x)
+        if child and not gate_holds(t, child, depth + 1):
+            return False
+    return True
+
+
+cdef int gated_pairs(const Trie *t, const uint8_t *T) noexcept nogil:
+    """The prefilter's gated pairs (bit k: pair k; _scan_gate.pxi): those below which
+    gate_holds, where every ASCII letter is ALPHA and SCHEME in ``T`` (a run of them
+    then reaches the 5th before the colon). After such a pair, a colon whose 4th and 5th
+    characters before are letters has a run longer than any such name, none glued:
+    slashless would find no URL there. 0 when there are no pairs."""
+    cdef int k, out = 0
+    cdef uint32_t c
+    cdef Py_ssize_t node
+    cdef uint8_t a, b
+    if t.np <= 0 or t.nodes == 0:
+        return 0
+    for c in range(26):
+        if not ((T[65 + c] & T[97 + c]) & T_ALPHA and (T[65 + c] & T[97 + c]) & T_SCHEME):
+            return 0
+    for k in range(t.np):
+        a = t.sym[t.pairs[2 * k]]
+        node = kid(t.kids, a) if a else 0
+        b = t.sym[t.pairs[2 * k + 1]]
+        node = kid(t.kids, node * N_SYMBOLS + b) if node and b else 0
+        if node and gate_holds(t, node, 2):
+            out |= 1 << k
+    return out
+
+
+DEF PAIR = 1                    # gate_make's table: a pair of the prefilter
+DEF GATED = 2                   # a gated one (gated_pairs)
+
+
+cdef uint8_t *gate_make(const Trie *t, const uint8_t *T) noexcept nogil:
+    """The prefilter's pairs as a table of N_SYMBOLS * N_SYMBOLS octets, at [symbol of
+    the last character * N_SYMBOLS + symbol of the one before]: PAIR, with GATED where
+    the pair is gated (gated_pairs), 0 for no pair (malloc'd; NULL when there are no
+    pairs, or no memory: pair_before's loop, and no gate)."""
+    cdef int k, gated = gated_pairs(t, T)
+    cdef uint8_t *gate
+    if t.np <= 0 or t.nodes == 0:
+        return NULL
+    gate = <uint8_t *>calloc(N_SYMBOLS * N_SYMBOLS, 1)
+    if gate == NULL:
+        return NULL
+    for k in range(t.np):
+        gate[t.sym[t.pairs[2 * k]] * N_SYMBOLS + t.sym[t.pairs[2 * k + 1]]] = \
+            PAIR | (GATED if (gated >> k) & 1 else 0)
+    return gate
+
+
 cdef bint trie_open(const uint8_t *known, Py_ssize_t m, Trie *t, bint check) noexcept nogil:
     """Read the trie of a ``known`` blob into ``t``; False (and no name known) when the
     blob is not one (the twin's _trie). With ``check``, every child index is checked
@@ -165,6 +231,7 @@ cdef bint trie_open(const uint8_t *known, Py_ssize_t m, Trie *t, bint check) noe
     cdef Py_ssize_t nodes, i, k
     t.nodes = 0
     t.tails = NULL
+    t.gate = NULL
     t.np = -1                       # no pairs either (prefilter_init reads them)
     t.pairs = NULL
     if m < HEAD or known[0] != 85 or known[1] != 83 or known[2] != 75 or known[3] != 49:

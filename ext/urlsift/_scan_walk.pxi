@@ -2,6 +2,11 @@
 # candidate colon to a triple (start, end, flags), and where a buffer may be split
 # (count_nl, boundary) for the callers that read in pieces.
 
+DEF GATE_NEAR = 128             # the blocks with the gate after GATE_RUN gated colons in
+DEF GATE_RUN = 2                # a row each this near the last (Walk.next): make's lines
+                                # come in twos (compiler output)
+
+
 cdef struct Setup:
     # what a walk reads of its table and known blob besides them, made from the two
     # (setup_make): made once per (table, blob) pair by scan() (setup_for), not once a
@@ -23,6 +28,8 @@ cdef void setup_make(const uint8_t *T, const uint8_t *known, Py_ssize_t m, Setup
         prefilter_plain(&S.f, T_SCHEME)
         S.two_decide = two_decide(&S.t)
         S.t.tails = tails_make(&S.t, &S.t.tail_mask)
+        S.t.gate = gate_make(&S.t, T)
+        prefilter_gate(&S.f, gated_pairs(&S.t, T))
 
 
 cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
@@ -47,8 +54,12 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     w.O = O
     w.blocks = blocks
     w.two_decide = S.two_decide if PREFILTER else 0
+    w.next = f.next                 # the blocks with the gate from the first colon it drops
+    w.next_gated = f.next_gated if f.next_gated != NULL else f.next
+    w.last_gated = -GATE_NEAR - 1
+    w.near = 0
     while pos < stop:
-        p = find_candidate(d, pos, stop, n, t, f)
+        p = find_candidate(d, pos, stop, n, t, f, &w.next)
         if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
             break
         low = p
@@ -116,6 +127,11 @@ cdef struct Walk:
     const Prefilter *blocks         # a URL's walk 16 octets at a time (NULL: octet by octet)
     int two_decide                  # two_decide(t) (-1: not asked yet: the first slashless
                                     # call asks, so a scan with none pays nothing for it)
+    NextFn next                     # the prefilter's blocks: f.next, or f.next_gated from
+    NextFn next_gated               # a colon gated_slashless passes over GATE_NEAR or less
+    Py_ssize_t last_gated           # after the last it passed over, the GATE_RUN-th in a
+    int near                        # row (until they find no candidate in a span, see
+                                    # urlsift_next_gated); how many in a row so far
 
 
 cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk *w,
@@ -134,6 +150,7 @@ cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk 
     cdef int64_t flags = 0
     cdef uint8_t att[GLUE_REACH + 1]
     cdef uint8_t seen, whole
+    cdef int dots                   # (scheme_start_octets's; not read here)
     # the run before the colon is two characters of a name at most (the one before them
     # is in none, or the last match's): with no such name found without "//", no URL,
     # told without the trie's walk back (its loads one after the other: logfmt's trace_id:)
@@ -153,8 +170,11 @@ cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk 
     k = p - 1 - depth
     if not (seen & K_GLUE) and depth < GLUE_REACH and k >= limit and (cls(T, d[k]) & T_ALPHA):
         return -1
-    while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
-        low -= 1
+    if char_t is uint8_t:       # 16 at a time where it can (a glued word: its length at
+        low = scheme_start_octets(d, p, limit, T, T_SCHEME, blocks, &dots)   # random)
+    else:
+        while low > limit and (cls(T, d[low - 1]) & T_SCHEME):
+            low -= 1
     s = low
     while s < p and not (T[d[s]] & T_ALPHA):
         s += 1
@@ -229,12 +249,34 @@ cdef bint two_decide(const Trie *t) noexcept nogil:
     return True
 
 
+cdef Py_ssize_t gated_slashless(const uint8_t *d, Py_ssize_t p, Py_ssize_t limit,
+                                Walk *w, int64_t *span) noexcept nogil:
+    """slashless over octets, after the gate: -1 for a colon after a gated pair whose 4th
+    and 5th characters before are letters, not before ``limit`` (gated_pairs: the run
+    is longer than any name found without ``//`` that ends in the pair, and none of them
+    may be glued; pidfile:, Makefile:), without the walk back (its loads wait on each
+    other) nor slashless's frame (the twin reads the trie: the same answer). Not with
+    _set_prefilter(False): the reference reads the trie alone."""
+    cdef const Trie *t = w.t
+    if t.gate != NULL and p - 5 >= limit and PREFILTER \
+            and (t.gate[t.sym[d[p - 1]] * N_SYMBOLS + t.sym[d[p - 2]]] & GATED) \
+            and <uint8_t>((d[p - 4] | 32) - 97) < 26 and <uint8_t>((d[p - 5] | 32) - 97) < 26:
+        w.near = w.near + 1 if p - w.last_gated <= GATE_NEAR else 0
+        if w.near >= GATE_RUN:      # gated words dense here: the blocks drop them from now on
+            w.next = w.next_gated
+        w.last_gated = p
+        return -1
+    return SLASHLESS_WHOLE(d, p, limit, w, span)
+
+
 ctypedef Py_ssize_t (*SlashlessWalk)(const uint8_t *, Py_ssize_t, Py_ssize_t, Walk *,
                                      int64_t *) noexcept nogil
 #: slashless over octets, called through this pointer so that it stays out of walk():
 #: inlined, any change to it moved the code of the "//" path (every URL of a log) and
-#: slowed it by up to 15%
-cdef SlashlessWalk SLASHLESS_OCTETS = slashless[uint8_t]
+#: slowed it by up to 15%; the gate first, slashless through a pointer of its own (so
+#: that its frame is made only where the gate lets the colon through)
+cdef SlashlessWalk SLASHLESS_OCTETS = gated_slashless
+cdef SlashlessWalk SLASHLESS_WHOLE = slashless[uint8_t]
 
 
 
