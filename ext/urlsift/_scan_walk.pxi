@@ -2,6 +2,8 @@
 # candidate colon to a triple (start, end, flags), and where a buffer may be split
 # (count_nl, boundary) for the callers that read in pieces.
 
+DEF WINDOW_NEAR = 16            # windows after WINDOW_RUN "//" URLs in a row, each
+DEF WINDOW_RUN = 2              # this near the last match (two in a CSV row: not)
 DEF GATE_NEAR = 128             # the blocks with the gate after GATE_RUN gated colons in
 DEF GATE_RUN = 2                # a row each this near the last (Walk.next): make's lines
                                 # come in twos (compiler output)
@@ -14,6 +16,7 @@ cdef struct Setup:
     Trie t
     Prefilter f                     # the candidates' pairs, a URL's 16-octet compares
     int two_decide                  # two_decide(t); -1: not asked yet (the walk asks)
+    Window win                      # URL-dense text 64 octets at a time (_scan_window.pxi)
 
 
 cdef void setup_make(const uint8_t *T, const uint8_t *known, Py_ssize_t m, Setup *S,
@@ -30,6 +33,9 @@ cdef void setup_make(const uint8_t *T, const uint8_t *known, Py_ssize_t m, Setup
         S.t.tails = tails_make(&S.t, &S.t.tail_mask)
         S.t.gate = gate_make(&S.t, T)
         prefilter_gate(&S.f, gated_pairs(&S.t, T))
+        window_make(&S.win, &S.f, T, T_ALPHA, T_TRIM, T_BARE, T_WRAP, CUT_UNSAFE)
+    else:
+        S.win.on = 0
 
 
 cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
@@ -45,6 +51,8 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     cdef const Prefilter *blocks = f if PREFILTER else NULL   # a URL's walk: 16 at a time?
     cdef Walk w
     cdef int dots = 1               # may the scheme's run hold a "."?
+    cdef int near = 0               # "//" URLs in a row, each near the last (WINDOW_RUN)
+    cdef const Window *win = &S.win if PREFILTER and WINDOW and S.win.on else NULL
     w.n = n
     w.T = T
     w.t = t
@@ -92,6 +100,13 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                     end = iri_end(d, n, T, p, end, max_length, br, octets, O, blocks, &flags)
                 if end >= 0:
                     emit(o, s, end, flags)
+                    if char_t is uint8_t:   # URLs dense here: the next ones by windows
+                        near = near + 1 if s - limit <= WINDOW_NEAR else 0
+                        if win != NULL and near >= WINDOW_RUN:
+                            pos = window_walk(d, n, end, stop, end, max_length, win,
+                                              o.data, &o.n, o.cap)
+                            limit = o.data[o.n - 2]     # the last match's end
+                            continue
                     pos = limit = end
                     continue
             pos = p + 1
