@@ -106,6 +106,8 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                             pos = window_walk(d, n, end, stop, end, max_length, win,
                                               o.data, &o.n, o.cap)
                             limit = o.data[o.n - 2]     # the last match's end
+                            if limit == end:    # none taken: a run again before the next
+                                near = 0
                             continue
                     pos = limit = end
                     continue
