@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from conftest import scan_three_ways
 from urlsift import _select
 from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, TABLE
 
@@ -30,20 +31,13 @@ def _triples(data: bytes, max_length: int = MAX_LENGTH) -> list[tuple[int, int, 
     args = (TABLE, KNOWN, MAX_WRAPPER, max_length)
     twin = list(TWINS["python"].scan(data, 0, -1, *args))
     if "cython" in TWINS:
+        windows, compared, plain = scan_three_ways(data, KNOWN, TABLE, max_length)
         scan = TWINS["cython"]
-        was = scan._set_window(True), scan._set_ssse3(True), scan._set_prefilter(True)
+        was = scan._set_window(False)
         try:
-            windows = list(scan.scan(data, 0, -1, *args))
-            scan._set_window(False)
             alone = list(scan.scan(data, 0, -1, *args))
-            scan._set_ssse3(False)
-            compared = list(scan.scan(data, 0, -1, *args))
-            scan._set_prefilter(False)
-            plain = list(scan.scan(data, 0, -1, *args))
         finally:
-            scan._set_window(was[0])
-            scan._set_ssse3(was[1])
-            scan._set_prefilter(was[2])
+            scan._set_window(was)
         assert windows == alone == compared == plain == twin, data
     return [tuple(twin[i:i + 3]) for i in range(0, len(twin), 3)]
 

@@ -2,7 +2,7 @@
 # candidate colon to a triple (start, end, flags), and where a buffer may be split
 # (count_nl, boundary) for the callers that read in pieces.
 
-DEF WINDOW_NEAR = 16            # windows after WINDOW_RUN "//" URLs in a row, each
+DEF WINDOW_NEAR = 2             # windows after WINDOW_RUN "//" URLs in a row, each
 DEF WINDOW_RUN = 2              # this near the last match (two in a CSV row: not)
 DEF GATE_NEAR = 128             # the blocks with the gate after GATE_RUN gated colons in
 DEF GATE_RUN = 2                # a row each this near the last (Walk.next): make's lines
@@ -51,8 +51,6 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     cdef const Prefilter *blocks = f if PREFILTER else NULL   # a URL's walk: 16 at a time?
     cdef Walk w
     cdef int dots = 1               # may the scheme's run hold a "."?
-    cdef int near = 0               # "//" URLs in a row, each near the last (WINDOW_RUN)
-    cdef const Window *win = &S.win if PREFILTER and WINDOW and S.win.on else NULL
     w.n = n
     w.T = T
     w.t = t
@@ -66,6 +64,11 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     w.next_gated = f.next_gated if f.next_gated != NULL else f.next
     w.last_gated = -GATE_NEAR - 1
     w.near = 0
+    # (in w, not in registers: live across the walk's calls, they made mail and CJK
+    # text's walk slower)
+    w.win = &S.win if PREFILTER and WINDOW and S.win.on else NULL
+    w.wrun = WINDOW_RUN if w.win != NULL else 1 << 30      # (wnear never gets there)
+    w.wnear = 0
     while pos < stop:
         p = find_candidate(d, pos, stop, n, t, f, &w.next)
         if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
@@ -101,13 +104,13 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                 if end >= 0:
                     emit(o, s, end, flags)
                     if char_t is uint8_t:   # URLs dense here: the next ones by windows
-                        near = near + 1 if s - limit <= WINDOW_NEAR else 0
-                        if win != NULL and near >= WINDOW_RUN:
-                            pos = window_walk(d, n, end, stop, end, max_length, win,
+                        w.wnear = w.wnear + 1 if s - limit <= WINDOW_NEAR else 0
+                        if w.wnear >= w.wrun:
+                            pos = window_walk(d, n, end, stop, end, max_length, w.win,
                                               o.data, &o.n, o.cap)
                             limit = o.data[o.n - 2]     # the last match's end
-                            if limit == end:    # none taken: a run again before the next
-                                near = 0
+                            if limit == end:    # none taken: a new run before the next
+                                w.wnear = 0
                             continue
                     pos = limit = end
                     continue
@@ -149,6 +152,9 @@ cdef struct Walk:
     Py_ssize_t last_gated           # after the last it passed over, the GATE_RUN-th in a
     int near                        # row (until they find no candidate in a span, see
                                     # urlsift_next_gated); how many in a row so far
+    const Window *win               # the windows (NULL: none), after wrun "//" URLs in
+    int wrun                        # a row, each WINDOW_NEAR or less after the last
+    int wnear                       # match: how many so far
 
 
 cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk *w,

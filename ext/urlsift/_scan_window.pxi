@@ -184,6 +184,7 @@ cdef extern from *:
     }
     #endif
     """
+    bint unlikely(bint) nogil       # (Cython's: __builtin_expect)
     ctypedef struct Window "urlsift_window":
         int on
     Py_ssize_t window_walk "urlsift_window_walk" (
