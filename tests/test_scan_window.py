@@ -1,6 +1,6 @@
 """URL-dense text read by windows of 64 octets (issue 27), against the walk alone.
 
-After two ``//`` URLs in a row, each at most 16 octets after the last match, the
+After two ``//`` URLs in a row, each at most 2 octets after the last match, the
 compiled walk reads on by windows of 64 octets: each window's colons, non-scheme and
 non-plain octets as bit masks, the common ``//`` URL (a letter-led scheme with no "."
 and no "<" before it, an end with nothing to trim or cut, ASCII, no quoted-printable

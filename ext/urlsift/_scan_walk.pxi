@@ -2,8 +2,8 @@
 # candidate colon to a triple (start, end, flags), and where a buffer may be split
 # (count_nl, boundary) for the callers that read in pieces.
 
-DEF WINDOW_NEAR = 2             # windows after WINDOW_RUN "//" URLs in a row, each
-DEF WINDOW_RUN = 2              # this near the last match (two in a CSV row: not)
+DEF WINDOW_NEAR = 2             # windows after a "//" URL this near the last match,
+                                # itself this near the one before (a CSV row's two: not)
 DEF GATE_NEAR = 128             # the blocks with the gate after GATE_RUN gated colons in
 DEF GATE_RUN = 2                # a row each this near the last (Walk.next): make's lines
                                 # come in twos (compiler output)
@@ -64,11 +64,8 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     w.next_gated = f.next_gated if f.next_gated != NULL else f.next
     w.last_gated = -GATE_NEAR - 1
     w.near = 0
-    # (in w, not in registers: live across the walk's calls, they made mail and CJK
-    # text's walk slower)
+    # (in w, not in a register: live across the walk's calls, it made CJK text slower)
     w.win = &S.win if PREFILTER and WINDOW and S.win.on else NULL
-    w.wrun = WINDOW_RUN if w.win != NULL else 1 << 30      # (wnear never gets there)
-    w.wnear = 0
     while pos < stop:
         p = find_candidate(d, pos, stop, n, t, f, &w.next)
         if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
@@ -104,13 +101,12 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                 if end >= 0:
                     emit(o, s, end, flags)
                     if char_t is uint8_t:   # URLs dense here: the next ones by windows
-                        w.wnear = w.wnear + 1 if s - limit <= WINDOW_NEAR else 0
-                        if w.wnear >= w.wrun:
+                        # (the last two triples say it: no count, no state in registers)
+                        if s - limit <= WINDOW_NEAR and w.win != NULL and o.n >= 9 and \
+                                o.data[o.n - 6] - o.data[o.n - 8] <= WINDOW_NEAR:
                             pos = window_walk(d, n, end, stop, end, max_length, w.win,
                                               o.data, &o.n, o.cap)
                             limit = o.data[o.n - 2]     # the last match's end
-                            if limit == end:    # none taken: a new run before the next
-                                w.wnear = 0
                             continue
                     pos = limit = end
                     continue
@@ -152,9 +148,7 @@ cdef struct Walk:
     Py_ssize_t last_gated           # after the last it passed over, the GATE_RUN-th in a
     int near                        # row (until they find no candidate in a span, see
                                     # urlsift_next_gated); how many in a row so far
-    const Window *win               # the windows (NULL: none), after wrun "//" URLs in
-    int wrun                        # a row, each WINDOW_NEAR or less after the last
-    int wnear                       # match: how many so far
+    const Window *win               # the windows (NULL: none)
 
 
 cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk *w,

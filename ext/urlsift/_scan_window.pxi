@@ -184,7 +184,6 @@ cdef extern from *:
     }
     #endif
     """
-    bint unlikely(bint) nogil       # (Cython's: __builtin_expect)
     ctypedef struct Window "urlsift_window":
         int on
     Py_ssize_t window_walk "urlsift_window_walk" (
