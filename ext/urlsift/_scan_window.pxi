@@ -103,6 +103,13 @@ cdef extern from *:
         if (w0 + 128 > n || w0 + 64 > stop)
             return pos;
         urlsift_classify(d + w0, w, cur);
+        /* no colon, or a first one without "//": the walk's, for one window's masks */
+        if (!cur->colon)
+            return w0 + 64;
+        p = w0 + __builtin_ctzll(cur->colon);
+        memcpy(&two, d + p + 1, 2);
+        if (two != 0x2F2F)
+            return p;
         urlsift_classify(d + w0 + 64, w, next);
         for (;;) {
             found = 0;
