@@ -87,7 +87,7 @@ cdef extern from *:
        window after the first that held no URL (or that the buffer ends in). The
        masks of the window after the current one are made with it, so that a URL's
        end there is a bit scan too, with no branch on where it lies */
-    URLSIFT_NOINLINE __attribute__((target("ssse3")))
+    __attribute__((noinline, target("ssse3"), section(".text.urlsift_window")))
     static Py_ssize_t urlsift_window_walk(const uint8_t *d, Py_ssize_t n, Py_ssize_t pos,
                                           Py_ssize_t stop, Py_ssize_t lim,
                                           Py_ssize_t max_length, const urlsift_window *w,
