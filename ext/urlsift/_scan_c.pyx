@@ -20,6 +20,7 @@ from urlsift import _scan_py as _twin
 
 include "_scan_blocks.pxi"
 include "_scan_gate.pxi"
+include "_scan_window.pxi"
 
 cdef extern from "Python.h":
     bint Py_UNICODE_ISALNUM(Py_UCS4 ch) nogil

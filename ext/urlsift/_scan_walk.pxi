@@ -2,6 +2,8 @@
 # candidate colon to a triple (start, end, flags), and where a buffer may be split
 # (count_nl, boundary) for the callers that read in pieces.
 
+DEF WINDOW_NEAR = 2             # windows after a "//" URL this near the last match,
+                                # itself this near the one before (a CSV row's two: not)
 DEF GATE_NEAR = 128             # the blocks with the gate after GATE_RUN gated colons in
 DEF GATE_RUN = 2                # a row each this near the last (Walk.next): make's lines
                                 # come in twos (compiler output)
@@ -14,6 +16,7 @@ cdef struct Setup:
     Trie t
     Prefilter f                     # the candidates' pairs, a URL's 16-octet compares
     int two_decide                  # two_decide(t); -1: not asked yet (the walk asks)
+    Window win                      # URL-dense text 64 octets at a time (_scan_window.pxi)
 
 
 cdef void setup_make(const uint8_t *T, const uint8_t *known, Py_ssize_t m, Setup *S,
@@ -30,6 +33,9 @@ cdef void setup_make(const uint8_t *T, const uint8_t *known, Py_ssize_t m, Setup
         S.t.tails = tails_make(&S.t, &S.t.tail_mask)
         S.t.gate = gate_make(&S.t, T)
         prefilter_gate(&S.f, gated_pairs(&S.t, T))
+        window_make(&S.win, &S.f, T, T_ALPHA, T_TRIM, T_BARE, T_WRAP, CUT_UNSAFE)
+    else:
+        S.win.on = 0
 
 
 cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
@@ -58,6 +64,8 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     w.next_gated = f.next_gated if f.next_gated != NULL else f.next
     w.last_gated = -GATE_NEAR - 1
     w.near = 0
+    # (in w, not in a register: live across the walk's calls, it made CJK text slower)
+    w.win = &S.win if PREFILTER and WINDOW and S.win.on else NULL
     while pos < stop:
         p = find_candidate(d, pos, stop, n, t, f, &w.next)
         if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
@@ -92,6 +100,14 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
                     end = iri_end(d, n, T, p, end, max_length, br, octets, O, blocks, &flags)
                 if end >= 0:
                     emit(o, s, end, flags)
+                    if char_t is uint8_t:   # URLs dense here: the next ones by windows
+                        # (the last two triples say it: no count, no state in registers)
+                        if s - limit <= WINDOW_NEAR and w.win != NULL and o.n >= 9 and \
+                                o.data[o.n - 6] - o.data[o.n - 8] <= WINDOW_NEAR:
+                            pos = window_walk(d, n, end, stop, end, max_length, w.win,
+                                              o.data, &o.n, o.cap)
+                            limit = o.data[o.n - 2]     # the last match's end
+                            continue
                     pos = limit = end
                     continue
             pos = p + 1
@@ -132,6 +148,7 @@ cdef struct Walk:
     Py_ssize_t last_gated           # after the last it passed over, the GATE_RUN-th in a
     int near                        # row (until they find no candidate in a span, see
                                     # urlsift_next_gated); how many in a row so far
+    const Window *win               # the windows (NULL: none)
 
 
 cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk *w,
