@@ -48,6 +48,20 @@ def test_messages_are_cut_at_from_lines_only():
     assert [s[1] for s in segments] == [b"body one\n>From here\n", b"body two\n"]
 
 
+@pytest.mark.parametrize("pad", range(40))
+def test_from_lines_are_found_wherever_they_stand(pad):
+    # RFC 4155: a message starts at each line that starts with "From "; the search
+    # looks at many octets at a time, so the line is put at every place in such a block
+    # (and in the last octets of the spool), after lines that only start like one.
+    decoys = b"x" * pad + b"\nFrom:a\nFrom\nFro\nFrom\tb\nfrom c\n>From d\nF"
+    spool = b"From a\n\n" + decoys + b"\nFrom b\n\nx\nFrom c\n"
+    _, messages = walk(spool)
+    second = spool.index(b"\nFrom b") + 1
+    third = spool.index(b"\nFrom c") + 1
+    assert [(m[0], m[2]) for m in messages] == [(0, second), (second, third),
+                                                (third, len(spool))]
+
+
 def test_text_before_the_first_from_line_is_a_message_without_offset():
     _, messages = walk(b"stray http://x.example/\nFrom a\n\nb\n")
     assert [m[0] for m in messages] == [-1, 24]
