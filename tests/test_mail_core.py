@@ -62,6 +62,19 @@ def test_from_lines_are_found_wherever_they_stand(pad):
                                                 (third, len(spool))]
 
 
+def test_a_url_header_with_an_octet_email_reads_as_a_header_object_falls_back():
+    # email makes a value holding a control or an octet past ASCII a Header object
+    # (RFC 5322 section 2.2: printable ASCII and blanks); tab is a blank, CR and LF end
+    # lines and are left to the cut
+    for octet in range(256):
+        if octet in (0x0A, 0x0D):
+            continue
+        spool = b"List-Help: <http://h.example/" + bytes([octet]) + b">\n\nbody\n"
+        _, messages = walk(spool, whole=True)
+        bad = octet < 0x20 and octet != 0x09 or octet >= 0x7F
+        assert (messages[0][7] == FALLBACK) == bad, octet
+
+
 def test_text_before_the_first_from_line_is_a_message_without_offset():
     _, messages = walk(b"stray http://x.example/\nFrom a\n\nb\n")
     assert [m[0] for m in messages] == [-1, 24]

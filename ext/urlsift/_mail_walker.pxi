@@ -65,9 +65,17 @@ cdef extern from *:
 
 
 
+# what makes email turn a header value into a Header object, or controls: 1 for each
+# octet but tab, LF, CR and the printable ASCII (a table: header values are checked
+# octet by octet, and a look-up is one test where the ranges were four)
+cdef unsigned char BAD_OCTET[256]
+for _c in range(256):
+    BAD_OCTET[_c] = not (_c == TAB or _c == LF or _c == CR or (SPACE <= _c <= 126))
+del _c
+
+
 cdef inline bint is_bad_octet(unsigned char c) noexcept nogil:
-    # what makes email turn a header value into a Header object, or controls
-    return not (c == TAB or c == LF or c == CR or (SPACE <= c <= 126))
+    return BAD_OCTET[c] != 0
 
 
 cdef inline bint is_blank_octet(unsigned char c) noexcept nogil:
