@@ -1019,26 +1019,22 @@ def test_boundary_with_quotes_blanks_and_specials():
                                                 ("2 text/plain", "http://second.example/")]
 
 
-def test_boundary_text_that_is_not_a_boundary_line():
+@pytest.mark.parametrize("msg", [
     # RFC 2046 5.1.1: a boundary delimiter is a line of its own that starts with "--";
     # "--B" inside a line, "x--B" and "--Bx" are part of the text (the walk searches
-    # for the boundary and must take only the hits at a line start).
-    msg = (b"Content-Type: multipart/mixed; boundary=B\n\n"
-           b"preamble x--B --B\n"
-           b"--B\n\nfirst http://first.example/ --B\nx--B\n--Bx\n--B-x\n"
-           b"--B\nContent-Type: text/plain\n\nsecond http://second.example/\n"
-           b"--B--\nepilogue http://epilogue.example/\n")
-    found, _ = both_agree_on(FROM_LINE + msg)
-    assert [(m.part, m.url) for m in found] == [("1 text/plain", "http://first.example/"),
-                                                ("2 text/plain", "http://second.example/")]
-
-
-def test_an_empty_boundary_is_two_dashes():
+    # for the boundary and must take only the hits at a line start)
+    b"Content-Type: multipart/mixed; boundary=B\n\n"
+    b"preamble x--B --B\n"
+    b"--B\n\nfirst http://first.example/ --B\nx--B\n--Bx\n--B-x\n"
+    b"--B\nContent-Type: text/plain\n\nsecond http://second.example/\n"
+    b"--B--\nepilogue http://epilogue.example/\n",
     # boundary="" (RFC 2046 asks 1 to 70 characters; email takes it): its delimiter
-    # lines are "--" and "----".
-    msg = (b'Content-Type: multipart/mixed; boundary=""\n\n'
-           b"-- x\n--\n\nfirst http://first.example/\n--\n\nsecond http://second.example/\n"
-           b"----\n")
+    # lines are "--" and "----"
+    b'Content-Type: multipart/mixed; boundary=""\n\n'
+    b"-- x\n--\n\nfirst http://first.example/\n--\n\nsecond http://second.example/\n"
+    b"----\n",
+])
+def test_boundary_lines_are_lines_of_their_own(msg):
     found, _ = both_agree_on(FROM_LINE + msg)
     assert [(m.part, m.url) for m in found] == [("1 text/plain", "http://first.example/"),
                                                 ("2 text/plain", "http://second.example/")]
