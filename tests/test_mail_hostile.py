@@ -6,6 +6,8 @@ each test, not from either path's output.
 """
 from __future__ import annotations
 
+import binascii
+
 import pytest
 
 from urlsift import _select
@@ -188,3 +190,12 @@ def test_a_multipart_whose_part_has_an_open_quoted_string():
 
 def test_the_walkers_fall_back_past_the_same_count_of_quoted_semicolons(core_kind):
     assert _select.cores.mail.QUOTED_SEMICOLONS == 8
+
+
+@pytest.mark.parametrize("at", range(40))
+def test_quoted_printable_runs_of_every_length_decode_as_binascii(core_kind, at):
+    # the runs between "=" are copied many octets at a time: an "=" at every place of
+    # such a block, runs longer than one, and a body ending inside one (RFC 2045 6.7)
+    body = (b"a" * at + b"=3D" + b"b" * (39 - at) + b"=\n" + b"c" * at + b"==" + b"d" * 50
+            + b"=4" + b"e" * (at % 17))
+    assert _select.cores.mail.decode_qp(body) == binascii.a2b_qp(body)

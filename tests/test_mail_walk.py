@@ -1019,6 +1019,35 @@ def test_boundary_with_quotes_blanks_and_specials():
                                                 ("2 text/plain", "http://second.example/")]
 
 
+@pytest.mark.parametrize("msg", [
+    # RFC 2046 5.1.1: a boundary delimiter is a line of its own that starts with "--";
+    # "--B" inside a line, "x--B" and "--Bx" are part of the text (the walk searches
+    # for the boundary and must take only the hits at a line start)
+    b"Content-Type: multipart/mixed; boundary=B\n\n"
+    b"preamble x--B --B\n"
+    b"--B\n\nfirst http://first.example/ --B\nx--B\n--Bx\n--B-x\n"
+    b"--B\nContent-Type: text/plain\n\nsecond http://second.example/\n"
+    b"--B--\nepilogue http://epilogue.example/\n",
+    # boundary="" (RFC 2046 asks 1 to 70 characters; email takes it): its delimiter
+    # lines are "--" and "----"
+    b'Content-Type: multipart/mixed; boundary=""\n\n'
+    b"-- x\n--\n\nfirst http://first.example/\n--\n\nsecond http://second.example/\n"
+    b"----\n",
+])
+def test_boundary_lines_are_lines_of_their_own(msg):
+    found, _ = both_agree_on(FROM_LINE + msg)
+    assert [(m.part, m.url) for m in found] == [("1 text/plain", "http://first.example/"),
+                                                ("2 text/plain", "http://second.example/")]
+
+
+def test_a_boundary_with_a_line_feed_in_it_is_on_no_line():
+    # a folded quoted boundary keeps its line feed: no line of the body can be it, and
+    # the walk leaves the message to email, as for any multipart without a boundary
+    msg = (b'Content-Type: multipart/mixed; boundary="a\n b"\n\n'
+           b"--a\n b\n\nin http://in.example/\n--a\n b--\n")
+    both_agree_on(FROM_LINE + msg)
+
+
 @pytest.mark.parametrize("charset, body, url", [
     # UTF-16: the ASCII of the URL is two octets per character; it is found decoded
     (b"utf-16", "see http://utf16.example/a\n".encode("utf-16"), "http://utf16.example/a"),

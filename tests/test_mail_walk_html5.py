@@ -56,6 +56,12 @@ CASES = [
     ('<a href="http://a.example/" href="http://b.example/">x</a>',
      [(T + " href", "http://a.example/")], True),                   # a duplicate is dropped
     ('<a href="http:/h.example/">x</a>', [(T + " href", "http://h.example/")], False),
+    # text runs with references (§13.2.5.72) at their start, between runs of every
+    # length and at their end; one the walk does not know itself (&eacute;) after them
+    ("&amp;x http://a.example/?a=1&amp;b=2&amp;&amp;c &lt;http://l.example/&gt;&amp;",
+     [(T, "http://a.example/?a=1&b=2&&c"), (T, "http://l.example/")], True),
+    ("&lt;&gt; http://a.example/?a=1&amp;b=2 &eacute; http://e.example/p &hellip;",
+     [(T, "http://a.example/?a=1&b=2"), (T, "http://e.example/p")], True),
 ]
 
 

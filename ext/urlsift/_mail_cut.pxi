@@ -6,22 +6,39 @@
 cdef extern from *:
     """
     #include <string.h>
-    /* Where the next "\\nFrom " starts in b[0:n], or NULL: glibc's memmem (two-way,
-       vectorized) where there is one, else a line at a time with memchr. The separator
-       is defined in Python as urlsift._layout.MBOX_SEPARATOR (FROM_LINE without its
-       newline); these literals are its octets (tests/test_mail_core.py checks). */
+    #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+    #include <emmintrin.h>
+    #endif
+    /* Where the next "\\nFrom " starts in b[0:n], or NULL. With SSE2, 16 places at a
+       time: a LF followed by "F" (rare: a "From:" field's line start), then the rest
+       compared; what is left (or everything, without SSE2) a line at a time with
+       memchr. glibc's memmem went at a fraction of that speed. The separator is defined
+       in Python as urlsift._layout.MBOX_SEPARATOR (FROM_LINE without its newline);
+       these literals are its octets (tests/test_mail_core.py checks). */
     static const void *urlsift_find_from_line(const unsigned char *b, size_t n) {
-    #if defined(__GLIBC__) || defined(__APPLE__) || defined(__FreeBSD__)
-        return memmem(b, n, "\\nFrom ", 6);
-    #else
         const unsigned char *k;
+    #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+        const __m128i lf = _mm_set1_epi8('\\n'), f = _mm_set1_epi8('F');
+        size_t i = 0, at;
+        unsigned int m;
+        for (; i + 17 <= n; i += 16) {
+            m = (unsigned int)_mm_movemask_epi8(_mm_and_si128(
+                _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(b + i)), lf),
+                _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(b + i + 1)), f)));
+            for (; m; m &= m - 1) {
+                at = i + (size_t)__builtin_ctz(m);
+                if (n - at >= 6 && memcmp(b + at + 2, "rom ", 4) == 0) return b + at;
+            }
+        }
+        b += i;
+        n -= i;
+    #endif
         while (n >= 6 && (k = memchr(b, '\\n', n - 5)) != NULL) {
             if (memcmp(k + 1, "From ", 5) == 0) return k;
             n -= (size_t)(k + 1 - b);
             b = k + 1;
         }
         return NULL;
-    #endif
     }
     """
     const void *find_from_line "urlsift_find_from_line"(cbuf b, size_t n) nogil

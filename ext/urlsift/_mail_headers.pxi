@@ -61,10 +61,10 @@ cdef int url_headers(_Walk w, Py_ssize_t index) except -1 nogil:
     cdef Field *f = <Field *>w.fields.p
     cdef cbuf h = w.headers
     cdef int64_t la, lb
+    cdef const void *nul
     while p < w.nheaders:
-        k = 0
-        while p + k < w.nheaders and h[p + k] != 0:
-            k += 1
+        nul = memchr(h + p, 0, w.nheaders - p)
+        k = (<cbuf>nul - h - p) if nul != NULL else w.nheaders - p
         for i in range(nf):
             # the lower-case copy of the header names sits right after them
             if not eq_lower_n(w.b, f[i].na, f[i].ne, w.headers + w.nheaders + p, k):

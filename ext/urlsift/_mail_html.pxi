@@ -293,28 +293,32 @@ cdef int unescaped(_Walk w, cbuf d, Py_ssize_t a, Py_ssize_t e, cbuf *v,
     """``d[a:e]`` with its character references undone: ``v[0][:vn[0]]`` (in
     ``w.esc`` when anything was undone). The few kinds mail is full of here; the
     rest by the caller's ``unescape`` (with the GIL); FB without one."""
-    cdef Py_ssize_t p = a, k
+    cdef Py_ssize_t p = a, k, amp
     cdef unsigned char c
     cdef bint slow = False
+    cdef const void *hit = memchr(d + a, AMP, e - a) if a < e else NULL
     w.esc_slow = False
-    if memchr(d + a, AMP, e - a) == NULL if a < e else True:
+    if hit == NULL:
         v[0] = d + a
         vn[0] = e - a
         return 0
     w.esc.n = 0
     grow_reserve(&w.esc, e - a)
-    while p < e:
-        if d[p] == AMP:
-            k = reference(d, p, e, &c)
-            if k == 0:
-                slow = True
-                break
-            w.esc.p[w.esc.n] = <char>c
-            p += k
-        else:
-            w.esc.p[w.esc.n] = <char>d[p]
-            p += 1
+    while True:
+        amp = (<cbuf>hit - d) if hit != NULL else e
+        memcpy(w.esc.p + w.esc.n, d + p, amp - p)      # the run before the next "&"
+        w.esc.n += amp - p
+        p = amp
+        if p >= e:
+            break
+        k = reference(d, p, e, &c)
+        if k == 0:
+            slow = True
+            break
+        w.esc.p[w.esc.n] = <char>c
         w.esc.n += 1
+        p += k
+        hit = memchr(d + p, AMP, e - p) if p < e else NULL
     if slow and unescaped_by_python(w, d, a, e) == FB:
         return FB
     w.esc_slow = slow

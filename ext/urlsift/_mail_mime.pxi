@@ -146,11 +146,15 @@ cdef int mime_multipart(_Walk w, Py_ssize_t index, Py_ssize_t a, Py_ssize_t e, P
     being ``b[ba:be]``; each walked as soon as it is cut."""
     cdef cbuf b = w.b
     cdef Py_ssize_t p = a, le, part_start = -1, number = 0
-    cdef int kind
+    cdef int kind = NOT_BOUNDARY
     cdef bint closed = False
+    if be > ba and memchr(b + ba, LF, be - ba) != NULL:
+        return FB                                  # no line holds it: email keeps the text
     while p < e:
+        p = next_boundary(b, a, p, e, b + ba, be - ba, &kind)
+        if p >= e:
+            break
         le = line_end(b, p, e)
-        kind = boundary_line(b, p, le, b + ba, be - ba)
         if kind == CLOSE_DELIMITER:
             if part_start >= 0:
                 number += 1
@@ -159,23 +163,20 @@ cdef int mime_multipart(_Walk w, Py_ssize_t index, Py_ssize_t a, Py_ssize_t e, P
                     return FB
             closed = True
             break
-        if kind == DELIMITER:
-            if part_start >= 0:
-                number += 1
-                if mime_part(w, index, part_start, eol_before(b, part_start, p), section,
-                             seclen, number, depth, digest) == FB:
-                    return FB
-            # boundary lines right after it (a close one too) are passed over: email
-            # reads no part between them
-            p = le
-            while p < e:
-                le = line_end(b, p, e)
-                if boundary_line(b, p, le, b + ba, be - ba) == NOT_BOUNDARY:
-                    break
-                p = le
-            part_start = p
-            continue
+        if part_start >= 0:                        # a DELIMITER
+            number += 1
+            if mime_part(w, index, part_start, eol_before(b, part_start, p), section,
+                         seclen, number, depth, digest) == FB:
+                return FB
+        # boundary lines right after it (a close one too) are passed over: email
+        # reads no part between them
         p = le
+        while p < e:
+            le = line_end(b, p, e)
+            if boundary_line(b, p, le, b + ba, be - ba) == NOT_BOUNDARY:
+                break
+            p = le
+        part_start = p
     if part_start < 0:
         return FB                                  # no boundary at all: email keeps the text
     if not closed:
@@ -183,6 +184,35 @@ cdef int mime_multipart(_Walk w, Py_ssize_t index, Py_ssize_t a, Py_ssize_t e, P
         return mime_part(w, index, part_start, eol_before(b, part_start, e), section, seclen,
                          number, depth, digest)
     return 0
+
+
+cdef Py_ssize_t next_boundary(cbuf b, Py_ssize_t a, Py_ssize_t p, Py_ssize_t e, cbuf bd,
+                              Py_ssize_t k, int *kind) noexcept nogil:
+    """The start of the first boundary line (its kind in ``kind``) of ``b[p:e]``, ``p`` a
+    line start of the body at ``a``; ``e`` when there is none. The boundary (no LF in
+    it) is searched for, not each line's start: where a hit is no boundary line, the
+    search goes on at the next line, so each octet is looked at a bounded number of
+    times."""
+    cdef cbuf s = bd
+    cdef Py_ssize_t n = k, back = 2, q, x
+    cdef const void *h
+    if k == 0:                                     # an empty boundary: "--" itself
+        s = <cbuf><const char *>"--"
+        n = 2
+        back = 0
+    q = p + back
+    while e - q >= n:
+        h = find_octets(b + q, e - q, s, n)
+        if h == NULL:
+            break
+        x = (<cbuf>h - b) - back
+        if b[x] == DASH and b[x + 1] == DASH and (x == a or b[x - 1] == LF):
+            kind[0] = boundary_line(b, x, line_end(b, x, e), bd, k)
+            if kind[0] != NOT_BOUNDARY:
+                return x
+        q = line_end(b, x, e) + back
+    kind[0] = NOT_BOUNDARY
+    return e
 
 
 cdef int mime_part(_Walk w, Py_ssize_t index, Py_ssize_t pa, Py_ssize_t pe, const char *section,

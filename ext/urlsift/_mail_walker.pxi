@@ -41,9 +41,41 @@ cdef inline int grow_byte(Grow *g, unsigned char c) except -1 nogil:
 
 # -- octets and lines ---------------------------------------------------------------------
 
+cdef extern from *:
+    """
+    #include <string.h>
+    /* Where s[0:k] (k > 0) first stands in b[0:n], or NULL: glibc's memmem (two-way,
+       vectorized) where there is one, else memchr for its first octet and memcmp. */
+    static const void *urlsift_find_octets(const unsigned char *b, size_t n,
+                                           const unsigned char *s, size_t k) {
+    #if defined(__GLIBC__) || defined(__APPLE__) || defined(__FreeBSD__)
+        return memmem(b, n, s, k);
+    #else
+        const unsigned char *h;
+        while (n >= k && (h = memchr(b, s[0], n - k + 1)) != NULL) {
+            if (memcmp(h, s, k) == 0) return h;
+            n -= (size_t)(h + 1 - b);
+            b = h + 1;
+        }
+        return NULL;
+    #endif
+    }
+    """
+    const void *find_octets "urlsift_find_octets"(cbuf b, size_t n, cbuf s, size_t k) nogil
+
+
+
+# what makes email turn a header value into a Header object, or controls: 1 for each
+# octet but tab, LF, CR and the printable ASCII (a table: header values are checked
+# octet by octet, and a look-up is one test where the ranges were four)
+cdef unsigned char BAD_OCTET[256]
+for _c in range(256):
+    BAD_OCTET[_c] = not (_c == TAB or _c == LF or _c == CR or (SPACE <= _c <= 126))
+del _c
+
+
 cdef inline bint is_bad_octet(unsigned char c) noexcept nogil:
-    # what makes email turn a header value into a Header object, or controls
-    return not (c == TAB or c == LF or c == CR or (SPACE <= c <= 126))
+    return BAD_OCTET[c] != 0
 
 
 cdef inline bint is_blank_octet(unsigned char c) noexcept nogil:

@@ -110,32 +110,33 @@ def multipart(w: Walker, index: int, a: int, e: int, boundary: bytes, section: s
     """The parts between ``--boundary`` lines (RFC 2046 section 5.1.1)."""
     buf = w.buf
     sep = b"--" + boundary
+    if b"\n" in boundary:
+        raise Fallback                            # no line holds it: email keeps the text
     parts: list[tuple[int, int]] = []
     p = a
     part_start = -1
     closed = False
     while p < e:
+        p, kind = next_boundary(buf, a, p, e, sep)
+        if p >= e:
+            break
         le = line_end(buf, p, e)
-        kind = boundary_line(buf, p, le, sep)
         if kind == CLOSE_DELIMITER:
             if part_start >= 0:
                 parts.append((part_start, eol_before(buf, part_start, p)))
             closed = True
             break
-        if kind == DELIMITER:
-            if part_start >= 0:
-                parts.append((part_start, eol_before(buf, part_start, p)))
-            # boundary lines right after it (a close one too) are passed over:
-            # email reads no part between them
-            p = le
-            while p < e:
-                le = line_end(buf, p, e)
-                if not boundary_line(buf, p, le, sep):
-                    break
-                p = le
-            part_start = p
-            continue
+        if part_start >= 0:                       # a DELIMITER
+            parts.append((part_start, eol_before(buf, part_start, p)))
+        # boundary lines right after it (a close one too) are passed over:
+        # email reads no part between them
         p = le
+        while p < e:
+            le = line_end(buf, p, e)
+            if not boundary_line(buf, p, le, sep):
+                break
+            p = le
+        part_start = p
     if part_start < 0:
         raise Fallback                            # no boundary at all: email keeps the text
     if not closed:
@@ -144,6 +145,27 @@ def multipart(w: Walker, index: int, a: int, e: int, boundary: bytes, section: s
         sub = f"{section}.{number}" if section else str(number)
         fields, body = header_block(buf, pa, pe)
         entity(w, index, fields, body, pe, sub, depth + 1, digest)
+
+
+def next_boundary(buf: bytes, a: int, p: int, e: int, sep: bytes) -> tuple[int, int]:
+    """The start and kind of the first boundary line of ``buf[p:e]`` (``sep`` is
+    ``--boundary``, no LF in it; ``p`` a line start of the body at ``a``), or ``(e,
+    NOT_BOUNDARY)``. ``sep`` is searched for, not each line's start: where a hit is no
+    boundary line, the search goes on at the next line.
+
+    >>> next_boundary(b"x--b\\n--bc\\n--b--\\n", 0, 0, 16, b"--b")
+    (10, 2)
+    """
+    q = p
+    while True:
+        x = buf.find(sep, q, e)
+        if x < 0:
+            return e, NOT_BOUNDARY
+        if x == a or buf[x - 1] == LF:
+            kind = boundary_line(buf, x, line_end(buf, x, e), sep)
+            if kind != NOT_BOUNDARY:
+                return x, kind
+        q = line_end(buf, x, e)
 
 
 def text(w: Walker, index: int, data: bytes, src: int, label: tuple[int, int]) -> None:

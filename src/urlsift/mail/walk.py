@@ -364,23 +364,26 @@ def _anchor_texts(prepared: Any) -> tuple["array[int]", list[Optional[str]]]:
     ``email`` decodes it (the same text either way)."""
     index, runs, marked = prepared[2]
     _to_email(prepared, marked)
-    known = _SHOWN
-    if len(known) > _SHOWN_MAX:
-        known.clear()
-    return index, [known[run] if run in known else known.setdefault(run, _text_of(run))
-                   for run in runs]
+    if len(_SHOWN) > _SHOWN_MAX:
+        _SHOWN.clear()
+    return index, list(map(_SHOWN.__getitem__, runs))
+
+
+class _Shown(dict[bytes, Optional[str]]):
+    """The texts of anchors' runs: a run not seen yet is read (``__missing__``) and
+    kept, so that a hit is one lookup made from C (``map``), no Python step per run."""
+
+    def __missing__(self, run: bytes) -> Optional[str]:
+        """:func:`urlsift.mail.anchors.anchor_text` of an anchor's ASCII text runs."""
+        text = self[run] = anchor_text(run.decode("ascii"))
+        return text
 
 
 # The texts of links kept from piece to piece (a mailing's links repeat their texts
 # message after message), at most about this many. A dict: a hit is one lookup, where
 # lru_cache makes a tuple key and moves its list of recent keys on each.
 _SHOWN_MAX = 4096
-_SHOWN: dict[bytes, Optional[str]] = {}
-
-
-def _text_of(run: bytes) -> Optional[str]:
-    """:func:`urlsift.mail.anchors.anchor_text` of an anchor's ASCII text runs."""
-    return anchor_text(run.decode("ascii"))
+_SHOWN: dict[bytes, Optional[str]] = _Shown()
 
 
 def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: Any) -> tuple:
