@@ -6,9 +6,6 @@
 cdef extern from *:
     """
     #include <string.h>
-    #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
-    #include <emmintrin.h>
-    #endif
     /* Where the next "\\nFrom " starts in b[0:n], or NULL. With SSE2, 16 places at a
        time: a LF followed by "F" (rare: a "From:" field's line start), then the rest
        compared; what is left (or everything, without SSE2) a line at a time with
@@ -17,7 +14,7 @@ cdef extern from *:
        these literals are its octets (tests/test_mail_core.py checks). */
     static const void *urlsift_find_from_line(const unsigned char *b, size_t n) {
         const unsigned char *k;
-    #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+    #ifdef URLSIFT_MAIL_SSE2
         const __m128i lf = _mm_set1_epi8('\\n'), f = _mm_set1_epi8('F');
         size_t i = 0, at;
         unsigned int m;

@@ -6,9 +6,6 @@
 cdef extern from *:
     """
     #include <string.h>
-    #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
-    #include <emmintrin.h>
-    #endif
     /* s[0:n] copied to q up to its first "=" (n when there is none); that offset. With
        SSE2 16 octets at a time, each block stored whole before it is looked at (q has
        room for n octets; what is past the "=" is written over later): a
@@ -17,7 +14,7 @@ cdef extern from *:
     static size_t urlsift_copy_to_equals(const unsigned char *s, size_t n, char *q) {
         size_t i = 0;
         const unsigned char *k;
-    #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+    #ifdef URLSIFT_MAIL_SSE2
         const __m128i eq = _mm_set1_epi8('=');
         __m128i v;
         unsigned int m;

@@ -44,6 +44,12 @@ cdef inline int grow_byte(Grow *g, unsigned char c) except -1 nogil:
 cdef extern from *:
     """
     #include <string.h>
+    /* the walk's 16-octet loops (urlsift_find_from_line, urlsift_copy_to_equals): where
+       the compiler has SSE2, with a plain loop beside each for the rest */
+    #if defined(__SSE2__) && (defined(__GNUC__) || defined(__clang__))
+    #define URLSIFT_MAIL_SSE2 1
+    #include <emmintrin.h>
+    #endif
     /* Where s[0:k] (k > 0) first stands in b[0:n], or NULL: glibc's memmem (two-way,
        vectorized) where there is one, else memchr for its first octet and memcmp. */
     static const void *urlsift_find_octets(const unsigned char *b, size_t n,
