@@ -75,7 +75,7 @@ cdef extern from *:
     static Py_ssize_t urlsift_next_gated_avx2(const uint8_t *d, Py_ssize_t i, Py_ssize_t stop,
                                               Py_ssize_t n, const urlsift_prefilter *f,
                                               void *mode) {
-        Py_ssize_t lim = stop - i <= URLSIFT_GATE_SPAN ? stop : i + URLSIFT_GATE_SPAN, p;
+        Py_ssize_t lim = stop - i <= URLSIFT_GATE_SPAN ? stop : i + URLSIFT_GATE_SPAN;
         const Py_ssize_t i0 = i;
         const __m256i colon = _mm256_set1_epi8(':'), slash = _mm256_set1_epi8('/');
         const __m256i lower = _mm256_set1_epi8(0x20), low4 = _mm256_set1_epi8(15);
@@ -85,7 +85,7 @@ cdef extern from *:
         const __m256i hi_last = _mm256_broadcastsi128_si256(f->hi_last);
         const __m256i lo_before = _mm256_broadcastsi128_si256(f->lo_before);
         const __m256i hi_before = _mm256_broadcastsi128_si256(f->hi_before);
-        while (i >= 5 && i + 34 <= n && i + 32 <= lim) {
+        while (i >= 5 && i < lim && i + 34 <= n && i + 32 <= stop) {
             __m256i m, v;
             uint32_t hits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
                 URLSIFT_LOAD32(d + i), colon)), first, pairs;
@@ -116,13 +116,13 @@ cdef extern from *:
             if (hits) return i + urlsift_ctz(hits);
             i += 32;
         }
-        /* (from i the SSSE3 blocks gate their first lanes less: more candidates for
-           slashless, the same answer) */
-        p = urlsift_next_gated_blocks(d, i, lim, n, f, mode);
-        if (p >= 0 || lim == stop)
-            return p;
-        *(urlsift_next_fn *)mode = f->next;
-        return f->next(d, lim, stop, n, f, mode);
+        /* past the span without a candidate: gated words are not dense here, the plain
+           blocks go on (and are the walk's again); the last octets before stop or n
+           by the plain blocks too (a colon there ungated: slashless passes it over).
+           (Calls in tail position only: no frame, no register saved) */
+        if (i >= lim && lim < stop)
+            *(urlsift_next_fn *)mode = f->next;
+        return f->next(d, i, stop, n, f, mode);
     }
     #endif
     /* _set_avx2: AVX2's gated blocks on only where the CPU has AVX2 (and SSSE3's are
