@@ -18,8 +18,8 @@ from hypothesis import given, strategies as st
 
 from conftest import scan_three_ways
 from urlsift import _select
-from urlsift._scan_py import (K_GLUE, K_KNOWN, K_SHAPE_ALWAYS, K_SLASHLESS, K_URL,
-                              SHAPE_GROUP, SHAPE_PATH, known_blob)
+from urlsift._scan_py import (GLUE_REACH, K_GLUE, K_KNOWN, K_SHAPE_ALWAYS, K_SLASHLESS,
+                              K_URL, SHAPE_GROUP, SHAPE_PATH, known_blob)
 from urlsift.text.rules import KNOWN, MAX_LENGTH, MAX_WRAPPER, T_ALPHA, TABLE
 
 TWINS = _select.twins("_scan")
@@ -247,3 +247,63 @@ def test_the_gated_words_of_a_run_are_not_urls_and_the_rest_are():
     data = b"logfile:x pidfile:y Makefile:1 profile:z hotnews:a.b file:/etc/x logfile:q"
     assert _spans(data) == [(44, 52), (53, 64)]
     _every_way(data)
+
+
+# ---- the blocks with the gate 32 octets at a time (AVX2) against 16 at a time ---------
+# (_every_way: scan_three_ways compares the two; where the CPU has no AVX2, both are 16)
+
+_RUN = b"logfile:x pidfile:y Makefile:1 "        # gated colons in a row: the blocks on
+_AFTER = [b"file:/etc/x", b"hotnews:a.b", b"news:a.b", b"xmailto:a@b.example",
+          b"hashtag:/var/x", b"subquery:/", b"x:/", b"a://b.example/", b"http://a.example/",
+          b"logfile:/x", b"_file:/x", b"<url:http://a/>", b"URL:news:x", b"abc://"]
+
+
+@pytest.mark.twins
+@pytest.mark.parametrize("word", _AFTER)
+def test_a_word_after_gated_words_at_every_offset_of_two_blocks_of_32(word):
+    # ":/" and "://" after a pair or none, gated or not, glued or whole, at every lane
+    # of two blocks of 32 and across their edges, at the buffer's end and before more
+    for pad in range(70):
+        for sep in (b" ", b"x", b"_"):
+            data = _RUN + b"a" * pad + sep + word
+            _every_way(data)
+            _every_way(data + b" " + _RUN + b"file:/y")
+
+
+_LETTERS = b"qrstuvwxyzabcdefghijklmnopqrstuv"    # GLUE_REACH (32) letters
+
+
+@pytest.mark.twins
+@pytest.mark.parametrize("length", [2, 3, 4, 5, 8, 15, 16, 17, 31, 32])
+@pytest.mark.parametrize("glued", [False, True], ids=["whole", "may be glued"])
+def test_a_name_of_every_length_after_gated_words_reads_as_the_trie(length, glued):
+    # a name found without "//" of 2 to GLUE_REACH characters (1 turns the prefilter
+    # off) beside file's gated pair, in the blocks with the gate: whole, glued to a
+    # letter, after a separator, right after a match, at the buffer's start and end,
+    # its colon at every lane of two blocks of 32
+    assert len(_LETTERS) == GLUE_REACH
+    name = _LETTERS[-length:]
+    bits = K_KNOWN | K_SLASHLESS | (K_GLUE | SHAPE_GROUP if glued else 0)
+    blob = known_blob({"file": K_KNOWN | K_SLASHLESS, name.decode(): bits, "http": K_KNOWN})
+    for before in (b"", b" ", b"ab", b"_", b"<http://a/>", b"http://a.b/ "):
+        _every_way(before + name + b":x", blob)                 # at the buffer's start
+        for pad in range(66):
+            data = _RUN + b"b" * pad + before + name + b":(x)"
+            _every_way(data, blob)                              # at its end
+            _every_way(data + b" " + _RUN, blob)
+
+
+@pytest.mark.twins
+@pytest.mark.parametrize("word, expected", [
+    (b"hashtag:/var/x", []),             # ":/" after no name's end: no URL
+    (b"logfile:/var/x", []),             # after file glued to a word: none
+    (b"log file:/var/x", [(4, 15)]),     # file whole
+    (b"hotnews:a.b", [(3, 11)]),         # news glued: found from its "n"
+    (b"hashtag://a.example/", [(0, 20)]),     # "//": the run is the scheme
+    (b"x:/ y://a.b/", [(4, 12)]),
+])
+def test_the_blocks_with_the_gate_find_what_a_user_expects(word, expected):
+    for pad in (0, 1, 15, 16, 31, 32, 33):
+        head = _RUN + b"a" * pad + b" "
+        assert _spans(head + word) == [(len(head) + s, len(head) + e) for s, e in expected]
+        _every_way(head + word)

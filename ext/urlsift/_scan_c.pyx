@@ -283,6 +283,15 @@ def _set_ssse3(bint on):
     return bool(set_ssse3(on))
 
 
+def _set_avx2(bint on):
+    """Let the blocks with the gate read 32 octets at a time (AVX2, where the CPU has
+    it and SSSE3's look-ups are on; the default) or 16 (off: for tests,
+    _scan_gate.pxi); returns what it was. The setup kept between calls is made again."""
+    global _last_setup
+    _last_setup = None
+    return bool(set_avx2(on))
+
+
 cdef array.array lend(Out *o, Py_ssize_t chars):
     """The result of a scan of ``chars`` characters, its memory lent to the walk (``o``):
     room for as many triples a character as the last such scan found, and an eighth

@@ -6,6 +6,8 @@
 # walk turns to them from the first colon gated_slashless passes over: in the plain
 # blocks, the gate's instructions on every block with a colon made e:b (colons, no
 # pair) slower, and asking it only where a block's pairs hit was a mispredicted branch.
+# They stop at a colon with "//" after it, not at every ":/" (glued text's
+# hashtag:/var/x, which the walk passes over); 32 octets at a time where the CPU has AVX2.
 
 cdef extern from *:
     """
@@ -38,7 +40,7 @@ cdef extern from *:
             out = ~_mm_movemask_epi8(_mm_cmpeq_epi8(m_, _mm_setzero_si128())) & 0xFFFF; \
         } while (0)
     URLSIFT_NEXT_CANDIDATE(urlsift_next_gated_blocks, inline __attribute__((target("ssse3"))),
-                           URLSIFT_PAIRS_GATED)
+                           URLSIFT_PAIRS_GATED, 2)
     /* The blocks with the gate pay on every block with a colon: where they find no
        candidate in URLSIFT_GATE_SPAN octets, gated words are not dense here, and the
        plain blocks go on (and are the walk's again, at *mode) */
@@ -54,16 +56,102 @@ cdef extern from *:
         *(urlsift_next_fn *)mode = f->next;
         return f->next(d, lim, stop, n, f, mode);
     }
+    #include <immintrin.h>
+    /* AVX2's blocks where the CPU has it: -1 not asked yet, 0 off (_set_avx2) */
+    static int urlsift_avx2 = -1;
+    /* the lanes of a call's first block of 32 whose 5th octet before is not before i0,
+       as urlsift_from5 */
+    static const uint8_t urlsift_from5_32[37] = {0, 0, 0, 0, 0,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+    #define URLSIFT_NIBBLES32(lo, hi, c)                                                \
+        _mm256_and_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(c, low4)),            \
+                         _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(c, 4), low4)))
+    #define URLSIFT_LOAD32(p) _mm256_loadu_si256((const __m256i *)(p))
+    /* The blocks with the gate 32 octets at a time (AVX2: the same look-ups and the
+       same gate in each half of 16, pshufb's tables in both); the last blocks of the
+       span (or of the buffer) by the SSSE3 ones. Half the blocks: in glued text nearly
+       every block of 16 holds a colon, each a pass over the look-ups and a branch. In
+       its own section, as the windows' walk: where it lay, it moved the walk's code */
+    __attribute__((noinline, target("avx2"), section(".text.urlsift_gate32")))
+    static Py_ssize_t urlsift_next_gated_avx2(const uint8_t *d, Py_ssize_t i, Py_ssize_t stop,
+                                              Py_ssize_t n, const urlsift_prefilter *f,
+                                              void *mode) {
+        Py_ssize_t lim = stop - i <= URLSIFT_GATE_SPAN ? stop : i + URLSIFT_GATE_SPAN;
+        const Py_ssize_t i0 = i;
+        const __m256i colon = _mm256_set1_epi8(':'), slash = _mm256_set1_epi8('/');
+        const __m256i lower = _mm256_set1_epi8(0x20), low4 = _mm256_set1_epi8(15);
+        const __m256i a = _mm256_set1_epi8('a'), z = _mm256_set1_epi8(25);
+        const __m256i zero = _mm256_setzero_si256(), gated = _mm256_set1_epi8((char)f->gated);
+        const __m256i lo_last = _mm256_broadcastsi128_si256(f->lo_last);
+        const __m256i hi_last = _mm256_broadcastsi128_si256(f->hi_last);
+        const __m256i lo_before = _mm256_broadcastsi128_si256(f->lo_before);
+        const __m256i hi_before = _mm256_broadcastsi128_si256(f->hi_before);
+        while (i >= 5 && i < lim && i + 34 <= n && i + 32 <= stop) {
+            __m256i m, v;
+            uint32_t hits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+                URLSIFT_LOAD32(d + i), colon)), first, pairs;
+            if (!hits) {
+                i += 32;
+                continue;
+            }
+            first = hits & (uint32_t)_mm256_movemask_epi8(_mm256_and_si256(
+                _mm256_cmpeq_epi8(URLSIFT_LOAD32(d + i + 1), slash),
+                _mm256_cmpeq_epi8(URLSIFT_LOAD32(d + i + 2), slash)));
+            if (first) {            /* a "://": as the SSSE3 gated blocks */
+                first &= -first;
+                if (!(hits & (first - 1))) return i + urlsift_ctz(first);
+                hits &= first | (first - 1);
+            }
+            m = _mm256_and_si256(
+                URLSIFT_NIBBLES32(lo_last, hi_last, _mm256_or_si256(URLSIFT_LOAD32(d + i - 1), lower)),
+                URLSIFT_NIBBLES32(lo_before, hi_before,
+                                  _mm256_or_si256(URLSIFT_LOAD32(d + i - 2), lower)));
+            v = _mm256_max_epu8(
+                _mm256_sub_epi8(_mm256_or_si256(URLSIFT_LOAD32(d + i - 4), lower), a),
+                _mm256_sub_epi8(_mm256_or_si256(URLSIFT_LOAD32(d + i - 5), lower), a));
+            m = _mm256_andnot_si256(_mm256_and_si256(_mm256_and_si256(
+                _mm256_cmpeq_epi8(_mm256_subs_epu8(v, z), zero),
+                URLSIFT_LOAD32(urlsift_from5_32 + (i - i0 < 5 ? i - i0 : 5))), gated), m);
+            pairs = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero));
+            hits &= pairs | first;
+            if (hits) return i + urlsift_ctz(hits);
+            i += 32;
+        }
+        /* past the span without a candidate: gated words are not dense here, the plain
+           blocks go on (and are the walk's again); the last octets before stop or n
+           by the plain blocks too (a colon there ungated: slashless passes it over).
+           (Calls in tail position only: no frame, no register saved) */
+        if (i >= lim && lim < stop)
+            *(urlsift_next_fn *)mode = f->next;
+        return f->next(d, i, stop, n, f, mode);
+    }
     #endif
+    /* _set_avx2: AVX2's gated blocks on only where the CPU has AVX2 (and SSSE3's are
+       on); returns what it was. Setups made after it read it */
+    static int urlsift_set_avx2(int on) {
+    #ifdef URLSIFT_SSSE3
+        int was = urlsift_avx2 != 0;
+        urlsift_avx2 = on && __builtin_cpu_supports("avx2");
+        return was;
+    #else
+        (void)on;
+        return 0;
+    #endif
+    }
     /* the gated pairs (bit k: pair k) and the blocks with the gate, where SSSE3's are
-       f's (the pairs at most 8: a bit of the look-ups each) */
+       f's (the pairs at most 8: a bit of the look-ups each); of 32 with AVX2 */
     static void urlsift_prefilter_gate(urlsift_prefilter *f, int gated) {
         f->gated = gated;
         f->next_gated = NULL;
     #ifdef URLSIFT_SSSE3
-        if (gated && f->next == urlsift_next_ssse3)
-            f->next_gated = urlsift_next_gated;
+        if (gated && f->next == urlsift_next_ssse3) {
+            if (urlsift_avx2 < 0)
+                urlsift_avx2 = __builtin_cpu_supports("avx2") != 0;
+            f->next_gated = urlsift_avx2 ? urlsift_next_gated_avx2 : urlsift_next_gated;
+        }
     #endif
     }
     """
     void prefilter_gate "urlsift_prefilter_gate" (Prefilter *f, int gated) noexcept nogil
+    int set_avx2 "urlsift_set_avx2" (int on) noexcept nogil
