@@ -119,8 +119,9 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
             pos = p + 1
             continue
         # no "//" after the colon: out of line (see SLASHLESS_OCTETS)
-        if char_t is uint8_t:
-            end = SLASHLESS_OCTETS(d, p, limit, &w, span)
+        if char_t is uint8_t:       # the blocks with the gate dropped what it would drop
+            end = (SLASHLESS_OCTETS if w.next == f.next else SLASHLESS_WHOLE)(
+                d, p, limit, &w, span)
         else:
             end = slashless(d, p, limit, &w, span)
         if end >= 0:
