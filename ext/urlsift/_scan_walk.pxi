@@ -237,7 +237,8 @@ cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk 
             return end
     end = url_end(d, n, T, p, max_length, octets, O, blocks, &flags)
     if end >= 0 and (glued or (whole & K_SHAPE_ALWAYS)) and not fits(
-            d, T, whole & SHAPE_MASK, p + 1, end - ((flags >> TRIM_SHIFT) & TRIM_MASK)):
+            d, n, T, whole & SHAPE_MASK, p + 1, end - ((flags >> TRIM_SHIFT) & TRIM_MASK),
+            blocks):
         end = -1                    # not a URL of its scheme (Makefile:12, file:x)
     if end >= 0:
         span[0] = s
