@@ -3,6 +3,49 @@
 # addresses, paths), news:<id>/mid:<id> angle ids, and whether a known scheme ends at
 # the colon.
 
+cdef extern from *:
+    """
+    /* fits for a group (news) or an address of 1 to 16 octets, the 16 from d[a] at
+       once (SSE2), where f's table's SCHEME octets are RFC 1738's (f->scheme16, as
+       urlsift_scheme_start): 1 or 0; -1 where it cannot (no f, another table, a longer
+       value, fewer than 16 octets left). Glued text's hotnews:ok: the value's length
+       is random, and the two loops' ends in fits were mispredicted branches a colon */
+    static inline int urlsift_fits16(const uint8_t *d, Py_ssize_t n, Py_ssize_t a,
+                                     Py_ssize_t m, const uint8_t *T, uint8_t alpha,
+                                     int group, const urlsift_prefilter *f) {
+    #ifdef URLSIFT_SSE2
+        if (f != NULL && f->scheme16 && m >= 1 && m <= 16 && a + 16 <= n) {
+            __m128i c = _mm_loadu_si128((const __m128i *)(d + a));
+            __m128i l = _mm_or_si128(c, _mm_set1_epi8(0x20));
+            unsigned lanes = (1u << m) - 1, ok, at;
+            /* the '@' neither first nor last (the twin's range(a + 1, b - 1)) */
+            at = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(c, _mm_set1_epi8('@')))
+                 & lanes & ~(1u | (1u << (m - 1)));
+            if (!group)
+                return at != 0;
+            /* SCHEME (letters, digits, "+ - ."; as urlsift_scheme_start) or "_" */
+            ok = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+                _mm_cmplt_epi8(_mm_sub_epi8(l, _mm_set1_epi8((char)('a' + 128))),
+                               _mm_set1_epi8((char)(-128 + 26))),
+                _mm_cmplt_epi8(_mm_sub_epi8(c, _mm_set1_epi8((char)('0' + 128))),
+                               _mm_set1_epi8((char)(-128 + 10)))),
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('+')),
+                                          _mm_cmpeq_epi8(c, _mm_set1_epi8('-'))),
+                             _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('.')),
+                                          _mm_cmpeq_epi8(c, _mm_set1_epi8('_'))))));
+            return ((m == 1) & (d[a] == '*')) | (((ok & lanes) == lanes) & ((T[d[a]] & alpha) != 0))
+                   | (at != 0);
+        }
+    #endif
+        (void)d; (void)n; (void)a; (void)m; (void)T; (void)alpha; (void)group; (void)f;
+        return -1;
+    }
+    """
+    int fits16 "urlsift_fits16" (const uint8_t *d, Py_ssize_t n, Py_ssize_t a, Py_ssize_t m,
+                                 const uint8_t *T, uint8_t alpha, int group,
+                                 const Prefilter *f) noexcept nogil
+
+
 cdef Py_ssize_t after_ellipsis(const char_t *d, const uint8_t *T, Py_ssize_t s,
                                Py_ssize_t p) noexcept nogil:
     """The twin's _after_ellipsis: where a scheme starts after the run's last ``..``."""
@@ -35,14 +78,21 @@ cdef Py_ssize_t glue(const char_t *d, const uint8_t *T, Py_ssize_t s, Py_ssize_t
     return -1
 
 
-cdef bint fits(const char_t *d, const uint8_t *T, uint8_t shape, Py_ssize_t a,
-               Py_ssize_t b) noexcept nogil:
-    """The twin's _fits: has ``d[a:b]`` (after a slashless scheme's colon) its shape?"""
+cdef bint fits(const char_t *d, Py_ssize_t n, const uint8_t *T, uint8_t shape, Py_ssize_t a,
+               Py_ssize_t b, const Prefilter *f) noexcept nogil:
+    """The twin's _fits: has ``d[a:b]`` (after a slashless scheme's colon) its shape?
+    (``f``: the walk's prefilter, for fits16; NULL: octet by octet)"""
     cdef Py_ssize_t i
     cdef bint at = False, group
     cdef uint32_t c
+    cdef int quick
     if shape == SHAPE_PATH:
         return a < b and d[a] == 47
+    if char_t is uint8_t:
+        if shape == SHAPE_GROUP or shape == SHAPE_ADDRESS:
+            quick = fits16(d, n, a, b - a, T, T_ALPHA, shape == SHAPE_GROUP, f)
+            if quick >= 0:
+                return quick
     for i in range(a + 1, b - 1):
         if d[i] == 64:
             at = True

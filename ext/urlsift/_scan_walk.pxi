@@ -119,8 +119,9 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
             pos = p + 1
             continue
         # no "//" after the colon: out of line (see SLASHLESS_OCTETS)
-        if char_t is uint8_t:
-            end = SLASHLESS_OCTETS(d, p, limit, &w, span)
+        if char_t is uint8_t:       # the blocks with the gate dropped what it would drop
+            end = (SLASHLESS_OCTETS if w.next == f.next else SLASHLESS_WHOLE)(
+                d, p, limit, &w, span)
         else:
             end = slashless(d, p, limit, &w, span)
         if end >= 0:
@@ -236,7 +237,8 @@ cdef Py_ssize_t slashless(const char_t *d, Py_ssize_t p, Py_ssize_t limit, Walk 
             return end
     end = url_end(d, n, T, p, max_length, octets, O, blocks, &flags)
     if end >= 0 and (glued or (whole & K_SHAPE_ALWAYS)) and not fits(
-            d, T, whole & SHAPE_MASK, p + 1, end - ((flags >> TRIM_SHIFT) & TRIM_MASK)):
+            d, n, T, whole & SHAPE_MASK, p + 1, end - ((flags >> TRIM_SHIFT) & TRIM_MASK),
+            blocks):
         end = -1                    # not a URL of its scheme (Makefile:12, file:x)
     if end >= 0:
         span[0] = s
