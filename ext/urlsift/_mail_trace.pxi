@@ -19,7 +19,7 @@ cdef extern from "Python.h":
 include "_keyed_hash.pxi"
 
 
-cdef inline void _put(object t, Py_ssize_t i, object o):
+cdef inline void _put(object t, Py_ssize_t i, object o) noexcept:
     Py_INCREF(o)
     PyTuple_SET_ITEM(t, i, o)
 
