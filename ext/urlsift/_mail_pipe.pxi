@@ -2,8 +2,6 @@
 # (twin: _mail_pipe_py.py): the pieces of an mbox walked and scanned on worker threads,
 # ahead of the thread that traces them (as the _pipe core does for plain text).
 
-cdef carray.array _Q = array("q")
-
 
 cdef struct MSlot:
     cbuf d                       # the piece (kept alive in MailPipeline.pieces)
@@ -215,9 +213,7 @@ cdef class MailPipeline:
             return exc
         if slot.triples.failed:
             raise MemoryError("scan: no memory for the match list")
-        arr = carray.clone(_Q, slot.triples.n, False)
-        if slot.triples.n:
-            memcpy(arr.data.as_voidptr, slot.triples.data, slot.triples.n * sizeof(int64_t))
+        arr = int64_array(slot.triples.data, slot.triples.n * sizeof(int64_t))
         return (walk_result(&slot.out, &slot.segs, &slot.msgs, &slot.names), arr,
                 anchors_out(&slot.anchors) if self.anchors else None)
 

@@ -349,7 +349,7 @@ cdef tuple anchors_out(Anchors *u):
     cdef const int64_t *at = <const int64_t *>u.at.p
     cdef const int64_t *marked = <const int64_t *>u.marked.p
     cdef Py_ssize_t i
-    return (array("q", PyBytes_FromStringAndSize(u.index.p, u.index.n)),
+    return (int64_array(u.index.p, u.index.n),
             [PyBytes_FromStringAndSize(u.text.p + at[2 * i], at[2 * i + 1])
              for i in range(u.at.n // (2 * sizeof(int64_t)))],
             {marked[i] for i in range(u.marked.n // sizeof(int64_t))})
@@ -413,9 +413,8 @@ def url_triples(triples, segs, msgs, Py_ssize_t limit):
                         grow_add(&keep, &tr[3 * t], 3 * sizeof(int64_t))
                         kept += 1
                     t += 1
-        return (array("q", PyBytes_FromStringAndSize(keep.p, keep.n)),
-                array("q", PyBytes_FromStringAndSize(checks.p, checks.n)),
-                array("q", PyBytes_FromStringAndSize(cuts.p, cuts.n)))
+        return int64_array(keep.p, keep.n), int64_array(checks.p, checks.n), \
+            int64_array(cuts.p, cuts.n)
     finally:
         free(keep.p)
         free(checks.p)

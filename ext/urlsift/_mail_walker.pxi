@@ -274,10 +274,20 @@ cdef tuple walk_result(const Grow *out, const Grow *segs, const Grow *msgs,
     """``(out, segs, msgs, names)`` as a walk returns them (a bytearray, two
     ``array('q')`` and a bytearray), copied from a walk's four buffers: the walker's
     (walked) or a pipeline slot's (MailPipeline.take)."""
-    return (PyByteArray_FromStringAndSize(out.p, out.n),
-            array("q", PyBytes_FromStringAndSize(segs.p, segs.n)),
-            array("q", PyBytes_FromStringAndSize(msgs.p, msgs.n)),
-            PyByteArray_FromStringAndSize(names.p, names.n))
+    return (PyByteArray_FromStringAndSize(out.p, out.n), int64_array(segs.p, segs.n),
+            int64_array(msgs.p, msgs.n), PyByteArray_FromStringAndSize(names.p, names.n))
+
+
+cdef carray.array _INT64 = array("q")      # what int64_array clones
+
+
+cdef carray.array int64_array(const void *p, Py_ssize_t size):
+    """An ``array('q')`` of the ``size`` octets of int64 records at ``p``, copied once
+    (``array('q', bytes)`` copies them twice: into the bytes, then into the array)."""
+    cdef carray.array arr = carray.clone(_INT64, size // sizeof(int64_t), False)
+    if size:
+        memcpy(arr.data.as_voidptr, p, size)
+    return arr
 
 
 cdef inline bint in_set(unsigned char c, const char *s) noexcept nogil:
