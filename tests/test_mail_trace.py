@@ -96,3 +96,87 @@ def test_url_triples_passes_over_a_message_marked_after_the_walk():
     assert [bytes(out[keep[k]:keep[k + 1]]) for k in range(0, len(keep), 3)] == [
         b"http://b.example/"]
     assert list(checks) == [] and list(cuts) == [0, 0]
+
+
+def _lines_kept(spool: bytes, fallback: int = -1, same_link=None):
+    """Walk ``spool``, scan it, keep its triples (``url_triples``) and drop the link texts
+    that are their href (``without_same_links``): the URL lines left, the cuts, and the
+    pairs ``same_link`` was asked about."""
+    from urlsift.text.extraction import scan, url_lines_of
+    from urlsift.text.rules import TABLE
+    mail = _select.cores.mail
+    out, segs, msgs, names = mail.walk(spool, 0, len(spool), HEADERS, CHARSETS, 8, None)
+    if fallback >= 0:
+        msgs[fallback * MSG + MSG_FLAGS] |= FALLBACK
+    keep, checks, cuts = mail.url_triples(scan(out), segs, msgs, 1 << 20)
+    asked = []
+
+    def recorded(url, href):
+        asked.append((url, href))
+        return (same_link or (lambda u, h: u.rstrip(b"/") == h.rstrip(b"/")))(url, href)
+
+    kept, moved = mail.without_same_links(keep, checks, cuts, out, segs, TABLE, recorded)
+    return url_lines_of(out, kept).split(b"\n")[:-1], list(moved), asked, (keep, cuts, kept, moved)
+
+
+_LINKS = (b"From a\nContent-Type: text/html\n\n"
+          b'<a href="http://a.example/">http://a.example/</a>\n'     # its href: once
+          b'<a href="http://b.example/">http://b.example</a>\n'      # same_link says so
+          b'<a href="http://c.example/">http://d.example/</a>\n'     # another URL: both
+          b"<p>see http://f.example/</p>\n"
+          b"From b\n\nsee http://g.example/\n"
+          b"From c\nContent-Type: text/html; charset=utf-8\n\n"
+          b'<a href="http://e.example/x">http://e.example/x</a>\n')
+
+
+def test_a_link_text_that_is_its_href_is_dropped_and_the_cuts_move():
+    # the command's lines: a link's text that is its href counts once (the href's); the
+    # octets compared first, same_link asked only where they differ; message b is read
+    # by email (FALLBACK), at a cut that counts the kept lines before it, dropped ones not
+    lines, cuts, asked, _ = _lines_kept(_LINKS, fallback=1)
+    assert lines == [b"http://a.example/", b"http://b.example/", b"http://c.example/",
+                     b"http://d.example/", b"http://f.example/", b"http://e.example/x"]
+    assert cuts == [1, 5]
+    assert asked == [(b"http://b.example", b"http://b.example/"),
+                     (b"http://d.example/", b"http://c.example/")]
+
+
+def test_link_texts_kept_where_same_link_says_no():
+    # same_link is the rule (the mail layer's policy): here only equal octets are the same
+    lines, cuts, asked, _ = _lines_kept(_LINKS, fallback=1, same_link=lambda u, h: False)
+    assert lines == [b"http://a.example/", b"http://b.example/", b"http://b.example",
+                     b"http://c.example/", b"http://d.example/", b"http://f.example/",
+                     b"http://e.example/x"]
+    assert cuts == [1, 6]
+
+
+def test_a_link_text_written_in_unicode_is_asked_about_as_its_utf8_octets():
+    # an IRI in the text, its href %-encoded: the line is the IRI's UTF-8 (as the command
+    # writes it), not the href's octets; same_link decides (texts: two links here)
+    spool = (b"From a\nContent-Type: text/html; charset=utf-8\n\n"
+             b'<a href="http://x.example/caf%C3%A9">http://x.example/caf\xc3\xa9</a>\n')
+    lines, cuts, asked, _ = _lines_kept(spool)
+    assert lines == [b"http://x.example/caf%C3%A9", b"http://x.example/caf\xc3\xa9"]
+    assert asked == [(b"http://x.example/caf\xc3\xa9", b"http://x.example/caf%C3%A9")]
+    lines, cuts, asked, _ = _lines_kept(spool, same_link=lambda u, h: True)
+    assert lines == [b"http://x.example/caf%C3%A9"]
+
+
+def test_nothing_dropped_gives_the_arrays_back():
+    spool = (b"From a\nContent-Type: text/html\n\n"
+             b'<a href="http://c.example/">http://d.example/</a>\n')
+    lines, cuts, asked, (keep, cuts_in, kept, moved) = _lines_kept(spool)
+    assert lines == [b"http://c.example/", b"http://d.example/"]
+    assert kept is keep and moved is cuts_in
+
+
+def test_a_check_past_the_triples_or_the_segments_is_refused():
+    from array import array
+    from urlsift.text.extraction import scan
+    from urlsift.text.rules import TABLE
+    out = b"http://a.example/"
+    segs = array("q", [0] * SEG)
+    for checks in ([1, 0], [0, 1], [-1, 0]):
+        with pytest.raises(ValueError, match="out of range"):
+            _select.cores.mail.without_same_links(scan(out), array("q", checks), array("q"),
+                                                  out, segs, TABLE, lambda u, h: False)

@@ -12,10 +12,10 @@ in as :class:`Tracing`.
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from typing import Any, Callable, NamedTuple, Optional
 
-from ._build_py import edits_index, triple_strings
+from ._build_py import edits_index, join_urls, triple_strings
 from ._mail_headers_py import iso_date
 from ._mail_records import (FALLBACK, K_ACTION, K_BACKGROUND, K_CITE, K_DATA, K_FORMACTION,
                             K_HREF, K_HTML_TEXT, K_LONGDESC, K_PING, K_POSTER, K_SRC,
@@ -26,7 +26,8 @@ from ._mail_records import (FALLBACK, K_ACTION, K_BACKGROUND, K_CITE, K_DATA, K_
                             SEG_SRC, SEG_START)
 from ._scan_py import HYPHEN_BREAK, WRAPPED
 
-__all__ = ["Tracing", "trace", "anchor_runs", "url_triples", "too_large", "PART_SUFFIX", "KEYS"]
+__all__ = ["Tracing", "trace", "anchor_runs", "url_triples", "without_same_links", "too_large",
+           "PART_SUFFIX", "KEYS"]
 
 
 class Tracing(NamedTuple):
@@ -289,3 +290,47 @@ def url_triples(triples: Any, segs: Any, msgs: Any,
                 keep.extend(triples[t:t + 3])
             t += 3
     return keep, checks, cuts
+
+
+def without_same_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: Any, table: bytes,
+                       same_link: Callable[[bytes, bytes], bool]) -> tuple[Any, Any]:
+    """``keep`` and ``cuts`` of :func:`url_triples` without the URLs found in the text of
+    an ``<a href>`` that ``same_link`` says is that href (``<a href="U">U</a>``: the href
+    has said it): each checked URL, as the command's line makes it (``join_urls``), and
+    its href compared as UTF-8 octets (equal exactly when their text is); ``cuts``' kept
+    counts moved down by the URLs dropped before them. The same arrays when none is.
+
+    >>> from urlsift.text.extraction import scan
+    >>> from urlsift.text.rules import TABLE
+    >>> out = b"http://a.example/ http://b.example/"
+    >>> segs = array("q", [0] * SEG)                  # one segment: an <a>'s href
+    >>> segs[SEG_START], segs[SEG_END] = 18, 35
+    >>> kept, moved = without_same_links(scan(out), array("q", [1, 0]), array("q", [5, 2]),
+    ...                                  out, segs, TABLE, lambda url, href: False)
+    >>> join_urls(kept, out, TABLE), list(moved)
+    (b'http://a.example/\\n', [5, 1])
+    """
+    index = checks[0::2]
+    for i, (k, h) in enumerate(zip(index, checks[1::2])):
+        if not (0 <= k < len(keep) // 3 and 0 <= h < len(segs) // SEG):
+            raise ValueError(f"check {i}: triple {k} or segment {h} out of range")
+    sub = array("q", [x for k in index for x in keep[3 * k:3 * k + 3]])
+    urls = join_urls(sub, out, table).split(b"\n")
+    drop = set()
+    for k, url, h in zip(index, urls, checks[1::2]):
+        href = bytes(out[segs[h * SEG + SEG_START]:segs[h * SEG + SEG_END]])
+        if url == href or same_link(url, href):
+            drop.add(k)
+    if not drop:
+        return keep, cuts
+    dropped = sorted(drop)
+    kept = array("q")
+    after = 0                      # the runs between the dropped ones, a slice each
+    for k in dropped:
+        kept.extend(keep[3 * after:3 * k])
+        after = k + 1
+    kept.extend(keep[3 * after:])
+    moved = array("q", cuts)
+    for i in range(1, len(moved), 2):
+        moved[i] -= bisect_left(dropped, cuts[i])     # the dropped ones before the cut
+    return kept, moved

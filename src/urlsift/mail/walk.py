@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import io
 from array import array
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections import deque
 from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from .._mail_records import (FALLBACK, MSG, MSG_END, MSG_FLAGS, MSG_FROM_LINE, MSG_START, SEG,
-                             SEG_END, SEG_MESSAGE, SEG_START)
+                             SEG_MESSAGE, SEG_START)
 from .._select import cores
 from ..text.bom import bom_length
 from ..text.extraction import filter_matches, url_lines_of
@@ -387,31 +387,9 @@ _SHOWN: dict[bytes, Optional[str]] = _Shown()
 
 
 def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: Any) -> tuple:
-    """``keep`` without the URLs of ``<a href="U">U</a>`` texts (the href has said them)."""
-    index = checks[0::2]
-    sub = array("q", [x for k in index for x in keep[3 * k:3 * k + 3]])
-    # the URLs as the lines the core makes (no Match built), compared with the hrefs as
-    # octets: UTF-8 octets are equal exactly when their text is (an href that is no
-    # UTF-8 equals no URL either way)
-    urls = url_lines_of(out, sub).split(b"\n")
-    drop = set()
-    for k, url, h in zip(index, urls, checks[1::2]):
-        href = bytes(out[segs[h * SEG + SEG_START]:segs[h * SEG + SEG_END]])
-        if same_link(url, href):
-            drop.add(k)
-    if not drop:
-        return keep, cuts
-    dropped = sorted(drop)
-    kept = array("q")
-    after = 0                      # the runs between the dropped ones, a slice each
-    for k in dropped:
-        kept.extend(keep[3 * after:3 * k])
-        after = k + 1
-    kept.extend(keep[3 * after:])
-    moved = array("q", cuts)
-    for i in range(1, len(moved), 2):
-        moved[i] -= bisect_left(dropped, cuts[i])     # the dropped ones before the cut
-    return kept, moved
+    """``keep`` without the URLs of ``<a href="U">U</a>`` texts (the href has said them;
+    :func:`same_link`), ``cuts`` moved to match: the core's ``without_same_links``."""
+    return cores.mail.without_same_links(keep, checks, cuts, out, segs, TABLE, same_link)
 
 
 def _walked_in_order(pieces: Iterator[tuple[Optional[int], Any]], jobs: int,
