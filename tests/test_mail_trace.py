@@ -100,8 +100,9 @@ def test_url_triples_passes_over_a_message_marked_after_the_walk():
 
 def _lines_kept(spool: bytes, fallback: int = -1, same_link=None):
     """Walk ``spool``, scan it, keep its triples (``url_triples``) and drop the link texts
-    that are their href (``without_same_links``): the URL lines left, the cuts, and the
-    pairs ``same_link`` was asked about."""
+    that are their href (the ``_records`` core's ``without_same_urls`` over the segments,
+    as ``urlsift.mail.walk`` asks it): the URL lines left, the cuts, and the pairs
+    ``same_link`` was asked about."""
     from urlsift.text.extraction import scan, url_lines_of
     from urlsift.text.rules import TABLE
     mail = _select.cores.mail
@@ -115,7 +116,8 @@ def _lines_kept(spool: bytes, fallback: int = -1, same_link=None):
         asked.append((url, href))
         return (same_link or (lambda u, h: u.rstrip(b"/") == h.rstrip(b"/")))(url, href)
 
-    kept, moved = mail.without_same_links(keep, checks, cuts, out, segs, TABLE, recorded)
+    kept, moved = _select.cores.records.without_same_urls(keep, checks, cuts, out, segs, SEG,
+                                                          SEG_START, TABLE, recorded)
     return url_lines_of(out, kept).split(b"\n")[:-1], list(moved), asked, (keep, cuts, kept, moved)
 
 
@@ -170,13 +172,35 @@ def test_nothing_dropped_gives_the_arrays_back():
     assert kept is keep and moved is cuts_in
 
 
-def test_a_check_past_the_triples_or_the_segments_is_refused():
+def test_a_check_past_the_records_or_the_spans_is_refused():
     from array import array
     from urlsift.text.extraction import scan
     from urlsift.text.rules import TABLE
     out = b"http://a.example/"
-    segs = array("q", [0] * SEG)
-    for checks in ([1, 0], [0, 1], [-1, 0]):
-        with pytest.raises(ValueError, match="out of range"):
-            _select.cores.mail.without_same_links(scan(out), array("q", checks), array("q"),
-                                                  out, segs, TABLE, lambda u, h: False)
+    same = _select.cores.records.without_same_urls
+    for checks, spans, field in (([1, 0], [0, 17], 0), ([0, 1], [0, 17], 0),
+                                 ([-1, 0], [0, 17], 0), ([0, 0], [0, 17], 1),
+                                 ([0, 0], [0, 99], 0)):
+        with pytest.raises(ValueError, match="out of"):
+            same(scan(out), array("q", checks), array("q"), out, array("q", spans), 2, field,
+                 TABLE, lambda u, h: False)
+    kept, moved = same(scan(out), array("q", [0, 0]), array("q", [3, 1]), out,
+                       array("q", [0, 17]), 2, 0, TABLE, lambda u, h: False)
+    assert list(kept) == [] and list(moved) == [3, 0]
+
+
+def test_heads_show_each_message_as_its_matches_do():
+    # a plain Message-ID as it stands, a folded one by id_of; the fixed Date form read by
+    # the core, another by date_of; a message without either; one marked FALLBACK: None
+    spool = (b"From a\nMessage-ID: <1@x.example>\nDate: Thu, 26 Nov 2026 10:00:00 +0000\n\nhi\n"
+             b"From b\nMessage-ID:\n <2@x.example>\nDate: 26 Nov 2026 10:00 GMT\n\nho\n"
+             b"From c\n\nhey\n"
+             b"From d\nMessage-ID: <4@x.example>\n\nhum\n")
+    out, segs, msgs, names = _select.cores.mail.walk(spool, 0, len(spool), HEADERS, CHARSETS, 8,
+                                                     None)
+    msgs[3 * MSG + MSG_FLAGS] |= FALLBACK
+    got = _select.cores.mail.heads(spool, msgs, lambda raw: raw.decode().strip(),
+                                   lambda raw: "date: " + raw.decode())
+    assert got == [("<1@x.example>", "2026-11-26T10:00:00+00:00"),
+                   ("<2@x.example>", "date: 26 Nov 2026 10:00 GMT"),
+                   (None, None), None]

@@ -18,12 +18,11 @@ from cpython.pythread cimport (PyThread_type_lock, PyThread_allocate_lock, PyThr
                                NOWAIT_LOCK)
 from cpython.bytearray cimport PyByteArray_FromStringAndSize
 from libc.stdint cimport int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport calloc, free, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
-from urlsift._build_c cimport (copy_encoded, copy_url, edits_index, encoded, triple_octets,
-                              triple_raw, triple_url, url_span)
-from urlsift._scan_c cimport Out, _Input, known_ptr, scan_octets, table_ptr
+from urlsift._build_c cimport edits_index, encoded, triple_octets, triple_raw, triple_url
+from urlsift._scan_c cimport Out, known_ptr, scan_octets, table_ptr
 
 import threading
 from array import array
@@ -31,7 +30,8 @@ from array import array
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
            "FALLBACK", "Tracing", "trace", "iso_date", "decode_qp", "decode_base64", "mechanism",
            "QUOTED_SEMICOLONS", "PART_SUFFIX",
-           "LABEL_CACHE", "url_triples", "without_same_links", "anchor_runs", "MailPipeline"]
+           "LABEL_CACHE", "url_triples", "heads", "anchor_runs",
+           "MailPipeline"]
 
 from urlsift._mail_records import FALLBACK, K_HEADER, K_HREF, K_HTML_TEXT, K_SRC, K_TEXT, MSG, SEG
 from urlsift._mail_html_py import legacy_in_value as _legacy_in_value
@@ -62,3 +62,4 @@ include "_mail_mime.pxi"
 include "_mail_cut.pxi"
 include "_mail_trace.pxi"
 include "_mail_pipe.pxi"
+include "_mail_rows.pxi"

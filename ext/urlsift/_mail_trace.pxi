@@ -67,6 +67,25 @@ cdef bint _plain_id(cbuf d, Py_ssize_t a, Py_ssize_t e) nogil:
     return True
 
 
+cdef tuple _head(cbuf pv, const int64_t *m, id_of, date_of):
+    """``(message_id, date)`` of the message of record ``m`` in ``pv`` (the twin's
+    ``head``): a plain Message-ID as it stands, any other by ``id_of``; a Date in the
+    fixed form read here, any other by ``date_of``."""
+    cdef int64_t ida = m[MSG_ID_START], ide = m[MSG_ID_END]
+    cdef int64_t da = m[MSG_DATE_START], de = m[MSG_DATE_END]
+    message_id = date = None
+    if ida >= 0:
+        if _plain_id(pv, ida, ide):             # as it stands: no bytes made first
+            message_id = PyUnicode_DecodeASCII(<const char *>pv + ida, ide - ida, NULL)
+        else:
+            message_id = id_of(PyBytes_FromStringAndSize(<char *>pv + ida, ide - ida))
+    if da >= 0:
+        date = iso_text(pv + da, de - da)
+        if date is None:
+            date = date_of(PyBytes_FromStringAndSize(<char *>pv + da, de - da))
+    return message_id, date
+
+
 cdef struct Walked:
     const int64_t *tr           # the scan's triples
     Py_ssize_t total
@@ -100,19 +119,8 @@ cdef class _Trace:
     cdef Py_ssize_t message(self, Py_ssize_t i, const int64_t *m, Py_ssize_t k) except -1:
         """The matches of message ``i`` (record ``m``) from triple ``k`` on; the next triple."""
         cdef Walked *x = &self.x
-        cdef int64_t ida = m[MSG_ID_START], ide = m[MSG_ID_END]
-        cdef int64_t da = m[MSG_DATE_START], de = m[MSG_DATE_END]
-        message_id = None
-        if ida >= 0:
-            if _plain_id(x.pv, ida, ide):       # as it stands: no bytes made first
-                message_id = PyUnicode_DecodeASCII(<const char *>x.pv + ida, ide - ida, NULL)
-            else:
-                message_id = self.id_of(PyBytes_FromStringAndSize(<char *>x.pv + ida, ide - ida))
-        date = None
-        if da >= 0:                             # the fixed form read here
-            date = iso_text(x.pv + da, de - da)
-            if date is None:
-                date = self.date_of(PyBytes_FromStringAndSize(<char *>x.pv + da, de - da))
+        cdef object message_id, date
+        message_id, date = _head(x.pv, m, self.id_of, self.date_of)
         at = self.base + m[MSG_FROM_LINE] if m[MSG_FROM_LINE] >= 0 else None
         while k < x.total:
             self.s = seg_at(x, self.s, x.tr[3 * k])
@@ -420,81 +428,3 @@ def url_triples(triples, segs, msgs, Py_ssize_t limit):
         free(checks.p)
         free(cuts.p)
 
-
-def without_same_links(keep, checks, cuts, out, segs, bytes table, same_link):
-    """See ``urlsift._mail_trace_py.without_same_links``: each checked URL copied as
-    ``join_urls`` copies it and compared with its href's octets; ``same_link`` asked
-    only where they differ."""
-    cdef const int64_t[::1] kp = keep
-    cdef const int64_t[::1] ck = checks
-    cdef const int64_t[::1] sg = segs
-    cdef const uint8_t *T = table_ptr(table)
-    cdef _Input inp = _Input(out)
-    cdef const uint8_t *o = <const uint8_t *>inp.data
-    cdef Py_ssize_t nkeep = kp.shape[0] // 3, nsegs = sg.shape[0] // NSEG
-    cdef Py_ssize_t i, k, h, a, e, u0, u1, m, room, size = 0, dropped = 0
-    cdef int squeeze
-    cdef uint8_t *buf = NULL
-    cdef uint8_t *drop = NULL
-    try:
-        drop = <uint8_t *>calloc(nkeep + 1, 1)
-        if drop == NULL:
-            raise MemoryError()
-        for i in range(0, ck.shape[0] - 1, 2):
-            k, h = ck[i], ck[i + 1]
-            if not (0 <= k < nkeep and 0 <= h < nsegs):
-                raise ValueError(f"check {i // 2}: triple {k} or segment {h} out of range")
-            url_span(kp[3 * k], kp[3 * k + 1], kp[3 * k + 2], inp.n, &u0, &u1, &squeeze)
-            room = 3 * (u1 - u0) if encoded(kp[3 * k + 2]) else u1 - u0
-            if room > size:
-                size = room
-                free(buf)
-                buf = <uint8_t *>malloc(size)
-                if buf == NULL:
-                    raise MemoryError()
-            if encoded(kp[3 * k + 2]):
-                m = copy_encoded(buf, inp, u0, u1, squeeze)
-            else:
-                m = copy_url(buf, inp, u0, u1, squeeze, T)
-            a, e = sg[h * NSEG + SEG_START], sg[h * NSEG + SEG_END]
-            if not (0 <= a <= e <= inp.n):
-                raise ValueError(f"segment {h}: {a}..{e} out of the text")
-            if (m == e - a and memcmp(buf, o + a, m) == 0) or same_link(
-                    PyBytes_FromStringAndSize(<char *>buf, m),
-                    PyBytes_FromStringAndSize(<const char *>o + a, e - a)):
-                dropped += not drop[k]
-                drop[k] = 1
-        if not dropped:
-            return keep, cuts
-        return _kept(kp, drop, nkeep - dropped), _moved(cuts, drop, nkeep)
-    finally:
-        free(buf)
-        free(drop)
-        inp.close()
-
-
-cdef carray.array _kept(const int64_t[::1] kp, const uint8_t *drop, Py_ssize_t n):
-    """The triples of ``kp`` not marked in ``drop`` (``n`` of them)."""
-    cdef carray.array kept = carray.clone(_INT64, 3 * n, False)
-    cdef int64_t *d = <int64_t *>kept.data.as_voidptr
-    cdef Py_ssize_t k, o = 0
-    for k in range(kp.shape[0] // 3):
-        if not drop[k]:
-            memcpy(d + o, &kp[3 * k], 3 * sizeof(int64_t))
-            o += 3
-    return kept
-
-
-cdef carray.array _moved(cuts, const uint8_t *drop, Py_ssize_t nkeep):
-    """``cuts`` with each kept count less the triples ``drop`` marks before it."""
-    cdef carray.array moved = carray.array("q", cuts)
-    cdef int64_t *c = <int64_t *>moved.data.as_voidptr
-    cdef Py_ssize_t i, k = 0, before = 0
-    for i in range(1, len(moved), 2):       # the counts grow from message to message
-        if c[i] < k:
-            k, before = 0, 0
-        while k < c[i] and k < nkeep:
-            before += drop[k]
-            k += 1
-        c[i] -= before
-    return moved

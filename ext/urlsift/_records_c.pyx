@@ -10,7 +10,8 @@ checked against the input before it is read, the output sized from the spans.
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython cimport array
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, int32_t, int64_t
-from libc.string cimport memchr, memcpy
+from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memchr, memcmp, memcpy
 
 from urlsift._scan_c cimport _Input, table_ptr
 from urlsift._build_c cimport clip_triples, url_span, copy_url, copy_encoded
@@ -328,3 +329,81 @@ def segment_column(array.array arr, Py_ssize_t field, array.array starts, int64_
                 hi = mid
         dst[k - first] = lo - 1
     return out
+
+
+def without_same_urls(keep, checks, cuts, buf, spans, Py_ssize_t stride, Py_ssize_t field,
+                      bytes table, same):
+    """See the twin: each checked URL copied as ``join_urls`` copies it and compared
+    with its span's octets; ``same`` asked only where they differ."""
+    cdef const int64_t[::1] kp = keep
+    cdef const int64_t[::1] ck = checks
+    cdef const int64_t[::1] sp = spans
+    cdef const uint8_t *T = table_ptr(table)
+    cdef _Input inp = _Input(buf)
+    cdef const uint8_t *o = <const uint8_t *>inp.data
+    cdef Py_ssize_t total = kp.shape[0] // W, i, k, h, a, e, u0, u1, m, room, size = 0
+    cdef Py_ssize_t dropped = 0
+    cdef int squeeze
+    cdef uint8_t *url = NULL
+    cdef uint8_t *drop = NULL
+    try:
+        drop = <uint8_t *>calloc(total + 1, 1)
+        if drop == NULL:
+            raise MemoryError()
+        for i in range(0, ck.shape[0] - 1, 2):
+            k, h = ck[i], ck[i + 1]
+            if not (0 <= k < total and 0 <= h and 0 <= field
+                    and h * stride + field + 1 < sp.shape[0]):
+                raise ValueError(f"check {i // 2}: record {k} or span {h} out of range")
+            url_span(kp[W * k + START], kp[W * k + END], kp[W * k + FLAGS], inp.n, &u0, &u1,
+                     &squeeze)
+            room = _room(&kp[W * k], u0, u1)
+            if room > size:
+                free(url)
+                size = room
+                url = <uint8_t *>malloc(size)
+                if url == NULL:
+                    raise MemoryError()
+            m = _copy(url, inp, &kp[W * k], u0, u1, squeeze, T)
+            a, e = sp[h * stride + field], sp[h * stride + field + 1]
+            if not (0 <= a <= e <= inp.n):
+                raise ValueError(f"span {h}: {a}..{e} out of the text")
+            if (m == e - a and memcmp(url, o + a, m) == 0) or same(
+                    PyBytes_FromStringAndSize(<char *>url, m),
+                    PyBytes_FromStringAndSize(<const char *>o + a, e - a)):
+                dropped += not drop[k]
+                drop[k] = 1
+        if not dropped:
+            return keep, cuts
+        return _kept(kp, drop, total - dropped), _moved(cuts, drop, total)
+    finally:
+        free(url)
+        free(drop)
+        inp.close()
+
+
+cdef array.array _kept(const int64_t[::1] kp, const uint8_t *drop, Py_ssize_t n):
+    """The records of ``kp`` not marked in ``drop`` (``n`` of them)."""
+    cdef array.array kept = array.clone(_LONGS, W * n, False)
+    cdef int64_t *d = <int64_t *>kept.data.as_voidptr
+    cdef Py_ssize_t k, o = 0
+    for k in range(kp.shape[0] // W):
+        if not drop[k]:
+            memcpy(d + o, &kp[W * k], W * sizeof(int64_t))
+            o += W
+    return kept
+
+
+cdef array.array _moved(cuts, const uint8_t *drop, Py_ssize_t total):
+    """``cuts`` with each count of kept records less those ``drop`` marks before it."""
+    cdef array.array moved = array.array("q", cuts)
+    cdef int64_t *c = <int64_t *>moved.data.as_voidptr
+    cdef Py_ssize_t i, k = 0, before = 0
+    for i in range(1, len(moved), 2):
+        if c[i] < k:                # the counts grow from cut to cut; else count again
+            k, before = 0, 0
+        while k < c[i] and k < total:
+            before += drop[k]
+            k += 1
+        c[i] -= before
+    return moved

@@ -59,11 +59,11 @@ from ._mail_decode_py import decode_base64, decode_qp
 from ._mail_headers_py import QUOTED_SEMICOLONS, iso_date, mechanism
 from ._mail_pipe_py import MailPipeline
 from ._mail_records import FALLBACK, K_HEADER, K_HREF, K_HTML_TEXT, K_SRC, K_TEXT, MSG, SEG
-from ._mail_trace_py import (PART_SUFFIX, Tracing, anchor_runs, trace, url_triples,
-                             without_same_links)
+from ._mail_trace_py import PART_SUFFIX, Tracing, anchor_runs, heads, trace, url_triples
 from ._mail_walker_py import LABEL_CACHE
 
 __all__ = ["walk", "SEG", "MSG", "K_HEADER", "K_TEXT", "K_HTML_TEXT", "K_HREF", "K_SRC",
            "FALLBACK", "Tracing", "trace", "iso_date", "decode_qp", "decode_base64", "mechanism",
            "QUOTED_SEMICOLONS", "PART_SUFFIX",
-           "LABEL_CACHE", "url_triples", "without_same_links", "anchor_runs", "MailPipeline"]
+           "LABEL_CACHE", "url_triples", "heads", "anchor_runs",
+           "MailPipeline"]

@@ -12,10 +12,10 @@ in as :class:`Tracing`.
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from typing import Any, Callable, NamedTuple, Optional
 
-from ._build_py import edits_index, join_urls, triple_strings
+from ._build_py import edits_index, triple_strings
 from ._mail_headers_py import iso_date
 from ._mail_records import (FALLBACK, K_ACTION, K_BACKGROUND, K_CITE, K_DATA, K_FORMACTION,
                             K_HREF, K_HTML_TEXT, K_LONGDESC, K_PING, K_POSTER, K_SRC,
@@ -26,8 +26,8 @@ from ._mail_records import (FALLBACK, K_ACTION, K_BACKGROUND, K_CITE, K_DATA, K_
                             SEG_SRC, SEG_START)
 from ._scan_py import HYPHEN_BREAK, WRAPPED
 
-__all__ = ["Tracing", "trace", "anchor_runs", "url_triples", "without_same_links", "too_large",
-           "PART_SUFFIX", "KEYS"]
+__all__ = ["Tracing", "trace", "anchor_runs", "url_triples", "heads",
+           "head", "too_large", "PART_SUFFIX", "KEYS"]
 
 
 class Tracing(NamedTuple):
@@ -67,6 +67,46 @@ def trace(triples: Any, walked: tuple, piece: Any, base: int, source: str, how: 
     in an ``href`` segment ``h``: ``shown[index[h]]`` (the text of its ``<a>``; an index
     for every segment, -1: None, as :func:`anchor_runs` gives them); None else."""
     return _Trace(triples, walked, piece, base, source, how, texts).run()
+
+
+def head(piece: Any, msgs: Any, i: int, id_of: Callable[[bytes], Optional[str]],
+         date_of: Callable[[bytes], Optional[str]]) -> tuple[Optional[str], Optional[str]]:
+    """``(message_id, date)`` of the message whose record starts at ``msgs[i]``, as the
+    matches show them: its Message-ID by ``id_of``, its Date in the one fixed form read
+    here (``iso_date``), any other by ``date_of``; None for a header it lacks."""
+    ida, ide = msgs[i + MSG_ID_START], msgs[i + MSG_ID_END]
+    da, de = msgs[i + MSG_DATE_START], msgs[i + MSG_DATE_END]
+    message_id = id_of(bytes(piece[ida:ide])) if ida >= 0 else None
+    date = None
+    if da >= 0:
+        raw_date = bytes(piece[da:de])
+        date = iso_date(raw_date) or date_of(raw_date)
+    return message_id, date
+
+
+def heads(piece: Any, msgs: Any, id_of: Callable[[bytes], Optional[str]],
+          date_of: Callable[[bytes], Optional[str]]) -> list:
+    """The :func:`head` of each message of ``msgs`` (records of ``walk`` over ``piece``),
+    None for one marked ``FALLBACK`` (``email`` reads it): for the rows of a table.
+
+    >>> from urlsift._mail_cut_py import walk
+    >>> spool = (b"From a\\nMessage-ID: <1@x>\\nDate: Thu, 26 Nov 2026 10:00:00 +0000\\n\\nhi\\n"
+    ...          b"From b\\n\\nho\\n")
+    >>> out, segs, msgs, names = walk(spool, 0, len(spool), b"\\0", b"ascii\\0", 8, None)
+    >>> heads(spool, msgs, lambda raw: raw.decode(), lambda raw: None)
+    [('<1@x>', '2026-11-26T10:00:00+00:00'), (None, None)]
+    """
+    out: list = []
+    for i in range(0, len(msgs), MSG):
+        if msgs[i + MSG_FLAGS] & FALLBACK:
+            out.append(None)
+            continue
+        if not all(a < 0 or 0 <= a <= e <= len(piece)
+                   for a, e in ((msgs[i + MSG_ID_START], msgs[i + MSG_ID_END]),
+                                (msgs[i + MSG_DATE_START], msgs[i + MSG_DATE_END]))):
+            raise ValueError(f"message {i // MSG}: its Message-ID or Date past the piece")
+        out.append(head(piece, msgs, i, id_of, date_of))
+    return out
 
 
 class _Trace:
@@ -117,22 +157,16 @@ class _Trace:
         """The matches of message ``index``, from triple ``k`` on; the next triple."""
         msgs, piece, how = self.msgs, self.piece, self.how
         i = index * MSG
-        ida, ide = msgs[i + MSG_ID_START], msgs[i + MSG_ID_END]
-        da, de = msgs[i + MSG_DATE_START], msgs[i + MSG_DATE_END]
-        message_id = how.id_of(bytes(piece[ida:ide])) if ida >= 0 else None
-        date = None
-        if da >= 0:     # the one fixed form read here, any other by the mail layer
-            raw_date = bytes(piece[da:de])
-            date = iso_date(raw_date) or how.date_of(raw_date)
+        message_id, date = head(piece, msgs, i, how.id_of, how.date_of)
         offset = msgs[i + MSG_FROM_LINE]
-        head = (message_id, date, self.base + offset if offset >= 0 else None)
+        shown = (message_id, date, self.base + offset if offset >= 0 else None)
         triples, segs, starts, total = self.triples, self.segs, self.starts, self.total
         match = self.match
         while k < total:
             r = (bisect_right(starts, triples[3 * k]) - 1) * SEG
             if segs[r + SEG_MESSAGE] != index:
                 break
-            found = match(r, triples[3 * k:3 * k + 3], head)
+            found = match(r, triples[3 * k:3 * k + 3], shown)
             if found is not None:
                 result.append(found)
             k += 1
@@ -291,46 +325,3 @@ def url_triples(triples: Any, segs: Any, msgs: Any,
             t += 3
     return keep, checks, cuts
 
-
-def without_same_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: Any, table: bytes,
-                       same_link: Callable[[bytes, bytes], bool]) -> tuple[Any, Any]:
-    """``keep`` and ``cuts`` of :func:`url_triples` without the URLs found in the text of
-    an ``<a href>`` that ``same_link`` says is that href (``<a href="U">U</a>``: the href
-    has said it): each checked URL, as the command's line makes it (``join_urls``), and
-    its href compared as UTF-8 octets (equal exactly when their text is); ``cuts``' kept
-    counts moved down by the URLs dropped before them. The same arrays when none is.
-
-    >>> from urlsift.text.extraction import scan
-    >>> from urlsift.text.rules import TABLE
-    >>> out = b"http://a.example/ http://b.example/"
-    >>> segs = array("q", [0] * SEG)                  # one segment: an <a>'s href
-    >>> segs[SEG_START], segs[SEG_END] = 18, 35
-    >>> kept, moved = without_same_links(scan(out), array("q", [1, 0]), array("q", [5, 2]),
-    ...                                  out, segs, TABLE, lambda url, href: False)
-    >>> join_urls(kept, out, TABLE), list(moved)
-    (b'http://a.example/\\n', [5, 1])
-    """
-    index = checks[0::2]
-    for i, (k, h) in enumerate(zip(index, checks[1::2])):
-        if not (0 <= k < len(keep) // 3 and 0 <= h < len(segs) // SEG):
-            raise ValueError(f"check {i}: triple {k} or segment {h} out of range")
-    sub = array("q", [x for k in index for x in keep[3 * k:3 * k + 3]])
-    urls = join_urls(sub, out, table).split(b"\n")
-    drop = set()
-    for k, url, h in zip(index, urls, checks[1::2]):
-        href = bytes(out[segs[h * SEG + SEG_START]:segs[h * SEG + SEG_END]])
-        if url == href or same_link(url, href):
-            drop.add(k)
-    if not drop:
-        return keep, cuts
-    dropped = sorted(drop)
-    kept = array("q")
-    after = 0                      # the runs between the dropped ones, a slice each
-    for k in dropped:
-        kept.extend(keep[3 * after:3 * k])
-        after = k + 1
-    kept.extend(keep[3 * after:])
-    moved = array("q", cuts)
-    for i in range(1, len(moved), 2):
-        moved[i] -= bisect_left(dropped, cuts[i])     # the dropped ones before the cut
-    return kept, moved

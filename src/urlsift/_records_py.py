@@ -18,14 +18,14 @@ holding a ``"``) gives them in ``stop`` and writes that batch itself.
 from __future__ import annotations
 
 from array import array
-from bisect import bisect_right
-from typing import Any, Optional
+from bisect import bisect_left, bisect_right
+from typing import Any, Callable, Optional
 
 from ._build_py import build
 from ._layout import F_LINE, F_OFFSET, F_URL, N_EDITS, RECORD_WIDTH, R_START
 from ._scan_py import count_newlines
 
-__all__ = ["MAX_LAYOUT", "check_fields", "check_layout", "field_column", "join_positions", "line_numbers", "part_column",
+__all__ = ["MAX_LAYOUT", "without_same_urls", "check_fields", "check_layout", "field_column", "join_positions", "line_numbers", "part_column",
            "counted_to", "segment_column", "url_column"]
 
 #: At most this many items in a layout of :func:`join_positions`.
@@ -234,3 +234,51 @@ def segment_column(arr: "array[int]", field: int, starts: "array[int]", shift: i
         raise TypeError("segment_column needs starts as an array('q')")
     return array("q", [bisect_right(starts, arr[RECORD_WIDTH * k + field] + shift) - 1
                        for k in range(first, last)])
+
+
+def without_same_urls(keep: "array[int]", checks: "array[int]", cuts: "array[int]", buf: Any,
+                      spans: "array[int]", stride: int, field: int, table: bytes,
+                      same: Callable[[bytes, bytes], bool]) -> tuple[Any, Any]:
+    """``keep`` (records of a scan of ``buf``) without each record ``k`` of a pair
+    ``(k, h)`` of ``checks`` whose URL is the text of span ``h`` of ``spans`` (its start
+    and end at ``spans[h * stride + field]`` and the next): the same UTF-8 octets, or ``same``
+    says so of the two; and ``cuts`` (pairs ``(x, kept records before it)``) with those
+    counts moved down by the records dropped before them. The same arrays when none is.
+    For the mail walk's lines and tables: the URL in an ``<a>``'s text that is its
+    ``href`` counts once (the walker's segments: ``stride`` SEG, ``field`` SEG_START).
+
+    >>> from urlsift.text.extraction import scan
+    >>> from urlsift.text.rules import TABLE
+    >>> buf = b"http://a.example/ http://b.example/"
+    >>> kept, moved = without_same_urls(scan(buf), array("q", [1, 0]), array("q", [5, 2]),
+    ...                                 buf, array("q", [18, 35]), 2, 0, TABLE, lambda u, h: False)
+    >>> _urls(kept, buf, TABLE, 0, len(kept) // RECORD_WIDTH), list(moved)
+    ([b'http://a.example/'], [5, 1])
+    """
+    total = len(keep) // RECORD_WIDTH
+    index = checks[0::2]
+    for i, (k, h) in enumerate(zip(index, checks[1::2])):
+        if not (0 <= k < total and 0 <= h and 0 <= field and h * stride + field + 1 < len(spans)):
+            raise ValueError(f"check {i}: record {k} or span {h} out of range")
+    sub = array("q", [x for k in index for x in keep[RECORD_WIDTH * k:RECORD_WIDTH * (k + 1)]])
+    drop = set()
+    for k, url, h in zip(index, _urls(sub, buf, table, 0, len(index)), checks[1::2]):
+        a, e = spans[h * stride + field], spans[h * stride + field + 1]
+        if not 0 <= a <= e <= len(buf):
+            raise ValueError(f"span {h}: {a}..{e} out of the text")
+        text = bytes(buf[a:e])
+        if url == text or same(url, text):
+            drop.add(k)
+    if not drop:
+        return keep, cuts
+    dropped = sorted(drop)
+    kept = array("q")
+    after = 0                      # the runs between the dropped ones, a slice each
+    for k in dropped:
+        kept.extend(keep[RECORD_WIDTH * after:RECORD_WIDTH * k])
+        after = k + 1
+    kept.extend(keep[RECORD_WIDTH * after:])
+    moved = array("q", cuts)
+    for i in range(1, len(moved), 2):
+        moved[i] -= bisect_left(dropped, cuts[i])     # the dropped ones before the cut
+    return kept, moved

@@ -15,9 +15,7 @@ from __future__ import annotations
 from array import array
 from typing import IO, Any, Callable, Iterator, NamedTuple, Optional, Union
 
-from .._mail_records import (FALLBACK, MSG, MSG_DATE_END, MSG_DATE_START,
-                             MSG_FLAGS, MSG_ID_END, MSG_ID_START, SEG, SEG_KIND,
-                             SEG_LABEL_END, SEG_LABEL_START, SEG_START)
+from .._mail_records import SEG, SEG_KIND, SEG_LABEL_END, SEG_LABEL_START, SEG_START
 from .._select import cores
 from . import spool
 from .message import MailMatch, message_matches, options, print_error
@@ -88,20 +86,8 @@ def spool_rows(stream: IO[bytes], name: str, *,
             yield WalkedRows(out, keep, first, len(keep) // 3, segs, names, heads)
 
 
-def _heads(piece: bytes, msgs: "array[int]") -> list[Optional[tuple[Optional[str], Optional[str]]]]:
+def _heads(piece: Any, msgs: "array[int]") -> list[Optional[tuple[Optional[str], Optional[str]]]]:
     """``(message_id, date)`` of each message the walk read, as the trace shows them
-    (``_mail_trace``: the Date's fixed form read in the core, any other by the mail
-    layer)."""
-    heads: list[Optional[tuple[Optional[str], Optional[str]]]] = []
-    for i in range(0, len(msgs), MSG):
-        if msgs[i + MSG_FLAGS] & FALLBACK:
-            heads.append(None)
-            continue
-        ida, da = msgs[i + MSG_ID_START], msgs[i + MSG_DATE_START]
-        message_id = _message_id(bytes(piece[ida:msgs[i + MSG_ID_END]])) if ida >= 0 else None
-        date = None
-        if da >= 0:
-            raw = bytes(piece[da:msgs[i + MSG_DATE_END]])
-            date = cores.mail.iso_date(raw) or _date(raw)
-        heads.append((message_id, date))
-    return heads
+    (the core's ``heads``: the Date's fixed form read there, any other by the mail
+    layer); None for one ``email`` reads."""
+    return cores.mail.heads(piece, msgs, _message_id, _date)

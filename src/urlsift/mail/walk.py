@@ -388,8 +388,10 @@ _SHOWN: dict[bytes, Optional[str]] = _Shown()
 
 def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: Any) -> tuple:
     """``keep`` without the URLs of ``<a href="U">U</a>`` texts (the href has said them;
-    :func:`same_link`), ``cuts`` moved to match: the core's ``without_same_links``."""
-    return cores.mail.without_same_links(keep, checks, cuts, out, segs, TABLE, same_link)
+    :func:`same_link`), ``cuts`` moved to match (the ``_records`` core's
+    ``without_same_urls``, over the segments' starts and ends)."""
+    return cores.records.without_same_urls(keep, checks, cuts, out, segs, SEG, SEG_START, TABLE,
+                                           same_link)
 
 
 def _walked_in_order(pieces: Iterator[tuple[Optional[int], Any]], jobs: int,
