@@ -353,10 +353,12 @@ def test_a_letter_before_file_glues_it_to_a_word(x):
 def test_a_pair_is_read_without_case_and_not_past_ascii(pair):
     # a name's last two octets matched without case (FILE:, File:); with the top bit
     # set (0xE5 is "e" | 0x80) they end no name: at every lane of two blocks of 32,
-    # whole and glued, against the trie
+    # whole and glued, in the blocks with the gate and the plain ones, against the trie
     for pad in range(70):
         for head in (b" fi", b" logfi", b" news:a.b fi"):
             _every_way(_RUN + b"b" * pad + head + pair + b":/x")
+            _every_way(b"b" * pad + head + pair + b":/x")       # the plain blocks
+            _every_way(b"a:b " + b"b" * pad + head + pair + b":/x a:b")
 
 
 def test_file_in_capitals_is_found_whole_and_not_glued():

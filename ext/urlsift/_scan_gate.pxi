@@ -90,12 +90,9 @@ cdef extern from *:
         const __m256i lower = _mm256_set1_epi8(0x20), low4 = _mm256_set1_epi8(15);
         const __m256i zero = _mm256_setzero_si256(), gated = _mm256_set1_epi8((char)f->gated);
         const __m256i lo_last = _mm256_broadcastsi128_si256(f->lo_last);
-        /* the high nibbles' tables read at h | 2: the pairs' look-ups of c | 0x20 (a
-           pair's octets are matched without case) without the OR of each block */
-        const __m128i fold = _mm_setr_epi8(2, 3, 2, 3, 6, 7, 6, 7, 10, 11, 10, 11, 14, 15, 14, 15);
-        const __m256i hi_last = _mm256_broadcastsi128_si256(_mm_shuffle_epi8(f->hi_last, fold));
+        const __m256i hi_last = _mm256_broadcastsi128_si256(f->hi_last);
         const __m256i lo_before = _mm256_broadcastsi128_si256(f->lo_before);
-        const __m256i hi_before = _mm256_broadcastsi128_si256(_mm_shuffle_epi8(f->hi_before, fold));
+        const __m256i hi_before = _mm256_broadcastsi128_si256(f->hi_before);
         while (i >= 5 && i < lim && i + 34 <= n && i + 32 <= stop) {
             __m256i m;
             uint32_t hits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
