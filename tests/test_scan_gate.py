@@ -307,3 +307,62 @@ def test_the_blocks_with_the_gate_find_what_a_user_expects(word, expected):
         head = _RUN + b"a" * pad + b" "
         assert _spans(head + word) == [(len(head) + s, len(head) + e) for s, e in expected]
         _every_way(head + word)
+
+
+# ---- the gate's octets, every value (the blocks of 32 read them by look-ups) ----------
+
+# the octets next to the letters: "@" and "[" are "`" and "{" less 0x20, "`" and "{" the
+# octets either side of a to z; over 127, the same with the top bit
+_EDGES = b"@A[Z`a{z09_ .-+" + bytes([0xC0, 0xC1, 0xDA, 0xDB, 0xE0, 0xE1, 0xFA, 0xFB, 0xFF])
+
+
+@pytest.mark.twins
+@pytest.mark.parametrize("where", ["5th", "4th"])
+def test_the_gate_reads_every_octet_before_a_gated_pair_as_the_trie(where):
+    # file's pair (gated) with any octet as the 5th before its colon (the octet before
+    # "file") or the 4th (in place of its "f"): a letter there, and the name is glued
+    # (no URL); anything else, as the trie reads it; the colon at every lane of a block
+    # of 32 for the octets next to the letters, every octet at a few lanes
+    for x in range(256):
+        word = (bytes([x]) + b"file:/x") if where == "5th" else (b"a" + bytes([x]) + b"ile:/x")
+        for pad in (range(40) if x in _EDGES else (0, 5, 17, 31)):
+            _every_way(_RUN + b"b" * pad + b" " + word)
+            _every_way(_RUN + b"b" * pad + b" " + word + b" " + _RUN)
+
+
+@pytest.mark.parametrize("x", b"@[`{_ ")
+def test_an_octet_next_to_the_letters_before_file_leaves_file_whole(x):
+    # "@", "[", "`", "{" (the octets either side of A-Z and a-z), "_" and a space are
+    # no scheme characters (RFC 1738 §2.1): the run is "file" alone, a URL of its own
+    head = _RUN + b"b" * 3 + b" " + bytes([x])
+    assert _spans(head + b"file:/x") == [(len(head), len(head) + 7)]
+    _every_way(head + b"file:/x")
+
+
+@pytest.mark.parametrize("x", b"AZaz")
+def test_a_letter_before_file_glues_it_to_a_word(x):
+    # A, Z, a, z (the ends of the letters): "file" glued, none of its URLs
+    head = _RUN + b"b" * 3 + b" " + bytes([x])
+    assert _spans(head + b"file:/x") == []
+    _every_way(head + b"file:/x")
+
+
+@pytest.mark.twins
+@pytest.mark.parametrize("pair", [b"le", b"LE", b"Le", b"lE", b"l\xe5", b"\xecl",
+                                  b"l\xc5", b"\xcce", b"\xec\xe5"])
+def test_a_pair_is_read_without_case_and_not_past_ascii(pair):
+    # a name's last two octets matched without case (FILE:, File:); with the top bit
+    # set (0xE5 is "e" | 0x80) they end no name: at every lane of two blocks of 32,
+    # whole and glued, in the blocks with the gate and the plain ones, against the trie
+    for pad in range(70):
+        for head in (b" fi", b" logfi", b" news:a.b fi"):
+            _every_way(_RUN + b"b" * pad + head + pair + b":/x")
+            _every_way(b"b" * pad + head + pair + b":/x")       # the plain blocks
+            _every_way(b"a:b " + b"b" * pad + head + pair + b":/x a:b")
+
+
+def test_file_in_capitals_is_found_whole_and_not_glued():
+    head = _RUN + b"b "
+    assert _spans(head + b"FILE:/x") == [(len(head), len(head) + 7)]
+    assert _spans(head + b"LOGFILE:/x") == []
+    _every_way(head + b"FILE:/x LOGFILE:/x File:/y")

@@ -110,6 +110,12 @@ cdef extern from *:
                 nib[2][pairs[2 * k + 1] & 15] |= (uint8_t)(1u << k);
                 nib[3][pairs[2 * k + 1] >> 4] |= (uint8_t)(1u << k);
             }
+            /* the high nibble h of an octet reads the entry of h | 2, that of c | 0x20:
+               a pair's octets matched without case with no OR of each block */
+            for (k = 0; k < 16; k++) {
+                nib[1][k] = nib[1][k | 2];
+                nib[3][k] = nib[3][k | 2];
+            }
             f->lo_last = _mm_loadu_si128((const __m128i *)nib[0]);
             f->hi_last = _mm_loadu_si128((const __m128i *)nib[1]);
             f->lo_before = _mm_loadu_si128((const __m128i *)nib[2]);
@@ -287,16 +293,18 @@ cdef extern from *:
     }
     #ifdef URLSIFT_SSE2
     /* a block's colons after a pair (bit k: the colon at i + k), p1 and p2 the 16
-       octets before them in lower case: two compares a pair (SSE2) ... */
+       octets before them: two compares a pair of them in lower case (SSE2) ... */
     #define URLSIFT_PAIRS_SSE2(f, p1, p2, out) do {                                     \
-            __m128i cand_ = _mm_setzero_si128();                                        \
+            __m128i cand_ = _mm_setzero_si128(), q1_ = _mm_or_si128(p1, lower),         \
+                    q2_ = _mm_or_si128(p2, lower);                                      \
             int k_;                                                                     \
             for (k_ = 0; k_ < (f)->np; k_++)                                            \
                 cand_ = _mm_or_si128(cand_, _mm_and_si128(                              \
-                    _mm_cmpeq_epi8(p1, (f)->last[k_]), _mm_cmpeq_epi8(p2, (f)->before[k_]))); \
+                    _mm_cmpeq_epi8(q1_, (f)->last[k_]), _mm_cmpeq_epi8(q2_, (f)->before[k_]))); \
             out = _mm_movemask_epi8(cand_);                                             \
         } while (0)
-    /* ... or, up to 8 pairs, four pshufb look-ups of the nibbles (SSSE3, as Teddy) */
+    /* ... or, up to 8 pairs, four pshufb look-ups of the nibbles (SSSE3, as Teddy; the
+       high nibbles' tables read without case, see urlsift_prefilter_init) */
     #define URLSIFT_NIBBLES(lo, hi, c)                                                  \
         _mm_and_si128(_mm_shuffle_epi8(lo, _mm_and_si128(c, _mm_set1_epi8(15))),        \
                       _mm_shuffle_epi8(hi, _mm_and_si128(_mm_srli_epi16(c, 4),          \
@@ -316,9 +324,10 @@ cdef extern from *:
     ATTR static Py_ssize_t NAME(const uint8_t *d, Py_ssize_t i, Py_ssize_t stop,        \
                                 Py_ssize_t n, const urlsift_prefilter *f, void *mode) { \
         const __m128i colon = _mm_set1_epi8(':'), slash = _mm_set1_epi8('/');           \
-        const __m128i lower = _mm_set1_epi8(0x20);                                      \
+        const __m128i lower = _mm_set1_epi8(0x20);  /* (SSE2's pairs, the gate) */     \
         const Py_ssize_t i0 = i;        /* (where the gate may read from) */            \
         (void)i0;                                                                       \
+        (void)lower;                                                                    \
         (void)mode;                                                                     \
         while (i < stop) {                                                              \
             if (i >= 2 && i + 16 + (SLASHES) <= n && i + 16 <= stop) {                  \
@@ -349,9 +358,8 @@ cdef extern from *:
                     if (!(hits & (first - 1))) return i + urlsift_ctz((unsigned)first); \
                     hits &= first | (first - 1);                                        \
                 }                                                                       \
-                PAIRS(f, _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 1)), lower), \
-                      _mm_or_si128(_mm_loadu_si128((const __m128i *)(d + i - 2)), lower), \
-                      pairs);                                                           \
+                PAIRS(f, _mm_loadu_si128((const __m128i *)(d + i - 1)),                 \
+                      _mm_loadu_si128((const __m128i *)(d + i - 2)), pairs);            \
                 hits &= pairs | first;                                                  \
                 if (hits) return i + urlsift_ctz((unsigned)hits);                       \
                 i += 16;                                                                \

@@ -64,10 +64,17 @@ cdef extern from *:
     static const uint8_t urlsift_from5_32[37] = {0, 0, 0, 0, 0,
         255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255,
         255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+    /* (the low nibble's look-up of c itself: pshufb reads its low 4 bits, and 0 for
+       an octet over 127, which ends no pair) */
     #define URLSIFT_NIBBLES32(lo, hi, c)                                                \
-        _mm256_and_si256(_mm256_shuffle_epi8(lo, _mm256_and_si256(c, low4)),            \
+        _mm256_and_si256(_mm256_shuffle_epi8(lo, c),                                    \
                          _mm256_shuffle_epi8(hi, _mm256_and_si256(_mm256_srli_epi16(c, 4), low4)))
     #define URLSIFT_LOAD32(p) _mm256_loadu_si256((const __m256i *)(p))
+    /* 0xFF where c is an ASCII letter: c | 0x20 moved to 128 + (c | 0x20) - 'a', a
+       letter below 128 + 26 (signed: below -102); three steps from the load */
+    #define URLSIFT_ALPHA32(c)                                                          \
+        _mm256_cmpgt_epi8(_mm256_set1_epi8(-102),                                       \
+                          _mm256_add_epi8(_mm256_or_si256(c, lower), _mm256_set1_epi8((char)(128 - 'a'))))
     /* The blocks with the gate 32 octets at a time (AVX2: the same look-ups and the
        same gate in each half of 16, pshufb's tables in both); the last blocks of the
        span (or of the buffer) by the SSSE3 ones. Half the blocks: in glued text nearly
@@ -81,14 +88,13 @@ cdef extern from *:
         const Py_ssize_t i0 = i;
         const __m256i colon = _mm256_set1_epi8(':'), slash = _mm256_set1_epi8('/');
         const __m256i lower = _mm256_set1_epi8(0x20), low4 = _mm256_set1_epi8(15);
-        const __m256i a = _mm256_set1_epi8('a'), z = _mm256_set1_epi8(25);
         const __m256i zero = _mm256_setzero_si256(), gated = _mm256_set1_epi8((char)f->gated);
         const __m256i lo_last = _mm256_broadcastsi128_si256(f->lo_last);
         const __m256i hi_last = _mm256_broadcastsi128_si256(f->hi_last);
         const __m256i lo_before = _mm256_broadcastsi128_si256(f->lo_before);
         const __m256i hi_before = _mm256_broadcastsi128_si256(f->hi_before);
         while (i >= 5 && i < lim && i + 34 <= n && i + 32 <= stop) {
-            __m256i m, v;
+            __m256i m;
             uint32_t hits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
                 URLSIFT_LOAD32(d + i), colon)), first, pairs;
             if (!hits) {
@@ -104,15 +110,13 @@ cdef extern from *:
                 hits &= first | (first - 1);
             }
             m = _mm256_and_si256(
-                URLSIFT_NIBBLES32(lo_last, hi_last, _mm256_or_si256(URLSIFT_LOAD32(d + i - 1), lower)),
-                URLSIFT_NIBBLES32(lo_before, hi_before,
-                                  _mm256_or_si256(URLSIFT_LOAD32(d + i - 2), lower)));
-            v = _mm256_max_epu8(
-                _mm256_sub_epi8(_mm256_or_si256(URLSIFT_LOAD32(d + i - 4), lower), a),
-                _mm256_sub_epi8(_mm256_or_si256(URLSIFT_LOAD32(d + i - 5), lower), a));
+                URLSIFT_NIBBLES32(lo_last, hi_last, URLSIFT_LOAD32(d + i - 1)),
+                URLSIFT_NIBBLES32(lo_before, hi_before, URLSIFT_LOAD32(d + i - 2)));
             m = _mm256_andnot_si256(_mm256_and_si256(_mm256_and_si256(
-                _mm256_cmpeq_epi8(_mm256_subs_epu8(v, z), zero),
-                URLSIFT_LOAD32(urlsift_from5_32 + (i - i0 < 5 ? i - i0 : 5))), gated), m);
+                URLSIFT_ALPHA32(URLSIFT_LOAD32(d + i - 4)),
+                URLSIFT_ALPHA32(URLSIFT_LOAD32(d + i - 5))),
+                _mm256_and_si256(URLSIFT_LOAD32(urlsift_from5_32 + (i - i0 < 5 ? i - i0 : 5)),
+                                 gated)), m);
             pairs = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero));
             hits &= pairs | first;
             if (hits) return i + urlsift_ctz(hits);
