@@ -427,4 +427,3 @@ def url_triples(triples, segs, msgs, Py_ssize_t limit):
         free(keep.p)
         free(checks.p)
         free(cuts.p)
-

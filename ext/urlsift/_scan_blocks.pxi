@@ -231,6 +231,21 @@ cdef extern from *:
        1738's, the 16 octets before p are classified at once: a run's length is 4 or 5
        ("http", "https") at random, and octet by octet its end was a mispredicted
        branch a URL */
+    #ifdef URLSIFT_SSE2
+    /* 0xFF in each lane of c that is an RFC 1738 SCHEME octet (letters, digits,
+       "+ - .") or "." is; the one definition for urlsift_scheme_start and
+       urlsift_fits16. (x - first) < count unsigned, as signed compares after -128 */
+    static inline __m128i urlsift_scheme16(__m128i c, __m128i dot) {
+        __m128i l = _mm_or_si128(c, _mm_set1_epi8(0x20));
+        __m128i letter = _mm_cmplt_epi8(_mm_sub_epi8(l, _mm_set1_epi8((char)('a' + 128))),
+                                        _mm_set1_epi8((char)(-128 + 26)));
+        __m128i digit = _mm_cmplt_epi8(_mm_sub_epi8(c, _mm_set1_epi8((char)('0' + 128))),
+                                       _mm_set1_epi8((char)(-128 + 10)));
+        __m128i sign = _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('+')),
+                                    _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('-')), dot));
+        return _mm_or_si128(letter, _mm_or_si128(digit, sign));
+    }
+    #endif
     static inline Py_ssize_t urlsift_scheme_start(const uint8_t *d, Py_ssize_t p,
                                                   Py_ssize_t lo, const uint8_t *T,
                                                   uint8_t scheme, const urlsift_prefilter *f,
@@ -239,18 +254,9 @@ cdef extern from *:
     #ifdef URLSIFT_SSE2
         if (f != NULL && f->scheme16 && p >= 16 && p > lo) {
             __m128i c = _mm_loadu_si128((const __m128i *)(d + p - 16));
-            __m128i l = _mm_or_si128(c, _mm_set1_epi8(0x20));
-            /* (x - first) < count unsigned, as signed compares after -128 */
-            __m128i letter = _mm_cmplt_epi8(_mm_sub_epi8(l, _mm_set1_epi8((char)('a' + 128))),
-                                            _mm_set1_epi8((char)(-128 + 26)));
-            __m128i digit = _mm_cmplt_epi8(_mm_sub_epi8(c, _mm_set1_epi8((char)('0' + 128))),
-                                           _mm_set1_epi8((char)(-128 + 10)));
             __m128i dot = _mm_cmpeq_epi8(c, _mm_set1_epi8('.'));
-            __m128i sign = _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('+')),
-                                        _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('-')), dot));
             /* bit k: d[p - 16 + k] is no SCHEME octet, or before lo */
-            unsigned no = ~(unsigned)_mm_movemask_epi8(_mm_or_si128(letter,
-                                                       _mm_or_si128(digit, sign))) & 0xFFFF;
+            unsigned no = ~(unsigned)_mm_movemask_epi8(urlsift_scheme16(c, dot)) & 0xFFFF;
             if (lo > p - 16)
                 no |= (1u << (lo - (p - 16))) - 1;
             if (no) {

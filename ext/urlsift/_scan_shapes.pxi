@@ -16,23 +16,16 @@ cdef extern from *:
     #ifdef URLSIFT_SSE2
         if (f != NULL && f->scheme16 && m >= 1 && m <= 16 && a + 16 <= n) {
             __m128i c = _mm_loadu_si128((const __m128i *)(d + a));
-            __m128i l = _mm_or_si128(c, _mm_set1_epi8(0x20));
             unsigned lanes = (1u << m) - 1, ok, at;
             /* the '@' neither first nor last (the twin's range(a + 1, b - 1)) */
             at = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(c, _mm_set1_epi8('@')))
                  & lanes & ~(1u | (1u << (m - 1)));
             if (!group)
                 return at != 0;
-            /* SCHEME (letters, digits, "+ - ."; as urlsift_scheme_start) or "_" */
-            ok = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
-                _mm_cmplt_epi8(_mm_sub_epi8(l, _mm_set1_epi8((char)('a' + 128))),
-                               _mm_set1_epi8((char)(-128 + 26))),
-                _mm_cmplt_epi8(_mm_sub_epi8(c, _mm_set1_epi8((char)('0' + 128))),
-                               _mm_set1_epi8((char)(-128 + 10)))),
-                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('+')),
-                                          _mm_cmpeq_epi8(c, _mm_set1_epi8('-'))),
-                             _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('.')),
-                                          _mm_cmpeq_epi8(c, _mm_set1_epi8('_'))))));
+            /* SCHEME (urlsift_scheme16) or "_" */
+            ok = (unsigned)_mm_movemask_epi8(_mm_or_si128(
+                urlsift_scheme16(c, _mm_cmpeq_epi8(c, _mm_set1_epi8('.'))),
+                _mm_cmpeq_epi8(c, _mm_set1_epi8('_'))));
             return ((m == 1) & (d[a] == '*')) | (((ok & lanes) == lanes) & ((T[d[a]] & alpha) != 0))
                    | (at != 0);
         }

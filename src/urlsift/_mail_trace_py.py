@@ -324,4 +324,3 @@ def url_triples(triples: Any, segs: Any, msgs: Any,
                 keep.extend(triples[t:t + 3])
             t += 3
     return keep, checks, cuts
-

@@ -72,7 +72,7 @@ def spool_rows(stream: IO[bytes], name: str, *,
         keep, checks, cuts = cores.mail.url_triples(triples, segs, msgs, limit)
         if checks:
             keep, cuts = _without_repeated_links(keep, checks, cuts, out, segs)
-        heads = _heads(piece, msgs)
+        heads = cores.mail.heads(piece, msgs, _message_id, _date)
         first = 0
         for i in range(0, len(cuts), 2):
             if cuts[i + 1] > first:
@@ -84,10 +84,3 @@ def spool_rows(stream: IO[bytes], name: str, *,
             first = cuts[i + 1]
         if len(keep) // 3 > first:
             yield WalkedRows(out, keep, first, len(keep) // 3, segs, names, heads)
-
-
-def _heads(piece: Any, msgs: "array[int]") -> list[Optional[tuple[Optional[str], Optional[str]]]]:
-    """``(message_id, date)`` of each message the walk read, as the trace shows them
-    (the core's ``heads``: the Date's fixed form read there, any other by the mail
-    layer); None for one ``email`` reads."""
-    return cores.mail.heads(piece, msgs, _message_id, _date)

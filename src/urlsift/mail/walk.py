@@ -29,7 +29,7 @@ from itertools import chain
 from typing import IO, Any, Callable, Iterable, Iterator, Optional
 
 from .._mail_records import (FALLBACK, MSG, MSG_END, MSG_FLAGS, MSG_FROM_LINE, MSG_START, SEG,
-                             SEG_MESSAGE, SEG_START)
+                             SEG_END, SEG_MESSAGE, SEG_START)
 from .._select import cores
 from ..text.bom import bom_length
 from ..text.extraction import filter_matches, url_lines_of
@@ -384,6 +384,12 @@ class _Shown(dict[bytes, Optional[str]]):
 # lru_cache makes a tuple key and moves its list of recent keys on each.
 _SHOWN_MAX = 4096
 _SHOWN: dict[bytes, Optional[str]] = _Shown()
+
+
+# without_same_urls reads a span's end right after its start
+if SEG_END != SEG_START + 1:
+    raise ImportError("urlsift.mail.walk: a segment's end no longer follows its start "
+                      "(_layout.MAIL_SEGMENT): without_same_urls needs it")
 
 
 def _without_repeated_links(keep: Any, checks: Any, cuts: Any, out: Any, segs: Any) -> tuple:
