@@ -1,0 +1,125 @@
+# Included by _scan_c.pyx after _scan_gate.pxi: the blocks with the gate, 32 octets at a
+# time, handing the walk several candidates a call. In glued text (hotnews:, pidfile:,
+# a "://" URL every few hundred octets) most blocks hold a colon and a candidate is
+# one in a hundred octets or so: the single blocks returned at each, the exit of their
+# loop a mispredicted branch. These read on past the first candidate to the first
+# "://" (whose URL the walk takes next) or the span's end, write each candidate's
+# offset into the walk's batch (a block's first without a branch), and give them out
+# one a call from there.
+# A candidate the gate would not have dropped is never dropped: the gate drops a colon
+# whose 5th octet before is not before where the blocks began (i0), the walk's last
+# match's end or past it; after a match inside the batch (the walk comes back past the
+# last candidate + 1: a match ends 2 octets or more past its colon) a colon less than
+# 5 octets past its end may have been dropped for a run that the match cuts short, so
+# the batch is read again from there.
+
+cdef extern from *:
+    """
+    /* The walk's hold on the blocks: the function it calls (first: the blocks write
+       the plain one there through their last argument, see urlsift_next_fn) and the
+       batch the blocks with the gate leave it */
+    #define URLSIFT_BATCH 64
+    typedef struct {
+        urlsift_next_fn next;
+        Py_ssize_t nb, ib;          /* cand[ib, nb): the batch's candidates not given out */
+        Py_ssize_t last;            /* the last one given out */
+        Py_ssize_t upto;            /* the batch's blocks end here: no candidate between
+                                       its last and upto; 0: none to go on from */
+        Py_ssize_t cand[URLSIFT_BATCH];
+    } urlsift_mode;
+    static void urlsift_mode_init(urlsift_mode *m, urlsift_next_fn next) {
+        m->next = next;
+        m->nb = m->ib = m->upto = 0;
+        m->last = -2;
+    }
+    /* the batches on (_set_batch); setups made after it read it */
+    static int urlsift_batch = 1;
+    static int urlsift_set_batch(int on) {
+        int was = urlsift_batch;
+        urlsift_batch = on != 0;
+        return was;
+    }
+    #ifdef URLSIFT_SSSE3
+    /* a colon in d[i, i + 5)? (past n: as if there were one, the batch read again) */
+    static inline int urlsift_colon5(const uint8_t *d, Py_ssize_t i, Py_ssize_t n) {
+        return i + 5 > n || memchr(d + i, ':', 5) != NULL;
+    }
+    /* the next of the batch at or past i (a match's end or the last + 1); -1: none */
+    static inline Py_ssize_t urlsift_batch_next(const uint8_t *d, Py_ssize_t i, Py_ssize_t n,
+                                                urlsift_mode *m) {
+        if (i != m->last + 1 && urlsift_colon5(d, i, n)) {
+            m->nb = m->upto = 0;    /* from i again: a colon the gate dropped may be one */
+            return -1;
+        }
+        while (m->ib < m->nb) {
+            Py_ssize_t p = m->cand[m->ib++];
+            if (p >= i)
+                return m->last = p;
+        }
+        return -1;
+    }
+    /* The blocks with the gate of 32, a batch a call: as urlsift_next_gated_avx2 */
+    __attribute__((noinline, target("avx2"), section(".text.urlsift_gate32")))
+    static Py_ssize_t urlsift_next_batch_avx2(const uint8_t *d, Py_ssize_t i, Py_ssize_t stop,
+                                              Py_ssize_t n, const urlsift_prefilter *f,
+                                              void *mode) {
+        urlsift_mode *m = (urlsift_mode *)mode;
+        Py_ssize_t lim, i0, k = 0, upto;
+        urlsift_gate32 g;
+        if (i < m->upto) {
+            Py_ssize_t p = urlsift_batch_next(d, i, n, m);
+            if (p >= 0)
+                return p;
+            if (i < m->upto)
+                i = m->upto;        /* the batch's blocks hold no more */
+        }
+        lim = stop - i <= URLSIFT_GATE_SPAN ? stop : i + URLSIFT_GATE_SPAN;
+        i0 = i;
+        urlsift_gate32_make(&g, f);
+        while (i >= 5 && i < lim && i + 34 <= n && i + 32 <= stop
+               && k <= URLSIFT_BATCH - 32) {
+            uint32_t first, hits = urlsift_gate32_block(d, i, i0, &g, &first);
+            /* the block's first candidate written whatever (tzcnt of 0: 32), counted
+               if there is one; the others (rare) one by one */
+            m->cand[k] = i + urlsift_ctz64((uint64_t)hits | ((uint64_t)1 << 32));
+            k += hits != 0;
+            hits &= hits - 1;
+            while (hits) {
+                m->cand[k++] = i + urlsift_ctz(hits);
+                hits &= hits - 1;
+            }
+            if (first) {            /* the walk takes its URL next: the batch ends */
+                i += urlsift_ctz(first) + 1;
+                break;
+            }
+            i += 32;
+        }
+        upto = i;
+        if (k) {
+            m->nb = k;
+            m->ib = 1;
+            m->upto = upto;
+            return m->last = m->cand[0];
+        }
+        m->nb = m->upto = 0;
+        if (i >= lim && lim < stop)
+            m->next = f->next;      /* as urlsift_next_gated_avx2 */
+        return f->next(d, i, stop, n, f, mode);
+    }
+    #endif
+    /* the batches where the blocks with the gate are AVX2's (setup_make, after
+       urlsift_prefilter_gate) */
+    static void urlsift_prefilter_batch(urlsift_prefilter *f) {
+    #ifdef URLSIFT_SSSE3
+        if (urlsift_batch && f->next_gated == urlsift_next_gated_avx2)
+            f->next_gated = urlsift_next_batch_avx2;
+    #else
+        (void)f;
+    #endif
+    }
+    """
+    ctypedef struct Mode "urlsift_mode":
+        NextFn next
+    void mode_init "urlsift_mode_init" (Mode *m, NextFn next) noexcept nogil
+    void prefilter_batch "urlsift_prefilter_batch" (Prefilter *f) noexcept nogil
+    int set_batch "urlsift_set_batch" (int on) noexcept nogil
