@@ -64,8 +64,9 @@ cdef extern from *:
                                               Py_ssize_t n, const urlsift_prefilter *f,
                                               void *mode) {
         urlsift_mode *m = (urlsift_mode *)mode;
-        Py_ssize_t lim, i0, k = 0, upto;
+        Py_ssize_t lim, k = 0, upto;
         urlsift_gate32 g;
+        __m256i gate;
         if (i < m->upto) {
             Py_ssize_t p = urlsift_batch_next(d, i, n, m);
             if (p >= 0)
@@ -74,11 +75,12 @@ cdef extern from *:
                 i = m->upto;        /* the batch's blocks hold no more */
         }
         lim = stop - i <= URLSIFT_GATE_SPAN ? stop : i + URLSIFT_GATE_SPAN;
-        i0 = i;
         urlsift_gate32_make(&g, f);
+        gate = URLSIFT_GATE32_FIRST(g);
         while (i >= 5 && i < lim && i + 34 <= n && i + 32 <= stop
                && k <= URLSIFT_BATCH - 32) {
-            uint32_t first, hits = urlsift_gate32_block(d, i, i0, &g, &first);
+            uint32_t first, hits = urlsift_gate32_block(d, i, gate, &g, &first);
+            gate = g.gated;
             /* the block's first candidate written whatever (tzcnt of 0: 32), counted
                if there is one; the others (rare) one by one */
             m->cand[k] = i + urlsift_ctz64((uint64_t)hits | ((uint64_t)1 << 32));
@@ -120,6 +122,8 @@ cdef extern from *:
     """
     ctypedef struct Mode "urlsift_mode":
         NextFn next
+        Py_ssize_t nb, ib, last
+        Py_ssize_t *cand
     void mode_init "urlsift_mode_init" (Mode *m, NextFn next) noexcept nogil
     void prefilter_batch "urlsift_prefilter_batch" (Prefilter *f) noexcept nogil
     int set_batch "urlsift_set_batch" (int on) noexcept nogil

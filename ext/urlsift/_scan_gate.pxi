@@ -87,12 +87,15 @@ cdef extern from *:
         g->hi_before = _mm256_broadcastsi128_si256(f->hi_before);
         g->gated = _mm256_set1_epi8((char)f->gated);
     }
-    /* The candidates of the block of 32 at d + i (i >= 5, i0 where the call began):
-       bit k for the colon at i + k, the first with "//" after it (its bit in *slashes,
-       0: none) the last of them; the same look-ups and the same gate as the SSSE3
-       blocks in each half of 16 */
+    /* The candidates of the block of 32 at d + i (i >= 5): bit k for the colon at
+       i + k, the first with "//" after it (its bit in *slashes, 0: none) the last of
+       them; the same look-ups and the same gate as the SSSE3 blocks in each half of
+       16, gate the lanes' gated pairs (g->gated; in a call's first block, none in the
+       lanes whose 5th octet before is before it: URLSIFT_GATE32_FIRST) */
+    #define URLSIFT_GATE32_FIRST(g) \
+        _mm256_and_si256(URLSIFT_LOAD32(urlsift_from5_32), (g).gated)
     __attribute__((always_inline, target("avx2")))
-    static inline uint32_t urlsift_gate32_block(const uint8_t *d, Py_ssize_t i, Py_ssize_t i0,
+    static inline uint32_t urlsift_gate32_block(const uint8_t *d, Py_ssize_t i, __m256i gate,
                                                 const urlsift_gate32 *g, uint32_t *slashes) {
         const __m256i lower = _mm256_set1_epi8(0x20), low4 = _mm256_set1_epi8(15);
         __m256i m;
@@ -114,9 +117,7 @@ cdef extern from *:
             URLSIFT_NIBBLES32(g->lo_before, g->hi_before, URLSIFT_LOAD32(d + i - 2)));
         m = _mm256_andnot_si256(_mm256_and_si256(_mm256_and_si256(
             URLSIFT_ALPHA32(URLSIFT_LOAD32(d + i - 4)),
-            URLSIFT_ALPHA32(URLSIFT_LOAD32(d + i - 5))),
-            _mm256_and_si256(URLSIFT_LOAD32(urlsift_from5_32 + (i - i0 < 5 ? i - i0 : 5)),
-                             g->gated)), m);
+            URLSIFT_ALPHA32(URLSIFT_LOAD32(d + i - 5))), gate), m);
         pairs = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256()));
         return hits & (pairs | first);
     }
@@ -129,12 +130,14 @@ cdef extern from *:
                                               Py_ssize_t n, const urlsift_prefilter *f,
                                               void *mode) {
         Py_ssize_t lim = stop - i <= URLSIFT_GATE_SPAN ? stop : i + URLSIFT_GATE_SPAN;
-        const Py_ssize_t i0 = i;
         urlsift_gate32 g;
+        __m256i gate;
         urlsift_gate32_make(&g, f);
+        gate = URLSIFT_GATE32_FIRST(g);
         while (i >= 5 && i < lim && i + 34 <= n && i + 32 <= stop) {
-            uint32_t first, hits = urlsift_gate32_block(d, i, i0, &g, &first);
+            uint32_t first, hits = urlsift_gate32_block(d, i, gate, &g, &first);
             if (hits) return i + urlsift_ctz(hits);
+            gate = g.gated;
             i += 32;
         }
         /* past the span without a candidate: gated words are not dense here, the plain

@@ -68,7 +68,13 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     # (in w, not in a register: live across the walk's calls, it made CJK text slower)
     w.win = &S.win if PREFILTER and WINDOW and S.win.on else NULL
     while pos < stop:
-        p = find_candidate(d, pos, stop, n, t, f, &w.m.next)
+        if w.m.ib < w.m.nb and pos == w.m.last + 1:
+            # the batch's next (no match since the last: _scan_batch.pxi), without a call
+            p = w.m.cand[w.m.ib]
+            w.m.ib += 1
+            w.m.last = p
+        else:
+            p = find_candidate(d, pos, stop, n, t, f, &w.m.next)
         if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
             break
         low = p
