@@ -1,11 +1,12 @@
 # Included by _scan_c.pyx after _scan_gate.pxi: the blocks with the gate, 32 octets at a
-# time, handing the walk several candidates a call. In glued text (hotnews:, pidfile:,
+# time, handing the walk a batch of candidates a call. In glued text (hotnews:, pidfile:,
 # a "://" URL every few hundred octets) most blocks hold a colon and a candidate is
 # one in a hundred octets or so: the single blocks returned at each, the exit of their
 # loop a mispredicted branch. These read on past the first candidate to the first
-# "://" (whose URL the walk takes next) or the span's end, write each candidate's
-# offset into the walk's batch (a block's first without a branch), and give them out
-# one a call from there.
+# "://" (whose URL the walk takes next) or the span's end and write each candidate's
+# offset into the walk's batch (a block's first without a branch); the walk takes them
+# one after the other itself (walk, batch_goes_on), the blocks' call only past the batch
+# or where it may no longer hold (urlsift_batch_next).
 # A candidate the gate would not have dropped is never dropped: the gate drops a colon
 # whose 5th octet before is not before where the blocks began (i0), the walk's last
 # match's end or past it; after a match inside the batch (the walk comes back past the
@@ -39,11 +40,18 @@ cdef extern from *:
         urlsift_batch = on != 0;
         return was;
     }
-    #ifdef URLSIFT_SSSE3
-    /* a colon in d[i, i + 5)? (past n: as if there were one, the batch read again) */
+    /* a colon in d[i, i + 5)? (8 octets as a word: a zero octet of x ^ ':' in the low
+       five, where a false one is only ever above a true one; near n: as if there were
+       one, the batch read again) */
     static inline int urlsift_colon5(const uint8_t *d, Py_ssize_t i, Py_ssize_t n) {
-        return i + 5 > n || memchr(d + i, ':', 5) != NULL;
+        uint64_t x;
+        if (i + 8 > n)
+            return 1;
+        memcpy(&x, d + i, 8);
+        x ^= 0x3A3A3A3A3A3A3A3AULL;
+        return ((x - 0x0101010101010101ULL) & ~x & 0x8080808080ULL) != 0;
     }
+    #ifdef URLSIFT_SSSE3
     /* the next of the batch at or past i (a match's end or the last + 1); -1: none */
     static inline Py_ssize_t urlsift_batch_next(const uint8_t *d, Py_ssize_t i, Py_ssize_t n,
                                                 urlsift_mode *m) {
@@ -58,7 +66,8 @@ cdef extern from *:
         }
         return -1;
     }
-    /* The blocks with the gate of 32, a batch a call: as urlsift_next_gated_avx2 */
+    /* The blocks with the gate of 32, a batch a call (the batch's next first, where it
+       holds): as urlsift_next_gated_avx2 */
     __attribute__((noinline, target("avx2"), section(".text.urlsift_gate32")))
     static Py_ssize_t urlsift_next_batch_avx2(const uint8_t *d, Py_ssize_t i, Py_ssize_t stop,
                                               Py_ssize_t n, const urlsift_prefilter *f,
@@ -120,6 +129,7 @@ cdef extern from *:
     #endif
     }
     """
+    bint colon5 "urlsift_colon5" (const uint8_t *d, Py_ssize_t i, Py_ssize_t n) noexcept nogil
     ctypedef struct Mode "urlsift_mode":
         NextFn next
         Py_ssize_t nb, ib, last
@@ -127,3 +137,4 @@ cdef extern from *:
     void mode_init "urlsift_mode_init" (Mode *m, NextFn next) noexcept nogil
     void prefilter_batch "urlsift_prefilter_batch" (Prefilter *f) noexcept nogil
     int set_batch "urlsift_set_batch" (int on) noexcept nogil
+

@@ -68,8 +68,8 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     # (in w, not in a register: live across the walk's calls, it made CJK text slower)
     w.win = &S.win if PREFILTER and WINDOW and S.win.on else NULL
     while pos < stop:
-        if w.m.ib < w.m.nb and pos == w.m.last + 1:
-            # the batch's next (no match since the last: _scan_batch.pxi), without a call
+        if w.m.ib < w.m.nb and (pos == w.m.last + 1 or batch_goes_on(d, pos, n, &w.m)):
+            # the batch's next (_scan_batch.pxi), without a call
             p = w.m.cand[w.m.ib]
             w.m.ib += 1
             w.m.last = p
@@ -136,6 +136,16 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
             pos = limit = end
             continue
         pos = p + 1
+
+
+cdef inline bint batch_goes_on(const char_t *d, Py_ssize_t pos, Py_ssize_t n,
+                               const Mode *m) noexcept nogil:
+    """May the walk take the batch's next candidate at ``pos``, a match's end, without
+    the blocks' call: not inside the match, and no colon less than 5 octets past its
+    end (see urlsift_batch_next)?"""
+    if char_t is uint8_t:
+        return m.cand[m.ib] >= pos and not colon5(d, pos, n)
+    return False
 
 
 cdef struct Walk:
