@@ -73,7 +73,7 @@ cdef extern from *:
                                               Py_ssize_t n, const urlsift_prefilter *f,
                                               void *mode) {
         urlsift_mode *m = (urlsift_mode *)mode;
-        Py_ssize_t lim, k = 0, upto;
+        Py_ssize_t lim, end, k = 0, upto;
         urlsift_gate32 g;
         __m256i gate;
         if (i < m->upto) {
@@ -84,10 +84,16 @@ cdef extern from *:
                 i = m->upto;        /* the batch's blocks hold no more */
         }
         lim = stop - i <= URLSIFT_GATE_SPAN ? stop : i + URLSIFT_GATE_SPAN;
+        /* the blocks from i >= 5 while i < lim, i + 34 <= n and i + 32 <= stop: one
+           bound (end) a block */
+        end = i < 5 ? i : lim;
+        if (end > n - 33)
+            end = n - 33;
+        if (end > stop - 31)
+            end = stop - 31;
         urlsift_gate32_make(&g, f);
         gate = URLSIFT_GATE32_FIRST(g);
-        while (i >= 5 && i < lim && i + 34 <= n && i + 32 <= stop
-               && k <= URLSIFT_BATCH - 32) {
+        while (i < end && k <= URLSIFT_BATCH - 32) {
             uint32_t first, hits = urlsift_gate32_block(d, i, gate, &g, &first);
             gate = g.gated;
             /* the block's first candidate written whatever (tzcnt of 0: 32), counted
