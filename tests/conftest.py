@@ -130,6 +130,19 @@ def fed_pipe(data: bytes) -> Iterator[str]:
 
 
 
+def words_text(seed: int, words: list[bytes], count: int, share: float,
+               seps: list[bytes]) -> bytes:
+    """``count`` words of ``words``, each of the first three with ``share`` of the
+    draws, each followed by one of ``seps``, at random (from ``seed``): gated words
+    among the rest, so that candidates fall at every offset of the compiled walk's
+    blocks."""
+    import random
+    rng = random.Random(seed)
+    drawn = [rng.choice(words[:3]) if rng.random() < share else rng.choice(words)
+             for _ in range(count)]
+    return b"".join(w + rng.choice(seps) for w in drawn)
+
+
 def scan_three_ways(data: bytes, blob: bytes, table: bytes | None = None,
                     max_length: int | None = None) -> tuple[list[int], list[int], list[int]]:
     """The compiled scan's triples three ways: its blocks with SSSE3's look-ups (where
