@@ -130,19 +130,35 @@ def fed_pipe(data: bytes) -> Iterator[str]:
 
 
 
+def words_text(seed: int, words: list[bytes], count: int, share: float,
+               seps: list[bytes]) -> bytes:
+    """``count`` words of ``words``, each of the first three with ``share`` of the
+    draws, each followed by one of ``seps``, at random (from ``seed``): gated words
+    among the rest, so that candidates fall at every offset of the compiled walk's
+    blocks."""
+    import random
+    rng = random.Random(seed)
+    drawn = [rng.choice(words[:3]) if rng.random() < share else rng.choice(words)
+             for _ in range(count)]
+    return b"".join(w + rng.choice(seps) for w in drawn)
+
+
 def scan_three_ways(data: bytes, blob: bytes, table: bytes | None = None,
                     max_length: int | None = None) -> tuple[list[int], list[int], list[int]]:
     """The compiled scan's triples three ways: its blocks with SSSE3's look-ups (where
-    the CPU has them; the blocks with the gate 32 octets at a time with AVX2, checked
-    against the same 16 at a time), with SSE2's compares, and the plain walk (no
-    prefilter)."""
+    the CPU has them; the blocks with the gate 32 octets at a time with AVX2, a batch
+    of candidates a call, checked against one a call and against the same 16 at a
+    time), with SSE2's compares, and the plain walk (no prefilter)."""
     from urlsift.text.rules import MAX_LENGTH, MAX_WRAPPER, TABLE
     scan = _select.twins("_scan")["cython"]
     args = (table or TABLE, blob, MAX_WRAPPER, max_length or MAX_LENGTH)
     was, was_ssse3 = scan._set_prefilter(True), scan._set_ssse3(True)
-    was_avx2 = scan._set_avx2(True)
+    was_avx2, was_batch = scan._set_avx2(True), scan._set_batch(True)
     try:
         looked = list(scan.scan(data, 0, -1, *args))
+        scan._set_batch(False)
+        one = list(scan.scan(data, 0, -1, *args))
+        assert looked == one, f"the blocks of 32 by batches and one a call differ on {data!r}"
         scan._set_avx2(False)
         by16 = list(scan.scan(data, 0, -1, *args))
         assert looked == by16, f"the gated blocks of 32 and of 16 differ on {data!r}"
@@ -154,4 +170,5 @@ def scan_three_ways(data: bytes, blob: bytes, table: bytes | None = None,
         scan._set_prefilter(was)
         scan._set_ssse3(was_ssse3)
         scan._set_avx2(was_avx2)
+        scan._set_batch(was_batch)
     return looked, compared, plain

@@ -11,12 +11,10 @@ reference: every way must give the same spans.
 """
 from __future__ import annotations
 
-import random
-
 import pytest
 from hypothesis import given, strategies as st
 
-from conftest import scan_three_ways
+from conftest import scan_three_ways, words_text
 from urlsift import _select
 from urlsift._scan_py import (GLUE_REACH, K_GLUE, K_KNOWN, K_SHAPE_ALWAYS, K_SLASHLESS,
                               K_URL, SHAPE_GROUP, SHAPE_PATH, known_blob)
@@ -222,10 +220,7 @@ def test_dense_gated_words_are_read_as_the_trie_reads_them(seed):
     # runs of gated words (the blocks then drop them) among names found whole or
     # glued, URLs and other colons, with separators of 1 to 3 octets, so that the
     # candidates fall at every offset of a block and at the block's first lanes
-    rng = random.Random(seed)
-    words = [rng.choice(_GLUED[:3]) if rng.random() < 0.6 else rng.choice(_GLUED)
-             for _ in range(400)]
-    data = b"".join(w + rng.choice([b" ", b"\n", b"  ", b"\t ", b", "]) for w in words)
+    data = words_text(seed, _GLUED, 400, 0.6, [b" ", b"\n", b"  ", b"\t ", b", "])
     _every_way(data)
     _every_way(data, max_length=20)          # matches cut inside words: the last match
 

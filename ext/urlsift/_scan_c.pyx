@@ -20,6 +20,7 @@ from urlsift import _scan_py as _twin
 
 include "_scan_blocks.pxi"
 include "_scan_gate.pxi"
+include "_scan_batch.pxi"
 include "_scan_window.pxi"
 
 cdef extern from "Python.h":
@@ -290,6 +291,15 @@ def _set_avx2(bint on):
     global _last_setup
     _last_setup = None
     return bool(set_avx2(on))
+
+
+def _set_batch(bint on):
+    """Let the blocks with the gate of 32 octets hand the walk several candidates a
+    call (the default) or one (off: for tests, _scan_batch.pxi); returns what it was.
+    The setup kept between calls is made again."""
+    global _last_setup
+    _last_setup = None
+    return bool(set_batch(on))
 
 
 cdef array.array lend(Out *o, Py_ssize_t chars):

@@ -75,8 +75,53 @@ cdef extern from *:
     #define URLSIFT_ALPHA32(c)                                                          \
         _mm256_cmpgt_epi8(_mm256_set1_epi8(-102),                                       \
                           _mm256_add_epi8(_mm256_or_si256(c, lower), _mm256_set1_epi8((char)(128 - 'a'))))
-    /* The blocks with the gate 32 octets at a time (AVX2: the same look-ups and the
-       same gate in each half of 16, pshufb's tables in both); the last blocks of the
+    /* the gate's tables of 32 octets (pshufb's in both halves), made once a call */
+    typedef struct {
+        __m256i lo_last, hi_last, lo_before, hi_before, gated;
+    } urlsift_gate32;
+    __attribute__((always_inline, target("avx2")))
+    static inline void urlsift_gate32_make(urlsift_gate32 *g, const urlsift_prefilter *f) {
+        g->lo_last = _mm256_broadcastsi128_si256(f->lo_last);
+        g->hi_last = _mm256_broadcastsi128_si256(f->hi_last);
+        g->lo_before = _mm256_broadcastsi128_si256(f->lo_before);
+        g->hi_before = _mm256_broadcastsi128_si256(f->hi_before);
+        g->gated = _mm256_set1_epi8((char)f->gated);
+    }
+    /* The candidates of the block of 32 at d + i (i >= 5): bit k for the colon at
+       i + k, the first with "//" after it (its bit in *slashes, 0: none) the last of
+       them; the same look-ups and the same gate as the SSSE3 blocks in each half of
+       16, gate the lanes' gated pairs (g->gated; in a call's first block, none in the
+       lanes whose 5th octet before is before it: URLSIFT_GATE32_FIRST) */
+    #define URLSIFT_GATE32_FIRST(g) \
+        _mm256_and_si256(URLSIFT_LOAD32(urlsift_from5_32), (g).gated)
+    __attribute__((always_inline, target("avx2")))
+    static inline uint32_t urlsift_gate32_block(const uint8_t *d, Py_ssize_t i, __m256i gate,
+                                                const urlsift_gate32 *g, uint32_t *slashes) {
+        const __m256i lower = _mm256_set1_epi8(0x20), low4 = _mm256_set1_epi8(15);
+        __m256i m;
+        uint32_t hits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+            URLSIFT_LOAD32(d + i), _mm256_set1_epi8(':'))), first, pairs;
+        *slashes = 0;
+        if (!hits)
+            return 0;
+        first = hits & (uint32_t)_mm256_movemask_epi8(_mm256_and_si256(
+            _mm256_cmpeq_epi8(URLSIFT_LOAD32(d + i + 1), _mm256_set1_epi8('/')),
+            _mm256_cmpeq_epi8(URLSIFT_LOAD32(d + i + 2), _mm256_set1_epi8('/'))));
+        if (first) {                /* a "://": the colons after it left for later */
+            first &= -first;
+            hits &= first | (first - 1);
+            *slashes = first;
+        }
+        m = _mm256_and_si256(
+            URLSIFT_NIBBLES32(g->lo_last, g->hi_last, URLSIFT_LOAD32(d + i - 1)),
+            URLSIFT_NIBBLES32(g->lo_before, g->hi_before, URLSIFT_LOAD32(d + i - 2)));
+        m = _mm256_andnot_si256(_mm256_and_si256(_mm256_and_si256(
+            URLSIFT_ALPHA32(URLSIFT_LOAD32(d + i - 4)),
+            URLSIFT_ALPHA32(URLSIFT_LOAD32(d + i - 5))), gate), m);
+        pairs = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, _mm256_setzero_si256()));
+        return hits & (pairs | first);
+    }
+    /* The blocks with the gate 32 octets at a time (AVX2); the last blocks of the
        span (or of the buffer) by the SSSE3 ones. Half the blocks: in glued text nearly
        every block of 16 holds a colon, each a pass over the look-ups and a branch. In
        its own section, as the windows' walk: where it lay, it moved the walk's code */
@@ -85,41 +130,14 @@ cdef extern from *:
                                               Py_ssize_t n, const urlsift_prefilter *f,
                                               void *mode) {
         Py_ssize_t lim = stop - i <= URLSIFT_GATE_SPAN ? stop : i + URLSIFT_GATE_SPAN;
-        const Py_ssize_t i0 = i;
-        const __m256i colon = _mm256_set1_epi8(':'), slash = _mm256_set1_epi8('/');
-        const __m256i lower = _mm256_set1_epi8(0x20), low4 = _mm256_set1_epi8(15);
-        const __m256i zero = _mm256_setzero_si256(), gated = _mm256_set1_epi8((char)f->gated);
-        const __m256i lo_last = _mm256_broadcastsi128_si256(f->lo_last);
-        const __m256i hi_last = _mm256_broadcastsi128_si256(f->hi_last);
-        const __m256i lo_before = _mm256_broadcastsi128_si256(f->lo_before);
-        const __m256i hi_before = _mm256_broadcastsi128_si256(f->hi_before);
+        urlsift_gate32 g;
+        __m256i gate;
+        urlsift_gate32_make(&g, f);
+        gate = URLSIFT_GATE32_FIRST(g);
         while (i >= 5 && i < lim && i + 34 <= n && i + 32 <= stop) {
-            __m256i m;
-            uint32_t hits = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
-                URLSIFT_LOAD32(d + i), colon)), first, pairs;
-            if (!hits) {
-                i += 32;
-                continue;
-            }
-            first = hits & (uint32_t)_mm256_movemask_epi8(_mm256_and_si256(
-                _mm256_cmpeq_epi8(URLSIFT_LOAD32(d + i + 1), slash),
-                _mm256_cmpeq_epi8(URLSIFT_LOAD32(d + i + 2), slash)));
-            if (first) {            /* a "://": as the SSSE3 gated blocks */
-                first &= -first;
-                if (!(hits & (first - 1))) return i + urlsift_ctz(first);
-                hits &= first | (first - 1);
-            }
-            m = _mm256_and_si256(
-                URLSIFT_NIBBLES32(lo_last, hi_last, URLSIFT_LOAD32(d + i - 1)),
-                URLSIFT_NIBBLES32(lo_before, hi_before, URLSIFT_LOAD32(d + i - 2)));
-            m = _mm256_andnot_si256(_mm256_and_si256(_mm256_and_si256(
-                URLSIFT_ALPHA32(URLSIFT_LOAD32(d + i - 4)),
-                URLSIFT_ALPHA32(URLSIFT_LOAD32(d + i - 5))),
-                _mm256_and_si256(URLSIFT_LOAD32(urlsift_from5_32 + (i - i0 < 5 ? i - i0 : 5)),
-                                 gated)), m);
-            pairs = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(m, zero));
-            hits &= pairs | first;
+            uint32_t first, hits = urlsift_gate32_block(d, i, gate, &g, &first);
             if (hits) return i + urlsift_ctz(hits);
+            gate = g.gated;
             i += 32;
         }
         /* past the span without a candidate: gated words are not dense here, the plain

@@ -33,6 +33,7 @@ cdef void setup_make(const uint8_t *T, const uint8_t *known, Py_ssize_t m, Setup
         S.t.tails = tails_make(&S.t, &S.t.tail_mask)
         S.t.gate = gate_make(&S.t, T)
         prefilter_gate(&S.f, gated_pairs(&S.t, T))
+        prefilter_batch(&S.f)
         window_make(&S.win, &S.f, T, T_ALPHA, T_TRIM, T_BARE, T_WRAP, CUT_UNSAFE)
     else:
         S.win.on = 0
@@ -60,14 +61,20 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
     w.O = O
     w.blocks = blocks
     w.two_decide = S.two_decide if PREFILTER else 0
-    w.next = f.next                 # the blocks with the gate from the first colon it drops
+    mode_init(&w.m, f.next)         # the blocks with the gate from the first colon it drops
     w.next_gated = f.next_gated if f.next_gated != NULL else f.next
     w.last_gated = -GATE_NEAR - 1
     w.near = 0
     # (in w, not in a register: live across the walk's calls, it made CJK text slower)
     w.win = &S.win if PREFILTER and WINDOW and S.win.on else NULL
     while pos < stop:
-        p = find_candidate(d, pos, stop, n, t, f, &w.next)
+        if w.m.ib < w.m.nb and (pos == w.m.last + 1 or batch_goes_on(d, pos, n, &w.m)):
+            # the batch's next (_scan_batch.pxi), without a call
+            p = w.m.cand[w.m.ib]
+            w.m.ib += 1
+            w.m.last = p
+        else:
+            p = find_candidate(d, pos, stop, n, t, f, &w.m.next)
         if p < 0 or (o.n + 3 > o.cap and not grow(o)):     # room for its triple
             break
         low = p
@@ -120,7 +127,7 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
             continue
         # no "//" after the colon: out of line (see SLASHLESS_OCTETS)
         if char_t is uint8_t:       # the blocks with the gate dropped what it would drop
-            end = (SLASHLESS_OCTETS if w.next == f.next else SLASHLESS_WHOLE)(
+            end = (SLASHLESS_OCTETS if w.m.next == f.next else SLASHLESS_WHOLE)(
                 d, p, limit, &w, span)
         else:
             end = slashless(d, p, limit, &w, span)
@@ -129,6 +136,16 @@ cdef void walk(const char_t *d, Py_ssize_t n, Py_ssize_t start, Py_ssize_t stop,
             pos = limit = end
             continue
         pos = p + 1
+
+
+cdef inline bint batch_goes_on(const char_t *d, Py_ssize_t pos, Py_ssize_t n,
+                               const Mode *m) noexcept nogil:
+    """May the walk take the batch's next candidate at ``pos``, a match's end, without
+    the blocks' call: not inside the match, and no colon less than 5 octets past its
+    end (see urlsift_batch_next)?"""
+    if char_t is uint8_t:
+        return m.cand[m.ib] >= pos and not colon5(d, pos, n)
+    return False
 
 
 cdef struct Walk:
@@ -144,11 +161,12 @@ cdef struct Walk:
     const Prefilter *blocks         # a URL's walk 16 octets at a time (NULL: octet by octet)
     int two_decide                  # two_decide(t) (-1: not asked yet: the first slashless
                                     # call asks, so a scan with none pays nothing for it)
-    NextFn next                     # the prefilter's blocks: f.next, or f.next_gated from
-    NextFn next_gated               # a colon gated_slashless passes over GATE_NEAR or less
-    Py_ssize_t last_gated           # after the last it passed over, the GATE_RUN-th in a
+    Mode m                          # the prefilter's blocks (m.next): f.next, or f.next_gated
+    NextFn next_gated               # from a colon gated_slashless passes over GATE_NEAR or
+    Py_ssize_t last_gated           # less after the last it passed over, the GATE_RUN-th in a
     int near                        # row (until they find no candidate in a span, see
-                                    # urlsift_next_gated); how many in a row so far
+                                    # urlsift_next_gated); how many in a row so far; the
+                                    # batch of candidates the blocks leave (_scan_batch.pxi)
     const Window *win               # the windows (NULL: none)
 
 
@@ -282,7 +300,7 @@ cdef Py_ssize_t gated_slashless(const uint8_t *d, Py_ssize_t p, Py_ssize_t limit
             and <uint8_t>((d[p - 4] | 32) - 97) < 26 and <uint8_t>((d[p - 5] | 32) - 97) < 26:
         w.near = w.near + 1 if p - w.last_gated <= GATE_NEAR else 0
         if w.near >= GATE_RUN:      # gated words dense here: the blocks drop them from now on
-            w.next = w.next_gated
+            w.m.next = w.next_gated
         w.last_gated = p
         return -1
     return SLASHLESS_WHOLE(d, p, limit, w, span)
