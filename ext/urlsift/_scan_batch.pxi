@@ -136,10 +136,11 @@ cdef extern from *:
     }
     """
     bint colon5 "urlsift_colon5" (const uint8_t *d, Py_ssize_t i, Py_ssize_t n) noexcept nogil
+    enum: URLSIFT_BATCH
     ctypedef struct Mode "urlsift_mode":
         NextFn next
         Py_ssize_t nb, ib, last
-        Py_ssize_t *cand
+        Py_ssize_t cand[URLSIFT_BATCH]     # (an array in the struct, as the C says)
     void mode_init "urlsift_mode_init" (Mode *m, NextFn next) noexcept nogil
     void prefilter_batch "urlsift_prefilter_batch" (Prefilter *f) noexcept nogil
     int set_batch "urlsift_set_batch" (int on) noexcept nogil
